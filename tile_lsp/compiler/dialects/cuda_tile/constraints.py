@@ -1,0 +1,199 @@
+"""Type constraints and type rules of cuda_tile ops, with NVIDIA's wording.
+
+A `TypeConstraint` checks one operand or result and describes itself the way ODS does
+("tile of f16 or bf16 or f32 or f64 values"); a type rule (AllTypesMatch, ...) both
+infers types a custom form leaves implicit and verifies them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from xdsl.dialects import builtin
+from xdsl.ir import Attribute, Operation
+
+from tile_lsp.compiler.dialects.cuda_tile import types as ct
+
+if TYPE_CHECKING:
+    from tile_lsp.compiler.syntax.parser import OpState
+
+
+@dataclass(frozen=True)
+class TypeConstraint:
+    """A predicate on a type plus its ODS-style description."""
+
+    description: str
+    predicate: Callable[[Attribute], bool]
+
+    def __call__(self, t: Attribute) -> bool:
+        return self.predicate(t)
+
+
+def _names(types: Sequence[Attribute]) -> str:
+    return " or ".join(ct.ELEMENT_TYPE_SPELLING[t] for t in types)
+
+
+def tile_of(*elements: Attribute, rank: int | None = None, ptr: bool = False) -> TypeConstraint:
+    """`tile of i1 or i8 values`; `rank=0` gives `0D tile of ...`."""
+    allowed = set(elements)
+    desc_elems = _names(elements) + (" or Pointer type" if ptr and elements else "Pointer type" if ptr else "")
+    prefix = f"{rank}D tile" if rank is not None else "tile"
+
+    def pred(t: Attribute) -> bool:
+        if not isinstance(t, ct.TileType):
+            return False
+        if rank is not None and t.rank != rank:
+            return False
+        e = t.element_type
+        return e in allowed or (ptr and isinstance(e, ct.PointerType))
+
+    return TypeConstraint(f"{prefix} of {desc_elems} values", pred)
+
+
+F16, BF16, F32, F64, TF32 = (
+    ct.ELEMENT_TYPE_NAMES["f16"],
+    ct.ELEMENT_TYPE_NAMES["bf16"],
+    ct.ELEMENT_TYPE_NAMES["f32"],
+    ct.ELEMENT_TYPE_NAMES["f64"],
+    ct.ELEMENT_TYPE_NAMES["tf32"],
+)
+F8E4M3FN, F8E5M2, F8E8M0FNU, F4E2M1FN = (
+    ct.ELEMENT_TYPE_NAMES["f8E4M3FN"],
+    ct.ELEMENT_TYPE_NAMES["f8E5M2"],
+    ct.ELEMENT_TYPE_NAMES["f8E8M0FNU"],
+    ct.ELEMENT_TYPE_NAMES["f4E2M1FN"],
+)
+I1, I8, I16, I32, I64 = builtin.i1, builtin.i8, builtin.i16, builtin.i32, builtin.i64
+
+INTS = (I1, I8, I16, I32, I64)
+BASE_FLOATS = (F16, BF16, F32, F64)
+ALL_FLOATS = (F16, BF16, F32, TF32, F64, F8E4M3FN, F8E5M2, F8E8M0FNU, F4E2M1FN)
+NUMBERS = (I1, I8, I16, I32, I64, F16, BF16, F32, F64, TF32, F8E4M3FN, F8E5M2, F8E8M0FNU, F4E2M1FN)
+
+INT_TILE = tile_of(*INTS)
+FLOAT_TILE = tile_of(*BASE_FLOATS)
+ANY_FLOAT_TILE = tile_of(*ALL_FLOATS)
+NUMBER_TILE = tile_of(*NUMBERS)
+ANY_TILE = tile_of(*NUMBERS, ptr=True)
+PTR_TILE = tile_of(ptr=True)
+I1_TILE = tile_of(I1)
+SCALAR_I1 = tile_of(I1, rank=0)
+SCALAR_INT = tile_of(*INTS, rank=0)
+SCALAR_I32 = tile_of(I32, rank=0)
+TOKEN = TypeConstraint("cuda_tile.token type", lambda t: isinstance(t, ct.TokenType))
+TENSOR_VIEW = TypeConstraint("cuda_tile.tensor_view type", lambda t: isinstance(t, ct.TensorViewType))
+ANY_TYPE = TypeConstraint("any type", lambda t: True)
+
+
+# -- type rules ----------------------------------------------------------------
+
+
+class TypeRule:
+    """Infers missing types while parsing and checks them while verifying."""
+
+    def infer(self, state: OpState) -> None:
+        return None
+
+    def verify(self, op: Operation) -> str | None:
+        return None
+
+
+def _get_types(op: Operation, name: str) -> list[Attribute]:
+    x = getattr(op, name)
+    if isinstance(x, list | tuple):
+        return [v.type for v in x]
+    return [] if x is None else [x.type]
+
+
+def _state_types(state: OpState, name: str) -> list[Attribute] | None:
+    t = state.result_types.get(name)
+    if t is None:
+        t = state.operand_types.get(name)
+    return t
+
+
+def _set_state_types(state: OpState, name: str, types: list[Attribute], results: set[str]) -> None:
+    if name in results:
+        state.result_types.setdefault(name, types)
+    else:
+        state.operand_types.setdefault(name, types)
+
+
+@dataclass(frozen=True)
+class AllTypesMatch(TypeRule):
+    names: tuple[str, ...]
+
+    def __init__(self, *names: str):
+        object.__setattr__(self, "names", names)
+
+    def infer(self, state: OpState) -> None:
+        known = None
+        for n in self.names:
+            t = _state_types(state, n)
+            if t:
+                known = t[0]
+                break
+        if known is None:
+            return
+        from tile_lsp.compiler.dialects import registry
+
+        cls = registry.op_class(state.name)
+        results = {n for n, _ in registry.op_fields(cls).results} if cls else set()
+        for n in self.names:
+            if _state_types(state, n) is None:
+                count = len(state.operands.get(n, [None])) if n not in results else 1
+                _set_state_types(state, n, [known] * count, results)
+
+    def verify(self, op: Operation) -> str | None:
+        seen: list[Attribute] = []
+        for n in self.names:
+            seen.extend(_get_types(op, n))
+        if seen and any(t != seen[0] for t in seen):
+            return f"failed to verify that all of {{{', '.join(self.names)}}} have same type"
+        return None
+
+
+@dataclass(frozen=True)
+class SameShape(TypeRule):
+    """AllShapesMatch / SameOperandsAndResultShape."""
+
+    names: tuple[str, ...]
+
+    def __init__(self, *names: str):
+        object.__setattr__(self, "names", names)
+
+    def verify(self, op: Operation) -> str | None:
+        shapes = [ct.shape_of(t) for n in self.names for t in _get_types(op, n)]
+        if shapes and any(s != shapes[0] for s in shapes):
+            return f"failed to verify that all of {{{', '.join(self.names)}}} have same shape"
+        return None
+
+
+@dataclass(frozen=True)
+class SameElementType(TypeRule):
+    names: tuple[str, ...]
+
+    def __init__(self, *names: str):
+        object.__setattr__(self, "names", names)
+
+    def verify(self, op: Operation) -> str | None:
+        elems = [ct.element_type(t) for n in self.names for t in _get_types(op, n)]
+        if elems and any(e != elems[0] for e in elems):
+            return f"failed to verify that all of {{{', '.join(self.names)}}} have the same element type"
+        return None
+
+
+@dataclass(frozen=True)
+class SameRank(TypeRule):
+    names: tuple[str, ...]
+
+    def __init__(self, *names: str):
+        object.__setattr__(self, "names", names)
+
+    def verify(self, op: Operation) -> str | None:
+        ranks = [len(ct.shape_of(t)) for n in self.names for t in _get_types(op, n)]
+        if ranks and any(r != ranks[0] for r in ranks):
+            return f"failed to verify that all of {{{', '.join(self.names)}}} have same rank"
+        return None

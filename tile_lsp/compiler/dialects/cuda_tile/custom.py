@@ -1,0 +1,113 @@
+"""custom<...> directives shared by cuda_tile op formats (types, rounding, symbols).
+
+Each directive is a (parse, print) pair registered in CUSTOM_DIRECTIVES by name.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from xdsl.dialects import builtin
+from xdsl.ir import Operation
+
+from tile_lsp.compiler.dialects.cuda_tile.attrs import EnumAttr, EnumSyntax
+from tile_lsp.compiler.syntax import lexer
+from tile_lsp.compiler.syntax.attributes import symbol_name
+from tile_lsp.compiler.syntax.format import CUSTOM_DIRECTIVES
+from tile_lsp.compiler.syntax.types import parse_type
+
+if TYPE_CHECKING:
+    from tile_lsp.compiler.syntax.parser import OpState, Parser
+    from tile_lsp.compiler.syntax.printer import Printer
+
+
+def _target(arg: str) -> str:
+    """`type($x)` / `$x` / `ref($x)` -> `x`."""
+    return arg.replace("type(", "").replace("ref(", "").rstrip(")").lstrip("$")
+
+
+def _parse_cuda_tile_type(p: Parser, state: OpState, args: list[str]) -> None:
+    from tile_lsp.compiler.dialects import registry
+
+    cls = registry.op_class(state.name)
+    fields = registry.op_fields(cls) if cls else None
+    result_names = {n for n, _ in fields.results} if fields else set()
+    arity = dict(fields.operands + fields.results) if fields else {}
+    for i, arg in enumerate(args):
+        if i:
+            p.expect_punct(",")
+        name = _target(arg)
+        if arity.get(name, "single") == "variadic":
+            types = []
+            if p.kind in (lexer.BARE, lexer.BANG):
+                types.append(parse_type(p))
+                while p.at_punct(",") and p.kinds[p.i + 1] in (lexer.BARE, lexer.BANG):
+                    p.advance()
+                    types.append(parse_type(p))
+        else:
+            types = [parse_type(p)]
+        if name in result_names:
+            state.result_types[name] = types
+        else:
+            state.operand_types[name] = types
+
+
+def _print_cuda_tile_type(pr: Printer, op: Operation, args: list[str]) -> str:
+    parts = []
+    for arg in args:
+        x = getattr(op, _target(arg))
+        values = list(x) if isinstance(x, list | tuple) else ([] if x is None else [x])
+        parts.append(", ".join(pr.type(v.type) for v in values))
+    return ", ".join(parts)
+
+
+CUSTOM_DIRECTIVES["CudaTileType"] = (_parse_cuda_tile_type, _print_cuda_tile_type)
+
+ROUNDING = EnumSyntax(
+    "rounding",
+    ("nearest_even", "zero", "negative_inf", "positive_inf", "approx", "full", "nearest_int_to_zero"),
+    bracketed=True,
+)
+
+
+def _parse_rounding(p: Parser, state: OpState, args: list[str]) -> None:
+    if p.accept_keyword("rounding"):
+        name = _target(args[0])
+        state.spans[name] = p.span()
+        p.expect_punct("<")
+        word, span = p.expect_bare("rounding mode")
+        if word not in ROUNDING.cases[:4] and word not in ROUNDING.cases:
+            p.fail(
+                "invalid rounding mode specified, expect one of [nearest_even, zero, negative_inf, positive_inf]",
+                span,
+            )
+        p.expect_punct(">")
+        state.properties[name] = EnumAttr(builtin.StringAttr("rounding"), builtin.StringAttr(word))
+
+
+def _print_rounding(pr: Printer, op: Operation, args: list[str]) -> str:
+    a = op.properties.get(_target(args[0]))
+    if isinstance(a, EnumAttr) and a.case != "nearest_even":
+        return f"rounding<{a.case}>"
+    return ""
+
+
+CUSTOM_DIRECTIVES["IEEERoundingMode"] = (_parse_rounding, _print_rounding)
+
+
+def _parse_symbol(p: Parser, state: OpState, args: list[str]) -> None:
+    if p.kind != lexer.SYMBOL:
+        p.fail("expected valid '@'-identifier for symbol name")
+    name = symbol_name(p.tok)
+    state.spans["@" + name] = p.span()
+    p.advance()
+    state.properties[_target(args[0])] = builtin.SymbolRefAttr(name)
+
+
+def _print_symbol(pr: Printer, op: Operation, args: list[str]) -> str:
+    from tile_lsp.compiler.syntax.attributes import attr_str
+
+    return attr_str(op.properties[_target(args[0])])
+
+
+CUSTOM_DIRECTIVES["SymbolRef"] = (_parse_symbol, _print_symbol)

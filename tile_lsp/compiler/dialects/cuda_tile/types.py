@@ -1,0 +1,195 @@
+"""cuda_tile types: tile, ptr, token, tensor_view, partition_view and friends.
+
+Shapes are stored as plain int tuples (-1 is a dynamic `?`) inside a Data attribute,
+which keeps type construction cheap; the parser also caches types by spelling.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from xdsl.dialects import builtin
+from xdsl.ir import Attribute, Data, ParametrizedAttribute, TypeAttribute
+from xdsl.irdl import irdl_attr_definition
+
+DYNAMIC = -1
+
+
+@irdl_attr_definition
+class IntTuple(Data[tuple[int, ...]]):
+    """A tuple of ints (shape, strides, dim map); -1 stands for `?`."""
+
+    name = "cuda_tile.int_tuple"
+
+    @classmethod
+    def parse_parameter(cls, parser):  # type: ignore[no-untyped-def]  # pragma: no cover
+        raise NotImplementedError("IntTuple is parsed by tile_lsp.compiler.syntax")
+
+    def print_parameter(self, printer) -> None:  # type: ignore[no-untyped-def]  # pragma: no cover
+        printer.print_string("x".join("?" if d < 0 else str(d) for d in self.data))
+
+
+def ints(values: Sequence[int]) -> IntTuple:
+    return IntTuple(tuple(values))
+
+
+@irdl_attr_definition
+class TileType(ParametrizedAttribute, TypeAttribute):
+    """`tile<4x8xf32>`: an immutable, statically shaped tile of scalars or pointers."""
+
+    name = "cuda_tile.tile"
+    shape_attr: IntTuple
+    element_type: Attribute
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self.shape_attr.data
+
+    @property
+    def rank(self) -> int:
+        return len(self.shape_attr.data)
+
+    @property
+    def num_elements(self) -> int:
+        n = 1
+        for d in self.shape_attr.data:
+            n *= d
+        return n
+
+
+def tile(shape: Sequence[int], element_type: Attribute) -> TileType:
+    return TileType(IntTuple(tuple(shape)), element_type)
+
+
+@irdl_attr_definition
+class PointerType(ParametrizedAttribute, TypeAttribute):
+    """`ptr<f32>`: a pointer to global memory holding the pointee element type."""
+
+    name = "cuda_tile.ptr"
+    pointee: Attribute
+
+
+@irdl_attr_definition
+class TokenType(ParametrizedAttribute, TypeAttribute):
+    """`token`: an abstract value that orders memory operations."""
+
+    name = "cuda_tile.token"
+
+
+@irdl_attr_definition
+class TensorViewType(ParametrizedAttribute, TypeAttribute):
+    """`tensor_view<?x32xf32, strides=[?,1]>`: a strided view of global memory."""
+
+    name = "cuda_tile.tensor_view"
+    shape_attr: IntTuple
+    element_type: Attribute
+    strides_attr: IntTuple
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self.shape_attr.data
+
+    @property
+    def strides(self) -> tuple[int, ...]:
+        return self.strides_attr.data
+
+    @property
+    def rank(self) -> int:
+        return len(self.shape_attr.data)
+
+
+@irdl_attr_definition
+class PartitionViewType(ParametrizedAttribute, TypeAttribute):
+    """`partition_view<tile=(4x4), tensor_view<...>>`: a tensor view cut into tiles."""
+
+    name = "cuda_tile.partition_view"
+    tile_shape_attr: IntTuple
+    tensor_view: TensorViewType
+    dim_map_attr: IntTuple  # empty means the identity map
+    padding_value: builtin.StringAttr  # "" means no padding value
+
+    PADDING_VALUES: ClassVar[tuple[str, ...]] = ("zero", "neg_zero", "nan", "pos_inf", "neg_inf")
+
+    @property
+    def tile_shape(self) -> tuple[int, ...]:
+        return self.tile_shape_attr.data
+
+    @property
+    def dim_map(self) -> tuple[int, ...]:
+        dm = self.dim_map_attr.data
+        return dm if dm else tuple(range(len(self.tile_shape_attr.data)))
+
+    @property
+    def has_explicit_dim_map(self) -> bool:
+        """True if the dim map is not the identity (printed only then)."""
+        dm = self.dim_map_attr.data
+        return bool(dm) and dm != tuple(range(len(dm)))
+
+
+INT_TYPES: tuple[Attribute, ...] = (
+    builtin.i1,
+    builtin.i8,
+    builtin.i16,
+    builtin.i32,
+    builtin.i64,
+)
+FLOAT_TYPES: tuple[Attribute, ...] = (
+    builtin.Float16Type(),
+    builtin.BFloat16Type(),
+    builtin.Float32Type(),
+    builtin.FloatTF32Type(),
+    builtin.Float64Type(),
+    builtin.Float8E4M3FNType(),
+    builtin.Float8E5M2Type(),
+    builtin.Float8E8M0FNUType(),
+    builtin.Float4E2M1FNType(),
+)
+
+ELEMENT_TYPE_NAMES: dict[str, Attribute] = {
+    "i1": builtin.i1,
+    "i8": builtin.i8,
+    "i16": builtin.i16,
+    "i32": builtin.i32,
+    "i64": builtin.i64,
+    "f16": builtin.Float16Type(),
+    "bf16": builtin.BFloat16Type(),
+    "f32": builtin.Float32Type(),
+    "tf32": builtin.FloatTF32Type(),
+    "f64": builtin.Float64Type(),
+    "f8E4M3FN": builtin.Float8E4M3FNType(),
+    "f8E5M2": builtin.Float8E5M2Type(),
+    "f8E8M0FNU": builtin.Float8E8M0FNUType(),
+    "f4E2M1FN": builtin.Float4E2M1FNType(),
+}
+ELEMENT_TYPE_SPELLING: dict[Attribute, str] = {v: k for k, v in ELEMENT_TYPE_NAMES.items()}
+
+
+def is_int(t: Attribute) -> bool:
+    return isinstance(t, builtin.IntegerType)
+
+
+def is_float(t: Attribute) -> bool:
+    return isinstance(t, builtin.AnyFloat)
+
+
+def bitwidth(t: Attribute) -> int:
+    """Bit width of a scalar element type (pointers are 64-bit)."""
+    if isinstance(t, builtin.IntegerType):
+        return t.width.data
+    if isinstance(t, PointerType):
+        return 64
+    if isinstance(t, builtin.FloatTF32Type):
+        return 32
+    if isinstance(t, builtin.AnyFloat):
+        return t.bitwidth
+    return 0
+
+
+def element_type(t: Attribute) -> Attribute:
+    """Element type of a tile, or the type itself for scalars."""
+    return t.element_type if isinstance(t, TileType) else t
+
+
+def shape_of(t: Attribute) -> tuple[int, ...]:
+    return t.shape if isinstance(t, TileType) else ()

@@ -1,0 +1,134 @@
+"""Op lookup by name, and the per-class facts the parser and printer need.
+
+Dialect modules are imported on first lookup, so importing the compiler stays cheap.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Sequence
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from xdsl.dialects import builtin
+from xdsl.ir import Attribute, Operation, Region, SSAValue
+from xdsl.irdl import IRDLOperation
+from xdsl.irdl.operations import (
+    OptOperandDef,
+    OptRegionDef,
+    OptResultDef,
+    VarOperandDef,
+    VarRegionDef,
+    VarResultDef,
+)
+
+if TYPE_CHECKING:
+    from tile_lsp.compiler.syntax.format import OpSyntax
+
+# Modules that define ops; each exposes `OPS: list[type[Operation]]`.
+DIALECT_MODULES = ("tile_lsp.compiler.dialects.cuda_tile.dialect",)
+
+_OPS: dict[str, type[Operation]] = {}
+_loaded = False
+
+
+def _load() -> None:
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    for mod_name in DIALECT_MODULES:
+        mod = importlib.import_module(mod_name)
+        for cls in mod.OPS:
+            _OPS[cls.name] = cls
+
+
+def op_class(name: str) -> type[Operation] | None:
+    _load()
+    return _OPS.get(name)
+
+
+def all_ops() -> dict[str, type[Operation]]:
+    _load()
+    return dict(_OPS)
+
+
+@cache
+def op_syntax(cls: type[Operation]) -> OpSyntax:
+    from tile_lsp.compiler.syntax.format import syntax_for
+
+    return syntax_for(cls)
+
+
+def is_isolated(cls: type[Operation] | None) -> bool:
+    return bool(cls is not None and getattr(cls, "ISOLATED", False))
+
+
+def default_dialect(cls: type[Operation] | None) -> str | None:
+    if cls is None:
+        return None
+    return getattr(cls, "DEFAULT_DIALECT", None)
+
+
+@cache
+def op_fields(cls: type[Operation]) -> OpFields:
+    return OpFields(cls)
+
+
+def is_inherent(cls: type[Operation], key: str) -> bool:
+    return key in op_fields(cls).props
+
+
+class OpFields:
+    """Operand/result/region/property names and arities of an IRDL op class."""
+
+    def __init__(self, cls: type[Operation]):
+        self.operands: list[tuple[str, str]] = []  # (name, "single"|"optional"|"variadic")
+        self.results: list[tuple[str, str]] = []
+        self.regions: list[tuple[str, str]] = []
+        self.props: set[str] = set()
+        self.segmented = False
+        self.result_segmented = False
+        if not (isinstance(cls, type) and issubclass(cls, IRDLOperation)):
+            return
+        d = cls.get_irdl_definition()
+        for name, od in d.operands:
+            self.operands.append((name, _arity(od, OptOperandDef, VarOperandDef)))
+        for name, rd in d.results:
+            self.results.append((name, _arity(rd, OptResultDef, VarResultDef)))
+        for name, gd in d.regions:
+            self.regions.append((name, _arity(gd, OptRegionDef, VarRegionDef)))
+        self.props = set(d.properties)
+        names = {type(o).__name__ for o in d.options}
+        self.segmented = "AttrSizedOperandSegments" in names
+        self.result_segmented = "AttrSizedResultSegments" in names
+
+
+def _arity(d: Any, opt: type, var: type) -> str:
+    if isinstance(d, opt):
+        return "optional"
+    if isinstance(d, var):
+        return "variadic"
+    return "single"
+
+
+def create_op(
+    cls: type[Operation],
+    operands: Sequence[SSAValue],
+    result_types: Sequence[Attribute],
+    properties: dict[str, Attribute],
+    attributes: dict[str, Attribute],
+    regions: Sequence[Region],
+) -> Operation:
+    """Create an op without running IRDL verification (our verifier runs later)."""
+    return cls.create(
+        operands=list(operands),
+        result_types=list(result_types),
+        properties=properties,
+        attributes=attributes,
+        regions=list(regions),
+    )
+
+
+def segment_sizes(sizes: Sequence[int]) -> builtin.DenseArrayBase:
+    return builtin.DenseArrayBase.from_list(builtin.i32, list(sizes))

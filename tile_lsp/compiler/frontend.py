@@ -1,0 +1,92 @@
+"""The cuda_tile front end: text in, (module or None, diagnostics, source map) out.
+
+Handles `// -----` split files chunk by chunk with positions in the original file.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from xdsl.dialects import builtin
+from xdsl.ir import Operation
+
+from tile_lsp.compiler.diagnostics import Diagnostic, DiagnosticSink
+from tile_lsp.compiler.source import SourceText, Span
+from tile_lsp.compiler.syntax.parser import Parser
+from tile_lsp.compiler.syntax.sourcemap import SourceMap
+from tile_lsp.compiler.verifier import VerifyContext, verify_ops
+
+SPLIT_MARKER = re.compile(r"^// -----\s*$", re.MULTILINE)
+MAX_NESTING = 200
+
+
+@dataclass
+class ParseResult:
+    """One parsed chunk: its range in the file, IR (if any), diagnostics, source map."""
+
+    source: SourceText
+    span: Span
+    module: builtin.ModuleOp | None
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    smap: SourceMap = field(default_factory=SourceMap)
+
+    @property
+    def ok(self) -> bool:
+        return not any(d.is_error for d in self.diagnostics)
+
+
+def split_chunks(text: str) -> list[Span]:
+    """Spans of the `// -----` separated chunks of a file."""
+    spans: list[Span] = []
+    start = 0
+    for m in SPLIT_MARKER.finditer(text):
+        spans.append(Span(start, m.start()))
+        start = m.end()
+    spans.append(Span(start, len(text)))
+    return spans
+
+
+def parse_chunk(source: SourceText, span: Span | None = None, verify: bool = True) -> ParseResult:
+    """Parse and verify text[span]; never raises for bad input."""
+    span = span or Span(0, len(source.text))
+    bad = _binary_junk(source.text, span)
+    if bad is not None:
+        sink = DiagnosticSink()
+        sink.error(Span(bad, bad + 1), "file contains binary data (a NUL or control byte); is this a bytecode file?")
+        return ParseResult(source, span, None, sink.items)
+    parser = Parser(source, span.start, span.end)
+    try:
+        module = parser.parse_top_level()
+    except RecursionError:
+        parser.sink.error(Span(span.start, span.start), f"regions are nested too deeply (more than ~{MAX_NESTING} levels)")
+        return ParseResult(source, span, None, parser.sink.items, parser.smap)
+    if verify:
+        ctx = VerifyContext(parser.smap, parser.sink, symbols=collect_symbols(module))
+        verify_ops(module.ops, ctx, parser.diagnosed_ops)
+    diags = sorted(parser.sink.items, key=lambda d: d.span.start)
+    return ParseResult(source, span, module, diags, parser.smap)
+
+
+def parse_text(text: str, path: str = "<input>", split: bool = False) -> list[ParseResult]:
+    source = SourceText(text, path)
+    spans = split_chunks(text) if split else [Span(0, len(text))]
+    return [parse_chunk(source, s) for s in spans]
+
+
+def collect_symbols(module: builtin.ModuleOp) -> dict[str, Operation]:
+    """Symbols visible to entries: globals and entries of every cuda_tile.module."""
+    out: dict[str, Operation] = {}
+    for op in module.walk():
+        sym = op.properties.get("sym_name")
+        if isinstance(sym, builtin.StringAttr):
+            out.setdefault(sym.data, op)
+    return out
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f\x7f]")
+
+
+def _binary_junk(text: str, span: Span) -> int | None:
+    m = _CONTROL.search(text, span.start, span.end)
+    return m.start() if m else None

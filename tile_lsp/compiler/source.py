@@ -1,0 +1,69 @@
+"""Source text with fast offset <-> line/column conversion.
+
+Offsets are character offsets into the whole original file, so that chunks of a
+split file and single entries re-parsed alone still report original positions.
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A half-open character range [start, end) in a SourceText."""
+
+    start: int
+    end: int
+
+    def contains(self, offset: int) -> bool:
+        return self.start <= offset <= self.end
+
+
+@dataclass(eq=False)
+class SourceText:
+    """An immutable text plus a lazily built index of line starts."""
+
+    text: str
+    path: str = "<input>"
+    _line_starts: list[int] = field(default_factory=list, repr=False)
+
+    def line_starts(self) -> list[int]:
+        if not self._line_starts:
+            starts = [0]
+            find = self.text.find
+            pos = find("\n")
+            while pos >= 0:
+                starts.append(pos + 1)
+                pos = find("\n", pos + 1)
+            self._line_starts = starts
+        return self._line_starts
+
+    def line_col(self, offset: int) -> tuple[int, int]:
+        """0-based (line, column in characters) of an offset."""
+        starts = self.line_starts()
+        line = bisect.bisect_right(starts, offset) - 1
+        return line, offset - starts[line]
+
+    def line_col_utf16(self, offset: int) -> tuple[int, int]:
+        """0-based (line, column in UTF-16 code units), as LSP wants."""
+        line, col = self.line_col(offset)
+        start = self.line_starts()[line]
+        segment = self.text[start:offset]
+        if segment.isascii():
+            return line, col
+        return line, col + sum(1 for ch in segment if ord(ch) > 0xFFFF)
+
+    def offset(self, line: int, col: int) -> int:
+        """Offset of a 0-based (line, character column); clamps to the text."""
+        starts = self.line_starts()
+        if line >= len(starts):
+            return len(self.text)
+        end = starts[line + 1] - 1 if line + 1 < len(starts) else len(self.text)
+        return min(starts[line] + max(col, 0), end)
+
+    def line_text(self, line: int) -> str:
+        starts = self.line_starts()
+        end = starts[line + 1] - 1 if line + 1 < len(starts) else len(self.text)
+        return self.text[starts[line] : end]

@@ -1,0 +1,316 @@
+"""Parsing and printing of generic MLIR attributes (attr-dicts, properties, generic form).
+
+Dialect attributes register a parser for their `#dialect.mnemonic` spelling; any
+attribute nobody models is kept verbatim as an OpaqueAttr.
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from xdsl.dialects import builtin
+from xdsl.ir import Attribute, TypeAttribute
+
+from tile_lsp.compiler.syntax import lexer
+from tile_lsp.compiler.syntax.types import OpaqueAttr, parse_type, type_str
+
+if TYPE_CHECKING:
+    from tile_lsp.compiler.syntax.parser import Parser
+
+# `#cuda_tile.foo` -> parser called with the cursor after the HASH token.
+DIALECT_ATTR_PARSERS: dict[str, Callable[[Parser], Attribute]] = {}
+# Attribute class -> printer of its full `#dialect.foo<...>` spelling.
+DIALECT_ATTR_PRINTERS: dict[type[Attribute], Callable[[Attribute], str]] = {}
+
+
+def parse_attribute(p: Parser) -> Attribute:
+    """Parse any attribute value at the cursor."""
+    k = p.kind
+    tok = p.tok
+    if k == lexer.INT or (k == lexer.PUNCT and tok == "-") or k == lexer.FLOAT:
+        return _parse_number(p)
+    if k == lexer.STRING:
+        p.advance()
+        s = builtin.StringAttr(unescape(tok))
+        if p.at_punct(":") and False:  # typed strings are not used by cuda_tile
+            pass
+        return s
+    if k == lexer.BARE:
+        if tok in ("true", "false"):
+            p.advance()
+            return builtin.IntegerAttr(1 if tok == "true" else 0, builtin.i1)
+        if tok == "unit":
+            p.advance()
+            return builtin.UnitAttr()
+        if tok == "array" and p.peek_punct("<"):
+            return _parse_dense_array(p)
+        if tok in ("dense", "dense_resource", "sparse", "affine_map", "affine_set", "strided", "distinct"):
+            return _parse_opaque(p)
+        return parse_type(p)
+    if k == lexer.PUNCT:
+        if tok == "[":
+            p.advance()
+            items: list[Attribute] = []
+            if not p.accept_punct("]"):
+                items.append(parse_attribute(p))
+                while p.accept_punct(","):
+                    items.append(parse_attribute(p))
+                p.expect_punct("]")
+            return builtin.ArrayAttr(items)
+        if tok == "{":
+            return builtin.DictionaryAttr(parse_attr_dict_body(p))
+        if tok == "(":
+            return parse_type(p)
+    if k == lexer.SYMBOL:
+        return _parse_symbol_ref(p)
+    if k == lexer.BANG:
+        return parse_type(p)
+    if k == lexer.HASH:
+        alias = p.attr_aliases.get(tok)
+        if alias is not None:
+            p.advance()
+            return alias
+        mnemonic = tok[1:]
+        handler = DIALECT_ATTR_PARSERS.get(mnemonic)
+        if handler is not None:
+            p.advance()
+            return handler(p)
+        return _parse_opaque(p)
+    p.fail("expected attribute value")
+    raise AssertionError
+
+
+def unescape(tok: str) -> str:
+    body = tok[1:-1]
+    if "\\" not in body:
+        return body
+    out: list[str] = []
+    i = 0
+    while i < len(body):
+        c = body[i]
+        if c == "\\" and i + 1 < len(body):
+            n = body[i + 1]
+            if n in "nt\"\\":
+                out.append({"n": "\n", "t": "\t", '"': '"', "\\": "\\"}[n])
+                i += 2
+                continue
+            if i + 2 < len(body):
+                try:
+                    out.append(chr(int(body[i + 1 : i + 3], 16)))
+                    i += 3
+                    continue
+                except ValueError:
+                    pass
+        out.append(c)
+        i += 1
+    return "".join(out)
+
+
+def escape(s: str) -> str:
+    out: list[str] = []
+    for c in s:
+        if c == '"' or c == "\\":
+            out.append("\\" + c)
+        elif c == "\n":
+            out.append("\\0A")
+        elif c == "\t":
+            out.append("\\09")
+        elif ord(c) < 0x20:
+            out.append(f"\\{ord(c):02X}")
+        else:
+            out.append(c)
+    return '"' + "".join(out) + '"'
+
+
+def _parse_symbol_ref(p: Parser) -> builtin.SymbolRefAttr:
+    root = symbol_name(p.tok)
+    p.advance()
+    nested: list[str] = []
+    while p.at_punct("::"):
+        p.advance()
+        if p.kind != lexer.SYMBOL:
+            p.fail("expected symbol reference")
+        nested.append(symbol_name(p.tok))
+        p.advance()
+    return builtin.SymbolRefAttr(root, nested)
+
+
+def symbol_name(tok: str) -> str:
+    body = tok[1:]
+    return unescape(body) if body.startswith('"') else body
+
+
+def _parse_number(p: Parser) -> Attribute:
+    neg = p.accept_punct("-")
+    k = p.kind
+    tok = p.tok
+    if k == lexer.FLOAT:
+        p.advance()
+        value = -float(tok) if neg else float(tok)
+        ftype: Attribute = builtin.f64
+        if p.accept_punct(":"):
+            ftype = parse_type(p)
+        return builtin.FloatAttr(value, ftype)  # type: ignore[arg-type]
+    if k != lexer.INT:
+        p.fail("expected integer value")
+    p.advance()
+    ivalue = int(tok, 0)
+    if neg:
+        ivalue = -ivalue
+    if p.accept_punct(":"):
+        t = parse_type(p)
+        if isinstance(t, builtin.AnyFloat):
+            if tok.startswith("0x"):
+                return builtin.FloatAttr(bits_to_float(ivalue, t), t)
+            return builtin.FloatAttr(float(ivalue), t)
+        if isinstance(t, builtin.IntegerType | builtin.IndexType):
+            return builtin.IntegerAttr(ivalue, t, truncate_bits=True)  # type: ignore[call-arg]
+        return builtin.IntegerAttr(ivalue, builtin.i64)
+    return builtin.IntegerAttr(ivalue, builtin.i64)
+
+
+def bits_to_float(bits: int, t: Attribute) -> float:
+    width = getattr(t, "bitwidth", 64)
+    if width == 32:
+        return struct.unpack("<f", struct.pack("<I", bits & 0xFFFFFFFF))[0]
+    if width == 64:
+        return struct.unpack("<d", struct.pack("<Q", bits & 0xFFFFFFFFFFFFFFFF))[0]
+    if width == 16 and isinstance(t, builtin.Float16Type):
+        return struct.unpack("<e", struct.pack("<H", bits & 0xFFFF))[0]
+    if width == 16:  # bf16
+        return struct.unpack("<f", struct.pack("<I", (bits & 0xFFFF) << 16))[0]
+    return float(bits)
+
+
+def _parse_dense_array(p: Parser) -> Attribute:
+    p.advance()  # array
+    p.expect_punct("<")
+    elem = parse_type(p)
+    values: list[int | float] = []
+    if p.accept_punct(":"):
+        while True:
+            a = _parse_number(p)
+            values.append(a.value.data)  # type: ignore[attr-defined]
+            if not p.accept_punct(","):
+                break
+    p.expect_punct(">")
+    if isinstance(elem, builtin.IntegerType):
+        return builtin.DenseArrayBase.from_list(elem, [int(v) for v in values])
+    return builtin.DenseArrayBase.from_list(elem, [float(v) for v in values])  # type: ignore[arg-type]
+
+
+def _parse_opaque(p: Parser) -> OpaqueAttr:
+    start = p.starts[p.i]
+    p.advance()
+    if p.at_punct("<") and p.starts[p.i] == p.ends[p.i - 1]:
+        p.skip_balanced()
+    return OpaqueAttr(p.text[start : p.ends[p.i - 1]])
+
+
+def parse_attr_dict_body(p: Parser) -> dict[str, Attribute]:
+    """`{a = 1, b}`: the cursor is at `{`."""
+    p.expect_punct("{")
+    out: dict[str, Attribute] = {}
+    if p.accept_punct("}"):
+        return out
+    while True:
+        if p.kind == lexer.STRING:
+            key = unescape(p.tok)
+            p.advance()
+        elif p.kind == lexer.BARE:
+            key = p.tok
+            p.advance()
+        else:
+            p.fail("expected attribute name")
+        if p.accept_punct("="):
+            out[key] = parse_attribute(p)
+        else:
+            out[key] = builtin.UnitAttr()
+        if p.accept_punct("}"):
+            return out
+        p.expect_punct(",")
+
+
+# -- printing ---------------------------------------------------------------
+
+
+def float_str(value: float) -> str:
+    """MLIR's float spelling: `%e` when it round-trips, else the shortest repr."""
+    if math.isnan(value) or math.isinf(value):
+        return repr(value)
+    s = f"{value:e}"
+    if float(s) == value:
+        return s
+    r = repr(value)
+    return r if ("." in r or "e" in r) else r + ".0"
+
+
+def float_bits_hex(value: float, t: Attribute) -> str:
+    width = getattr(t, "bitwidth", 64)
+    if width == 32:
+        return "0x%08X" % struct.unpack("<I", struct.pack("<f", value))[0]
+    if width == 16 and isinstance(t, builtin.Float16Type):
+        return "0x%04X" % struct.unpack("<H", struct.pack("<e", value))[0]
+    if width == 16:
+        return "0x%04X" % (struct.unpack("<I", struct.pack("<f", value))[0] >> 16)
+    return "0x%016X" % struct.unpack("<Q", struct.pack("<d", value))[0]
+
+
+def attr_str(a: Attribute, short_types: bool = False) -> str:
+    """Generic spelling of an attribute value."""
+    printer = DIALECT_ATTR_PRINTERS.get(type(a))
+    if printer is not None:
+        return printer(a)
+    if isinstance(a, OpaqueAttr):
+        return a.data
+    if isinstance(a, builtin.StringAttr):
+        return escape(a.data)
+    if isinstance(a, builtin.UnitAttr):
+        return "unit"
+    if isinstance(a, builtin.IntegerAttr):
+        t = a.type
+        if t == builtin.i1:
+            return "true" if a.value.data else "false"
+        if t == builtin.i64:
+            return str(a.value.data)
+        return f"{a.value.data} : {type_str(t)}"
+    if isinstance(a, builtin.FloatAttr):
+        v = a.value.data
+        if math.isnan(v) or math.isinf(v):
+            return f"{float_bits_hex(v, a.type)} : {type_str(a.type)}"
+        return f"{float_str(v)} : {type_str(a.type)}"
+    if isinstance(a, builtin.ArrayAttr):
+        return "[" + ", ".join(attr_str(x, short_types) for x in a.data) + "]"
+    if isinstance(a, builtin.DictionaryAttr):
+        return dict_str(a.data, short_types)
+    if isinstance(a, builtin.DenseArrayBase):
+        values = a.get_values()
+        et = a.elt_type
+        if not values:
+            return f"array<{type_str(et)}>"
+        body = ", ".join(
+            ("true" if v else "false") if et == builtin.i1 else str(v) for v in values
+        )
+        return f"array<{type_str(et)}: {body}>"
+    if isinstance(a, builtin.SymbolRefAttr):
+        return "@" + _sym(a.root_reference.data) + "".join("::@" + _sym(n.data) for n in a.nested_references.data)
+    if isinstance(a, TypeAttribute):
+        return type_str(a, short=short_types)
+    return str(a)
+
+
+def _sym(name: str) -> str:
+    ok = name and (name[0].isalpha() or name[0] == "_") and all(c.isalnum() or c in "_$.-" for c in name)
+    return name if ok else escape(name)
+
+
+def dict_str(d: dict[str, Attribute] | tuple[tuple[str, Attribute], ...], short_types: bool = False) -> str:
+    items = d.items() if hasattr(d, "items") else d
+    parts = []
+    for k, v in items:
+        key = k if _sym(k) == k else escape(k)
+        parts.append(key if isinstance(v, builtin.UnitAttr) else f"{key} = {attr_str(v, short_types)}")
+    return "{" + ", ".join(parts) + "}"

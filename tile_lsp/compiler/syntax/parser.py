@@ -1,0 +1,565 @@
+"""The MLIR parser: operations (custom and generic form), regions, blocks, SSA scopes.
+
+Ops with a registered syntax (`TILE_FORMAT` or `parse_custom` on the op class) are
+parsed through it; everything else must use the generic form. Errors become
+Diagnostics; a broken top-level item is skipped without hiding its neighbours.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from xdsl.dialects import builtin
+from xdsl.dialects.builtin import UnregisteredOp
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.parser.core import ForwardDeclaredValue
+
+from tile_lsp.compiler.diagnostics import DiagnosticSink, Related
+from tile_lsp.compiler.dialects import registry
+from tile_lsp.compiler.source import SourceText, Span
+from tile_lsp.compiler.syntax import lexer
+from tile_lsp.compiler.syntax.attributes import parse_attr_dict_body, parse_attribute, unescape
+from tile_lsp.compiler.syntax.base import ParseError, TokenCursor
+from tile_lsp.compiler.syntax.lexer import tokenize
+from tile_lsp.compiler.syntax.sourcemap import OpInfo, SourceMap, SymbolUse, ValueUse
+from tile_lsp.compiler.syntax.types import long_type_str, parse_function_type, parse_type
+
+# Ops at whose start error recovery resumes (top-level items of a module).
+ITEM_KEYWORDS = frozenset(
+    {"entry", "global", "cuda_tile.entry", "cuda_tile.global", "testing$func", "cuda_tile.testing$func"}
+)
+
+
+@dataclass(slots=True)
+class UseRef:
+    """An SSA use as written: `%name` or `%name#2`, with its span."""
+
+    name: str
+    index: int
+    span: Span
+
+
+@dataclass(slots=True)
+class ArgDef:
+    """A block argument as written in a custom or generic region header."""
+
+    name: str
+    type: Attribute
+    span: Span
+
+
+@dataclass
+class Scope:
+    values: dict[str, list[SSAValue]] = field(default_factory=dict)
+    forward: dict[str, tuple[list[ForwardDeclaredValue], Span]] = field(default_factory=dict)
+    isolated: bool = False
+
+
+@dataclass
+class OpState:
+    """What a custom syntax collected for one op before it is built."""
+
+    name: str
+    name_span: Span
+    operands: dict[str, list[UseRef]] = field(default_factory=dict)
+    operand_types: dict[str, list[Attribute]] = field(default_factory=dict)
+    result_types: dict[str, list[Attribute]] = field(default_factory=dict)
+    properties: dict[str, Attribute] = field(default_factory=dict)
+    attributes: dict[str, Attribute] = field(default_factory=dict)
+    regions: dict[str, list[Region]] = field(default_factory=dict)
+    successors: list[Block] = field(default_factory=list)
+    spans: dict[str, Span] = field(default_factory=dict)  # where each element was written
+    symbol_span: Span | None = None
+    diagnosed: bool = False  # a non-fatal error was already reported for this op
+
+
+class Parser(TokenCursor):
+    """Parses one text (or a slice of it) into xDSL IR plus a SourceMap."""
+
+    def __init__(self, source: SourceText, start: int = 0, end: int | None = None):
+        super().__init__(tokenize(source.text, start, end))
+        self.source = source
+        self.sink = DiagnosticSink()
+        self.smap = SourceMap()
+        self.type_cache: dict[tuple[str, str], Attribute] = {}
+        self.attr_aliases: dict[str, Attribute] = {}
+        self.type_aliases: dict[str, Attribute] = {}
+        self.scopes: list[Scope] = [Scope(isolated=True)]
+        self.default_dialect: list[str] = ["cuda_tile"]
+        self.short_types = True
+        self.diagnosed_ops: set[Operation] = set()
+        self.allow_unregistered = True
+
+    # -- brackets -----------------------------------------------------------
+    def matching_close(self, i: int) -> int:
+        """Index of the token closing the bracket at i, or -1."""
+        pairs = {"<": ">", "(": ")", "[": "]", "{": "}"}
+        kinds, starts, ends, text = self.kinds, self.starts, self.ends, self.text
+        depth = 0
+        j = i
+        while j < self.last:
+            if kinds[j] == lexer.PUNCT:
+                t = text[starts[j] : ends[j]]
+                if t in pairs:
+                    depth += 1
+                elif t in (">", ")", "]", "}"):
+                    depth -= 1
+                    if depth == 0:
+                        return j
+            j += 1
+        return -1
+
+    # -- top level ---------------------------------------------------------
+    def parse_top_level(self) -> builtin.ModuleOp:
+        """Parse the whole text into an implicit builtin.module."""
+        block = Block()
+        self.parse_block_body(block, top_level=True)
+        self.finish_scope(self.scopes[0])
+        return builtin.ModuleOp(Region(block))
+
+    def parse_block_body(self, block: Block, top_level: bool = False) -> None:
+        """Parse ops into `block` until `}`, a block label, or EOF; recover per item."""
+        while True:
+            k = self.kind
+            if k == lexer.EOF_:
+                if not top_level:
+                    self.fail("expected '}' to end the region")
+                return
+            if k == lexer.PUNCT and self.tok == "}":
+                if top_level:
+                    self.error_here("unexpected '}' at top level")
+                    self.advance()
+                    continue
+                return
+            if k == lexer.BLOCK:
+                return
+            if top_level and k in (lexer.HASH, lexer.BANG) and self.peek_punct("="):
+                self.parse_alias_definition()
+                continue
+            start_i = self.i
+            item = top_level or self._at_item_keyword()
+            if not item:
+                op = self.parse_operation()
+                block.add_op(op)
+                continue
+            try:
+                op = self.parse_operation()
+                block.add_op(op)
+            except ParseError as err:
+                self.report(err)
+                self.recover_item(start_i)
+
+    def _at_item_keyword(self) -> bool:
+        i = self.i
+        if self.kinds[i] == lexer.BARE:
+            return self.text[self.starts[i] : self.ends[i]] in ITEM_KEYWORDS
+        return False
+
+    def report(self, err: ParseError) -> None:
+        notes = tuple(Related(s, m) for s, m in err.notes)
+        self.sink.error(err.span, err.message, *notes)
+
+    def error_here(self, message: str) -> None:
+        self.sink.error(self.span(), message)
+
+    def recover_item(self, start_i: int) -> None:
+        """Skip the broken item that started at token start_i, stopping at the next item."""
+        kinds, starts, ends, text = self.kinds, self.starts, self.ends, self.text
+        item_col = self.source.line_col(starts[start_i])[1]
+        depth = 0
+        j = start_i
+        seen_body = False
+        while j < self.last:
+            if j > start_i and kinds[j] == lexer.BARE and text[starts[j] : ends[j]] in ITEM_KEYWORDS:
+                line, col = self.source.line_col(starts[j])
+                first_on_line = self.source.line_starts()[line] + len(self.source.line_text(line)) - len(
+                    self.source.line_text(line).lstrip()
+                ) == starts[j]
+                if first_on_line and col <= item_col:
+                    break
+            if kinds[j] == lexer.PUNCT:
+                t = text[starts[j] : ends[j]]
+                if t == "{":
+                    depth += 1
+                    seen_body = True
+                elif t == "}":
+                    if depth == 0:
+                        break  # the enclosing region ends here
+                    depth -= 1
+                    if depth == 0 and seen_body:
+                        j += 1
+                        break
+            j += 1
+        self.i = max(j, self.i if self.i > start_i else j)
+        if self.i > j:  # the error was past the stop point: resume at the stop point anyway
+            self.i = j
+
+    def parse_alias_definition(self) -> None:
+        name = self.tok
+        is_type = self.kind == lexer.BANG
+        self.advance()
+        self.expect_punct("=")
+        try:
+            if is_type:
+                self.type_aliases[name] = parse_type(self)
+            else:
+                self.attr_aliases[name] = parse_attribute(self)
+        except ParseError as err:
+            self.report(err)
+            self.advance()
+
+    # -- operations --------------------------------------------------------
+    def parse_operation(self) -> Operation:
+        op_start = self.starts[self.i]
+        result_defs: list[tuple[str, int, Span]] = []  # name, count, span
+        if self.kind == lexer.VALUE:
+            while True:
+                if self.kind != lexer.VALUE:
+                    self.fail("expected SSA value name")
+                name = self.tok
+                span = self.span()
+                if "#" in name:
+                    self.fail("expected SSA value name without result number")
+                self.advance()
+                count = 1
+                if self.accept_punct(":"):
+                    count = self.parse_int_literal()
+                result_defs.append((name, count, span))
+                if not self.accept_punct(","):
+                    break
+            self.expect_punct("=")
+        k = self.kind
+        name_span = self.span()
+        if k == lexer.STRING:
+            op_name = unescape(self.tok)
+            self.advance()
+            op = self.parse_generic_operation(op_name, name_span)
+        elif k == lexer.BARE:
+            op = self.parse_custom_operation(name_span)
+        else:
+            self.fail("expected operation name in quotes" if not result_defs else "expected operation name")
+            raise AssertionError
+        if self.at_keyword("loc"):
+            self.parse_location()
+        op_span = Span(op_start, self.prev_end())
+        self.bind_results(op, result_defs, op_span)
+        info = self.smap.ops.get(op)
+        if info is None:
+            self.smap.ops[op] = OpInfo(op_span, name_span, [s for _, _, s in result_defs])
+        else:
+            info.span = op_span
+            info.result_spans = [s for _, _, s in result_defs]
+        return op
+
+    def parse_location(self) -> None:
+        self.advance()
+        if not self.at_punct("("):
+            self.fail("expected '(' in location")
+        self.skip_balanced()
+
+    def bind_results(self, op: Operation, defs: list[tuple[str, int, Span]], op_span: Span) -> None:
+        if not defs:
+            return
+        total = sum(c for _, c, _ in defs)
+        if total != len(op.results):
+            raise ParseError(
+                op_span,
+                f"operation defines {len(op.results)} results but was provided {total} to bind",
+            )
+        pos = 0
+        for name, count, span in defs:
+            values: list[SSAValue] = list(op.results[pos : pos + count])
+            pos += count
+            self.define_values(name, values, span)
+
+    def define_values(self, name: str, values: Sequence[SSAValue], span: Span) -> None:
+        scope = self.scopes[-1]
+        if name in scope.values:
+            prev = self.smap.value_defs.get(scope.values[name][0])
+            notes = ((prev, "previously defined here"),) if prev else ()
+            raise ParseError(span, f"redefinition of SSA value '{name}'", notes)
+        fwd = scope.forward.pop(name, None)
+        if fwd is not None:
+            placeholders, _ = fwd
+            for idx, ph in enumerate(placeholders):
+                if ph is None:
+                    continue
+                if idx < len(values):
+                    real = values[idx]
+                    if real.type != ph.type:
+                        self.sink.error(
+                            span,
+                            f"definition of SSA value '{name}#{idx}' has type {_q(real.type)}",
+                        )
+                    ph.replace_all_uses_with(real)
+                    self._retarget_uses(ph, real)
+        scope.values[name] = list(values)
+        vnames = self.smap.value_names
+        vdefs = self.smap.value_defs
+        for idx, v in enumerate(values):
+            vdefs[v] = span
+            vnames[v] = name if len(values) == 1 else f"{name}#{idx}"
+            base = name[1:]
+            if len(values) == 1 and not base[0].isdigit() and _valid_name_hint(base):
+                v.name_hint = base
+
+    def _retarget_uses(self, old: SSAValue, new: SSAValue) -> None:
+        for use in self.smap.uses:
+            if use.value is old:
+                use.value = new
+
+    def resolve_operand(self, use: UseRef, expected: Attribute, state: OpState | None = None) -> SSAValue:
+        """Find the value a use names, checking it against the type the op expects."""
+        for scope in reversed(self.scopes):
+            values = scope.values.get(use.name)
+            if values is not None:
+                if use.index >= len(values):
+                    raise ParseError(use.span, f"invalid SSA value result number: {use.name}#{use.index}")
+                value = values[use.index]
+                if value.type != expected:
+                    prior = self.smap.value_defs.get(value)
+                    notes = (Related(prior, "prior use here"),) if prior else ()
+                    self.sink.error(
+                        use.span,
+                        f"use of value '{use.name}' expects different type than prior uses: "
+                        f"{_q(expected)} vs {_q(value.type)}",
+                        *notes,
+                    )
+                    if state is not None:
+                        state.diagnosed = True
+                return value
+            if scope.isolated:
+                break
+        # A forward reference: resolved when the definition is parsed.
+        scope = self.scopes[-1]
+        entry = scope.forward.get(use.name)
+        if entry is None:
+            entry = ([], use.span)
+            scope.forward[use.name] = entry
+        placeholders = entry[0]
+        while len(placeholders) <= use.index:
+            placeholders.append(None)  # type: ignore[arg-type]
+        ph = placeholders[use.index]
+        if ph is None:
+            ph = ForwardDeclaredValue(expected)
+            placeholders[use.index] = ph
+        elif ph.type != expected:
+            self.sink.error(
+                use.span,
+                f"use of value '{use.name}' expects different type than prior uses: "
+                f"{_q(expected)} vs {_q(ph.type)}",
+                Related(entry[1], "prior use here"),
+            )
+        return ph
+
+    def finish_scope(self, scope: Scope) -> None:
+        for _, span in scope.forward.values():
+            self.sink.error(span, "use of undeclared SSA value name")
+        scope.forward.clear()
+
+    def parse_value_use(self) -> UseRef:
+        if self.kind != lexer.VALUE:
+            self.fail("expected SSA operand")
+        tok = self.tok
+        span = self.span()
+        self.advance()
+        if "#" in tok:
+            base, _, idx = tok.partition("#")
+            return UseRef(base, int(idx), span)
+        return UseRef(tok, 0, span)
+
+    def parse_value_use_list(self) -> list[UseRef]:
+        out: list[UseRef] = []
+        if self.kind != lexer.VALUE:
+            return out
+        out.append(self.parse_value_use())
+        while self.at_punct(",") and self.kinds[self.i + 1] == lexer.VALUE:
+            self.advance()
+            out.append(self.parse_value_use())
+        return out
+
+    def note_use(self, value: SSAValue, span: Span, user: Operation | None) -> None:
+        self.smap.uses.append(ValueUse(value, span, user))
+
+    def note_symbol_use(self, name: str, span: Span, user: Operation) -> None:
+        self.smap.symbol_uses.append(SymbolUse(name, span, user))
+
+    # -- custom form --------------------------------------------------------
+    def resolve_op_name(self, word: str) -> tuple[str, type[Operation] | None]:
+        cls = registry.op_class(word)
+        if cls is not None:
+            return word, cls
+        dialect = self.default_dialect[-1]
+        if dialect and "." not in word:
+            full = f"{dialect}.{word}"
+            cls = registry.op_class(full)
+            if cls is not None:
+                return full, cls
+        if dialect and word.startswith("testing$"):
+            full = f"{dialect}.{word}"
+            cls = registry.op_class(full)
+            if cls is not None:
+                return full, cls
+        return word, None
+
+    def parse_custom_operation(self, name_span: Span) -> Operation:
+        word = self.tok
+        full, cls = self.resolve_op_name(word)
+        if cls is None:
+            dialect = self.default_dialect[-1]
+            tried = f" (tried '{dialect}.{word}' as well)" if dialect and "." not in word else ""
+            self.fail(f"custom op '{word}' is unknown{tried}")
+            raise AssertionError
+        self.advance()
+        state = OpState(full, name_span)
+        syntax = registry.op_syntax(cls)
+        syntax.parse(self, state)
+        return self.build(cls, state)
+
+    def build(self, cls: type[Operation], state: OpState) -> Operation:
+        """Resolve operands against inferred types and create the op."""
+        from tile_lsp.compiler.syntax.building import build_op
+
+        op = build_op(self, cls, state)
+        if state.diagnosed:
+            self.diagnosed_ops.add(op)
+        return op
+
+    # -- regions -------------------------------------------------------------
+    def parse_region(self, entry_args: Sequence[ArgDef] = (), isolated: bool = False) -> Region:
+        """`{ ... }` with optional explicit blocks; `entry_args` come from a custom header."""
+        self.expect_punct("{")
+        scope = Scope(isolated=isolated)
+        self.scopes.append(scope)
+        region = Region()
+        try:
+            entry = Block(arg_types=[a.type for a in entry_args])
+            for arg, a in zip(entry.args, entry_args):
+                self.define_values(a.name, [arg], a.span)
+            if self.kind == lexer.BLOCK and not entry_args:
+                first = True
+                while self.kind == lexer.BLOCK:
+                    block = self.parse_block_header(entry if first else None)
+                    first = False
+                    region.add_block(block)
+                    self.parse_block_body(block)
+            else:
+                region.add_block(entry)
+                self.parse_block_body(entry)
+                while self.kind == lexer.BLOCK:
+                    block = self.parse_block_header(None)
+                    region.add_block(block)
+                    self.parse_block_body(block)
+            self.expect_punct("}")
+            if isolated:
+                self.finish_scope(scope)
+            else:
+                # Unresolved names may still be defined later in the parent.
+                parent = self.scopes[-2]
+                for name, entry_fwd in scope.forward.items():
+                    parent.forward.setdefault(name, entry_fwd)
+        finally:
+            self.scopes.pop()
+        if not region.blocks:
+            region.add_block(Block())
+        return region
+
+    def parse_block_header(self, reuse: Block | None) -> Block:
+        label_span = self.span()
+        self.advance()
+        args: list[ArgDef] = []
+        if self.accept_punct("("):
+            if not self.accept_punct(")"):
+                while True:
+                    if self.kind != lexer.VALUE:
+                        self.fail("expected SSA value name")
+                    name, span = self.tok, self.span()
+                    self.advance()
+                    self.expect_punct(":")
+                    t = parse_type(self)
+                    if self.at_keyword("loc"):
+                        self.parse_location()
+                    args.append(ArgDef(name, t, span))
+                    if self.accept_punct(")"):
+                        break
+                    self.expect_punct(",")
+        self.expect_punct(":")
+        block = reuse if reuse is not None and not reuse.args else Block()
+        for a in args:
+            arg = block.insert_arg(a.type, len(block.args))
+            self.define_values(a.name, [arg], a.span)
+        self.smap.block_spans[block] = label_span
+        return block
+
+    # -- generic form -------------------------------------------------------
+    def parse_generic_operation(self, op_name: str, name_span: Span) -> Operation:
+        cls = registry.op_class(op_name)
+        uses: list[UseRef] = []
+        self.expect_punct("(")
+        if not self.accept_punct(")"):
+            uses = [self.parse_value_use()]
+            while self.accept_punct(","):
+                uses.append(self.parse_value_use())
+            self.expect_punct(")")
+        if self.at_punct("["):
+            self.fail("successors are not supported in cuda_tile")
+        props: dict[str, Attribute] = {}
+        if self.at_punct("<") and self.peek_punct("{"):
+            self.advance()
+            props = parse_attr_dict_body(self)
+            self.expect_punct(">")
+        regions: list[Region] = []
+        if self.at_punct("(") and self.peek_punct("{"):
+            self.advance()
+            isolated = registry.is_isolated(cls)
+            regions.append(self.parse_generic_region(cls, isolated))
+            while self.accept_punct(","):
+                regions.append(self.parse_generic_region(cls, isolated))
+            self.expect_punct(")")
+        attrs: dict[str, Attribute] = {}
+        if self.at_punct("{"):
+            attrs = parse_attr_dict_body(self)
+        self.expect_punct(":")
+        ftype_span_start = self.starts[self.i]
+        ftype = parse_function_type(self)
+        inputs = list(ftype.inputs.data)
+        if len(inputs) != len(uses):
+            raise ParseError(
+                Span(ftype_span_start, self.prev_end()),
+                f"expected {len(uses)} operand type{'s' if len(uses) != 1 else ''} but had {len(inputs)}",
+            )
+        operands = [self.resolve_operand(u, t) for u, t in zip(uses, inputs)]
+        if cls is not None:
+            for key in list(attrs):
+                if registry.is_inherent(cls, key):
+                    props.setdefault(key, attrs.pop(key))
+            op = registry.create_op(cls, operands, list(ftype.outputs.data), props, attrs, regions)
+        else:
+            if not self.allow_unregistered:
+                raise ParseError(name_span, f"operation '{op_name}' is not registered")
+            op = UnregisteredOp.with_name(op_name).create(
+                operands=operands,
+                result_types=list(ftype.outputs.data),
+                attributes={**props, **attrs},
+                regions=regions,
+            )
+        for u, v in zip(uses, operands):
+            self.note_use(v, u.span, op)
+        self.smap.ops[op] = OpInfo(name_span, name_span)
+        return op
+
+    def parse_generic_region(self, cls: type[Operation] | None, isolated: bool) -> Region:
+        self.default_dialect.append(registry.default_dialect(cls) or "")
+        try:
+            return self.parse_region(isolated=isolated)
+        finally:
+            self.default_dialect.pop()
+
+
+def _q(t: Attribute) -> str:
+    return f"'{long_type_str(t)}'"
+
+
+def _valid_name_hint(name: str) -> bool:
+    return all(c.isalnum() or c in "_$." for c in name)

@@ -1,0 +1,154 @@
+"""Printing IR back to text: NVIDIA's custom form by default, MLIR's generic form on request.
+
+Value names keep the user's spelling where it is unique; otherwise MLIR-style numbering.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import builtin
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+
+from tile_lsp.compiler.dialects import registry
+from tile_lsp.compiler.syntax.attributes import attr_str, dict_str
+from tile_lsp.compiler.syntax.types import type_str
+
+
+class Printer:
+    """Prints ops; one instance per module print (holds the value naming state)."""
+
+    def __init__(self, generic: bool = False, indent_unit: str = "  "):
+        self.generic = generic
+        self.indent_unit = indent_unit
+        self.depth = 0
+        self.names: dict[SSAValue, str] = {}
+        self.used: set[str] = set()
+        self.next_id = 0
+        self.next_arg = 0
+        self.default_dialect: list[str] = [""]
+        self.block_names: dict[Block, str] = {}
+
+    # -- names ---------------------------------------------------------------
+    def value_name(self, v: SSAValue) -> str:
+        name = self.names.get(v)
+        if name is None:
+            name = self._assign(v)
+        return name
+
+    def _assign(self, v: SSAValue) -> str:
+        hint = v.name_hint
+        if hint and not hint[0].isdigit():
+            cand = "%" + hint
+            n = 1
+            while cand in self.used:
+                cand = f"%{hint}_{n}"
+                n += 1
+        else:
+            cand = f"%{self.next_id}"
+            while cand in self.used:
+                self.next_id += 1
+                cand = f"%{self.next_id}"
+            self.next_id += 1
+        self.used.add(cand)
+        self.names[v] = cand
+        return cand
+
+    def _name_results(self, op: Operation) -> str:
+        if not op.results:
+            return ""
+        first = op.results[0]
+        hint = first.name_hint
+        if len(op.results) > 1:
+            base = self._assign(first)
+            for i, r in enumerate(op.results):
+                self.names[r] = f"{base}#{i}"
+            return f"{base}:{len(op.results)} = "
+        return self.value_name(first) + " = "
+
+    def type(self, t: Attribute) -> str:
+        return type_str(t, short=not self.generic and self.default_dialect[-1] == "cuda_tile")
+
+    # -- ops -------------------------------------------------------------------
+    def op_text(self, op: Operation) -> str:
+        """The text of one op (without leading indentation), regions included."""
+        results = self._name_results(op)
+        cls = registry.op_class(op.name)
+        if self.generic or cls is None or not _has_custom(cls):
+            return results + self.generic_body(op)
+        name = op.name
+        dd = self.default_dialect[-1]
+        if dd and name.startswith(dd + "."):
+            name = name[len(dd) + 1 :]
+        body = registry.op_syntax(cls).print(self, op)
+        return results + name + body
+
+    def generic_body(self, op: Operation) -> str:
+        parts = [f'"{op.name}"(' + ", ".join(self.value_name(v) for v in op.operands) + ")"]
+        if op.properties:
+            parts.append(" <" + dict_str(sorted(op.properties.items()), short_types=False) + ">")
+        if op.regions:
+            dd = getattr(registry.op_class(op.name), "DEFAULT_DIALECT", "") or ""
+            self.default_dialect.append(dd if not self.generic else "")
+            try:
+                parts.append(" (" + ", ".join(self.region_text(r, generic=True) for r in op.regions) + ")")
+            finally:
+                self.default_dialect.pop()
+        if op.attributes:
+            parts.append(" " + dict_str(op.attributes, short_types=False))
+        ins = ", ".join(type_str(v.type, short=False) for v in op.operands)
+        outs = [type_str(r.type, short=False) for r in op.results]
+        out = outs[0] if len(outs) == 1 else "(" + ", ".join(outs) + ")"
+        parts.append(f" : ({ins}) -> {out}")
+        return "".join(parts)
+
+    def attr_dict(self, op: Operation, elided: set[str]) -> str:
+        items = {k: v for k, v in op.attributes.items() if k not in elided}
+        items.update({k: v for k, v in op.properties.items() if k not in elided})
+        if not items:
+            return ""
+        return dict_str(items, short_types=False)
+
+    def attr(self, a: Attribute) -> str:
+        return attr_str(a, short_types=False)
+
+    # -- regions ---------------------------------------------------------------
+    def region_text(self, region: Region, generic: bool = False, print_entry_args: bool | None = None) -> str:
+        """`{\\n ... }` at the current depth."""
+        lines = ["{"]
+        self.depth += 1
+        blocks = list(region.blocks)
+        for bi, block in enumerate(blocks):
+            show_label = generic and (bi > 0 or bool(block.args)) or bi > 0
+            if print_entry_args is not None and bi == 0:
+                show_label = print_entry_args
+            if show_label:
+                label = self._block_label(block)
+                args = ", ".join(f"{self.value_name(a)}: {self.type(a.type)}" for a in block.args)
+                lines.append(self.indent_unit * (self.depth - 1) + label + (f"({args})" if block.args else "") + ":")
+            for op in block.ops:
+                if _is_implicit_terminator(op, block) and not generic:
+                    continue
+                lines.append(self.indent_unit * self.depth + self.op_text(op))
+        self.depth -= 1
+        lines.append(self.indent_unit * self.depth + "}")
+        return "\n".join(lines)
+
+    def _block_label(self, block: Block) -> str:
+        name = self.block_names.get(block)
+        if name is None:
+            name = f"^bb{len(self.block_names)}"
+            self.block_names[block] = name
+        return name
+
+    def module_text(self, module: builtin.ModuleOp) -> str:
+        """Top level: the implicit module's ops, one after another."""
+        out = [self.op_text(op) for op in module.ops]
+        return "\n".join(out) + "\n"
+
+
+def _has_custom(cls: type[Operation]) -> bool:
+    return getattr(cls, "TILE_FORMAT", None) is not None or hasattr(cls, "print_custom")
+
+
+def _is_implicit_terminator(op: Operation, block: Block) -> bool:
+    elide = getattr(op, "elide_if_implicit", None)
+    return bool(elide and op is block.last_op and elide())

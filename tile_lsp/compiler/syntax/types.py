@@ -1,0 +1,394 @@
+"""Parsing and printing of types: builtin scalars, cuda_tile types, opaque dialect types.
+
+cuda_tile types print short (`tile<4xf32>`) inside a cuda_tile.module and long
+(`!cuda_tile.tile<4xf32>`) elsewhere; both spellings parse everywhere.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from xdsl.dialects import builtin
+from xdsl.ir import Attribute, Data, ParametrizedAttribute, TypeAttribute
+from xdsl.irdl import irdl_attr_definition
+
+from tile_lsp.compiler.dialects.cuda_tile import types as ct
+from tile_lsp.compiler.syntax import lexer
+
+if TYPE_CHECKING:
+    from tile_lsp.compiler.syntax.parser import Parser
+
+
+@irdl_attr_definition
+class OpaqueType(ParametrizedAttribute, TypeAttribute):
+    """A type we do not model, kept as its exact spelling so it round-trips."""
+
+    name = "tile_lsp.opaque_type"
+    spelling: builtin.StringAttr
+
+
+@irdl_attr_definition
+class OpaqueAttr(Data[str]):
+    """An attribute we do not model, kept as its exact spelling."""
+
+    name = "tile_lsp.opaque_attr"
+
+    @classmethod
+    def parse_parameter(cls, parser):  # type: ignore[no-untyped-def]  # pragma: no cover
+        raise NotImplementedError
+
+    def print_parameter(self, printer) -> None:  # type: ignore[no-untyped-def]  # pragma: no cover
+        printer.print_string(self.data)
+
+
+def opaque_type(spelling: str) -> OpaqueType:
+    return OpaqueType(builtin.StringAttr(spelling))
+
+
+CUDA_TILE_TYPES = ("tile", "ptr", "token", "tensor_view", "partition_view")
+_SCALARS: dict[str, Attribute] = dict(ct.ELEMENT_TYPE_NAMES)
+_SCALARS.update({"index": builtin.IndexType(), "none": builtin.NoneType()})
+
+
+def _split_dims(word: str, dims: list[int]) -> str:
+    """Consume `x4x?x` style dimension text from a bare word; return the rest."""
+    rest = word
+    while rest.startswith("x"):
+        rest = rest[1:]
+        j = 0
+        while j < len(rest) and rest[j].isdigit():
+            j += 1
+        if j == 0:
+            break
+        dims.append(int(rest[:j]))
+        rest = rest[j:]
+    return rest
+
+
+def parse_dims_and_element(p: Parser, allow_dynamic: bool) -> tuple[list[int], Attribute]:
+    """Parse `2x?x4xf32` (or just `f32`) as it lexes: ints, `?`, and `x...` words."""
+    dims: list[int] = []
+    while True:
+        k = p.kind
+        if k == lexer.INT:
+            dims.append(int(p.tok))
+            p.advance()
+        elif k == lexer.PUNCT and p.tok == "?":
+            if not allow_dynamic:
+                p.fail("expected static shape")
+            dims.append(ct.DYNAMIC)
+            p.advance()
+        elif k == lexer.BARE and p.tok.startswith("x") and dims:
+            start = p.starts[p.i]
+            word = p.tok
+            rest = _split_dims(word, dims)
+            if rest == "":
+                p.advance()
+                continue
+            if rest.startswith("x"):  # `x` directly before `?`
+                p.advance()
+                continue
+            # The rest of the word is the element type spelling.
+            p.advance()
+            return dims, parse_element_word(p, rest, start + len(word) - len(rest))
+        else:
+            return dims, parse_type(p)
+
+
+def parse_element_word(p: Parser, word: str, offset: int) -> Attribute:
+    """An element type spelled by a (possibly partial) bare word: f32, ptr<...>."""
+    t = _SCALARS.get(word)
+    if t is not None:
+        return t
+    if word[0] == "i" and word[1:].isdigit():
+        return builtin.IntegerType(int(word[1:]))
+    if word in CUDA_TILE_TYPES:
+        return parse_cuda_tile_type_body(p, word)
+    from tile_lsp.compiler.source import Span
+
+    p.fail(f"expected type, got '{word}'", Span(offset, offset + len(word)))
+    raise AssertionError
+
+
+def parse_type(p: Parser) -> Attribute:
+    """Parse any type at the cursor."""
+    k = p.kind
+    if k == lexer.BARE:
+        word = p.tok
+        t = _SCALARS.get(word)
+        if t is not None:
+            p.advance()
+            return t
+        if (word[0] in "iu" and word[1:].isdigit()) or (word.startswith("si") and word[2:].isdigit()):
+            p.advance()
+            if word[0] == "i":
+                return builtin.IntegerType(int(word[1:]))
+            sign = builtin.Signedness.UNSIGNED if word[0] == "u" else builtin.Signedness.SIGNED
+            return builtin.IntegerType(int(word.lstrip("sui")), sign)
+        if word in CUDA_TILE_TYPES:
+            p.advance()
+            return parse_cuda_tile_type_body(p, word)
+        if word in ("tensor", "vector", "memref", "complex", "tuple") or word.startswith("f"):
+            return _parse_opaque_builtin(p)
+        p.fail("expected type")
+    if k == lexer.BANG:
+        word = p.tok
+        if word.startswith("!cuda_tile."):
+            mnemonic = word[len("!cuda_tile.") :]
+            if mnemonic in CUDA_TILE_TYPES:
+                p.advance()
+                return parse_cuda_tile_type_body(p, mnemonic)
+            p.fail(f"unknown  type: {mnemonic}")
+        alias = p.type_aliases.get(word)
+        if alias is not None:
+            p.advance()
+            return alias
+        return _parse_opaque_builtin(p)
+    if k == lexer.PUNCT and p.tok == "(":
+        return parse_function_type(p)
+    p.fail("expected non-function type")
+    raise AssertionError
+
+
+def parse_function_type(p: Parser) -> builtin.FunctionType:
+    p.expect_punct("(")
+    inputs: list[Attribute] = []
+    if not p.accept_punct(")"):
+        inputs.append(parse_type(p))
+        while p.accept_punct(","):
+            inputs.append(parse_type(p))
+        p.expect_punct(")")
+    p.expect_punct("->")
+    outputs = parse_type_list_maybe_parens(p)
+    return builtin.FunctionType.from_lists(inputs, outputs)
+
+
+def parse_type_list_maybe_parens(p: Parser) -> list[Attribute]:
+    if p.at_punct("(") and not _is_function_type_ahead(p):
+        p.advance()
+        out: list[Attribute] = []
+        if not p.accept_punct(")"):
+            out.append(parse_type(p))
+            while p.accept_punct(","):
+                out.append(parse_type(p))
+            p.expect_punct(")")
+        return out
+    return [parse_type(p)]
+
+
+def _is_function_type_ahead(p: Parser) -> bool:
+    depth = 0
+    j = p.i
+    while j < p.last:
+        if p.kinds[j] == lexer.PUNCT:
+            t = p.text[p.starts[j] : p.ends[j]]
+            if t == "(":
+                depth += 1
+            elif t == ")":
+                depth -= 1
+                if depth == 0:
+                    nxt = j + 1
+                    return p.kinds[nxt] == lexer.PUNCT and p.text[p.starts[nxt] : p.ends[nxt]] == "->"
+        j += 1
+    return False
+
+
+def _parse_opaque_builtin(p: Parser) -> Attribute:
+    """Keep `tensor<...>`, `!llvm.ptr<1>` etc. as exact text."""
+    start = p.starts[p.i]
+    p.advance()
+    if p.at_punct("<") and p.starts[p.i] == p.ends[p.i - 1]:
+        p.skip_balanced()
+    text = p.text[start : p.ends[p.i - 1]]
+    return opaque_type(text)
+
+
+def _parse_int_list(p: Parser, allow_dynamic: bool) -> list[int]:
+    out: list[int] = []
+    p.expect_punct("[")
+    if p.accept_punct("]"):
+        return out
+    while True:
+        if p.at_punct("?"):
+            if not allow_dynamic:
+                p.fail("expected integer value")
+            p.advance()
+            out.append(ct.DYNAMIC)
+        else:
+            out.append(p.parse_int_literal())
+        if p.accept_punct("]"):
+            return out
+        p.expect_punct(",")
+
+
+def parse_cuda_tile_type_body(p: Parser, mnemonic: str) -> Attribute:
+    """After the mnemonic: the `<...>` body of a cuda_tile type (cached by spelling)."""
+    if mnemonic == "token":
+        return ct.TokenType()
+    if not p.at_punct("<"):
+        p.fail("expected '<'")
+    # Cache by exact body text: real kernels repeat a few types many times.
+    start_i = p.i
+    end_i = p.matching_close(start_i)
+    key = (mnemonic, p.text[p.starts[start_i] : p.ends[end_i]]) if end_i >= 0 else None
+    if key is not None:
+        hit = p.type_cache.get(key)
+        if hit is not None:
+            p.i = end_i + 1
+            return hit
+    t = _TYPE_BODY_PARSERS[mnemonic](p)
+    if key is not None and p.i == end_i + 1:
+        p.type_cache[key] = t
+    return t
+
+
+def _check_element(p: Parser, t: Attribute, what: str, allow_ptr: bool, span_start: int) -> None:
+    from tile_lsp.compiler.source import Span
+
+    ok = t in ct.ELEMENT_TYPE_SPELLING or (allow_ptr and isinstance(t, ct.PointerType))
+    if not ok:
+        allowed = _ELEMENT_DESC + (" or Pointer type" if allow_ptr else "")
+        raise_at = Span(span_start, p.prev_end())
+        p.fail(f"failed to verify '{what}': {allowed}", raise_at)
+
+
+_ELEMENT_DESC = "f16 or bf16 or f32 or tf32 or f64 or f8E4M3FN or f8E5M2 or f8E8M0FNU or f4E2M1FN or i1 or i8 or i16 or i32 or i64"
+
+
+def _parse_tile(p: Parser) -> Attribute:
+    p.expect_punct("<")
+    start = p.starts[p.i]
+    dims, elem = parse_dims_and_element(p, allow_dynamic=False)
+    _check_element(p, elem, "elementType", True, start)
+    p.expect_punct(">")
+    return ct.tile(dims, elem)
+
+
+def _parse_ptr(p: Parser) -> Attribute:
+    p.expect_punct("<")
+    start = p.starts[p.i]
+    elem = parse_type(p)
+    _check_element(p, elem, "pointeeType", False, start)
+    p.expect_punct(">")
+    return ct.PointerType(elem)
+
+
+def _parse_tensor_view(p: Parser) -> Attribute:
+    p.expect_punct("<")
+    dims, elem = parse_dims_and_element(p, allow_dynamic=True)
+    strides: list[int] = []
+    if p.accept_punct(","):
+        p.expect_keyword("strides")
+        p.expect_punct("=")
+        strides = _parse_int_list(p, allow_dynamic=True)
+    p.expect_punct(">")
+    return ct.TensorViewType(ct.ints(dims), elem, ct.ints(strides))
+
+
+def _parse_partition_view(p: Parser) -> Attribute:
+    p.expect_punct("<")
+    p.expect_keyword("tile")
+    p.expect_punct("=")
+    p.expect_punct("(")
+    tile_dims: list[int] = []
+    if not p.at_punct(")"):
+        tile_dims, _ = _parse_dim_list_only(p)
+    p.expect_punct(")")
+    p.expect_punct(",")
+    padding = ""
+    if p.accept_keyword("padding_value"):
+        p.expect_punct("=")
+        padding, _ = p.expect_bare("padding value")
+        p.expect_punct(",")
+    view = parse_type(p)
+    if not isinstance(view, ct.TensorViewType):
+        p.fail("expected tensor_view type")
+    dim_map: list[int] = []
+    if p.accept_punct(","):
+        p.expect_keyword("dim_map")
+        p.expect_punct("=")
+        dim_map = _parse_int_list(p, allow_dynamic=False)
+    p.expect_punct(">")
+    assert isinstance(view, ct.TensorViewType)
+    return ct.PartitionViewType(
+        ct.ints(tile_dims), view, ct.ints(dim_map), builtin.StringAttr(padding)
+    )
+
+
+def _parse_dim_list_only(p: Parser) -> tuple[list[int], None]:
+    dims: list[int] = []
+    while True:
+        if p.kind == lexer.INT:
+            dims.append(int(p.tok))
+            p.advance()
+        elif p.kind == lexer.BARE and p.tok.startswith("x") and dims:
+            rest = _split_dims(p.tok, dims)
+            if rest:
+                p.fail("expected integer value")
+            p.advance()
+        else:
+            return dims, None
+
+
+_TYPE_BODY_PARSERS: dict[str, Callable[[Parser], Attribute]] = {
+    "tile": _parse_tile,
+    "ptr": _parse_ptr,
+    "tensor_view": _parse_tensor_view,
+    "partition_view": _parse_partition_view,
+}
+
+
+# -- printing ---------------------------------------------------------------
+
+
+def _dims(shape: tuple[int, ...]) -> str:
+    return "".join(("?" if d < 0 else str(d)) + "x" for d in shape)
+
+
+def type_str(t: Attribute, short: bool = True) -> str:
+    """Spelling of a type; `short` drops the `!cuda_tile.` prefix on the outer type."""
+    prefix = "" if short else "!cuda_tile."
+    if isinstance(t, ct.TileType):
+        return f"{prefix}tile<{_dims(t.shape)}{type_str(t.element_type)}>"
+    if isinstance(t, ct.PointerType):
+        return f"{prefix}ptr<{type_str(t.pointee)}>"
+    if isinstance(t, ct.TokenType):
+        return f"{prefix}token"
+    if isinstance(t, ct.TensorViewType):
+        strides = ""
+        if t.rank:
+            strides = ", strides=[" + ",".join("?" if s < 0 else str(s) for s in t.strides) + "]"
+        return f"{prefix}tensor_view<{_dims(t.shape)}{type_str(t.element_type)}{strides}>"
+    if isinstance(t, ct.PartitionViewType):
+        tile_dims = "x".join(str(d) for d in t.tile_shape)
+        pad = f"padding_value = {t.padding_value.data}, " if t.padding_value.data else ""
+        dm = ""
+        if t.has_explicit_dim_map:
+            dm = ", dim_map=[" + ", ".join(str(d) for d in t.dim_map) + "]"
+        return f"{prefix}partition_view<tile=({tile_dims}), {pad}{type_str(t.tensor_view)}{dm}>"
+    spelled = ct.ELEMENT_TYPE_SPELLING.get(t)
+    if spelled is not None:
+        return spelled
+    if isinstance(t, OpaqueType):
+        return t.spelling.data
+    if isinstance(t, builtin.IntegerType):
+        sign = {builtin.Signedness.SIGNED: "si", builtin.Signedness.UNSIGNED: "ui"}.get(
+            t.signedness.data, "i"
+        )
+        return f"{sign}{t.width.data}"
+    if isinstance(t, builtin.IndexType):
+        return "index"
+    if isinstance(t, builtin.NoneType):
+        return "none"
+    if isinstance(t, builtin.FunctionType):
+        ins = ", ".join(type_str(x, short) for x in t.inputs.data)
+        outs = [type_str(x, short) for x in t.outputs.data]
+        out = outs[0] if len(outs) == 1 and not isinstance(t.outputs.data[0], builtin.FunctionType) else "(" + ", ".join(outs) + ")"
+        return f"({ins}) -> {out}"
+    return str(t)
+
+
+def long_type_str(t: Attribute) -> str:
+    """The fully qualified spelling MLIR uses in diagnostics."""
+    return type_str(t, short=False)

@@ -1,0 +1,102 @@
+"""Verification of a parsed module: ODS-style constraints, type rules, op checks.
+
+Unlike MLIR, which stops at the first failure, every failing op is reported (the
+first failure of each op, as MLIR would word it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from xdsl.ir import Operation
+
+from tile_lsp.compiler.diagnostics import DiagnosticSink
+from tile_lsp.compiler.dialects.cuda_tile.base import CudaTileOp, OpError, RawError, Warning_
+from tile_lsp.compiler.source import Span
+from tile_lsp.compiler.syntax.sourcemap import SourceMap
+from tile_lsp.compiler.syntax.types import long_type_str
+
+
+@dataclass
+class VerifyContext:
+    """What op checks may consult: the source map, symbols, and options."""
+
+    smap: SourceMap
+    sink: DiagnosticSink
+    symbols: dict[str, Operation] = field(default_factory=dict)
+    options: dict[str, object] = field(default_factory=dict)
+
+    def span(self, op: Operation) -> Span:
+        info = self.smap.ops.get(op)
+        if info is not None:
+            return info.span
+        parent = op.parent_op()
+        while parent is not None:
+            info = self.smap.ops.get(parent)
+            if info is not None:
+                return info.span
+            parent = parent.parent_op()
+        return Span(0, 0)
+
+
+def verify_ops(ops: Iterable[Operation], ctx: VerifyContext, skip: set[Operation]) -> None:
+    """Verify each op (and its nested ops); report each op's first failure."""
+    for top in ops:
+        for op in top.walk():
+            if op in skip or not isinstance(op, CudaTileOp):
+                continue
+            try:
+                verify_op(op, ctx)
+            except Exception as exc:  # a verifier bug must not hide other diagnostics
+                ctx.sink.error(ctx.span(op), f"internal verifier error on '{op.name}': {exc!r}")
+
+
+def verify_op(op: CudaTileOp, ctx: VerifyContext) -> None:
+    span = ctx.span(op)
+    msg = _check_constraints(op)
+    if msg is None:
+        for rule in op.TYPE_RULES:
+            msg = rule.verify(op)
+            if msg is not None:
+                break
+    if msg is not None:
+        ctx.sink.error(span, f"'{op.name}' op {msg}")
+        return
+    for item in op.verify_tile(ctx):
+        if isinstance(item, OpError):
+            ctx.sink.error(span, f"'{op.name}' op {item.message}")
+            return
+        if isinstance(item, RawError):
+            ctx.sink.error(span, item.message)
+            return
+        if isinstance(item, Warning_):
+            ctx.sink.warning(span, item.message)
+
+
+def _check_constraints(op: CudaTileOp) -> str | None:
+    constraints = op.TYPE_CONSTRAINTS
+    if not constraints:
+        return None
+    from tile_lsp.compiler.dialects import registry
+
+    fields = registry.op_fields(type(op))
+    index = 0
+    for name, _ in fields.operands:
+        c = constraints.get(name)
+        values = getattr(op, name)
+        group = list(values) if isinstance(values, list | tuple) else ([] if values is None else [values])
+        for v in group:
+            if c is not None and not c(v.type):
+                return f"operand #{index} must be {c.description}, but got '{long_type_str(v.type)}'"
+            index += 1
+    index = 0
+    for name, _ in fields.results:
+        c = constraints.get(name)
+        values = getattr(op, name)
+        group = list(values) if isinstance(values, list | tuple) else ([] if values is None else [values])
+        for v in group:
+            if c is not None and not c(v.type):
+                return f"result #{index} must be {c.description}, but got '{long_type_str(v.type)}'"
+            index += 1
+    return None
