@@ -1,6 +1,6 @@
-"""Export tests/data/cutile/kernels/*.py to Tile IR bytecode (.tileirbc) and cuda_tile text (.mlir).
+"""Export the cuTile kernels in tests/data/cutile/kernels to Tile IR bytecode + text.
 
-Needs `pip install cuda-tile nvidia-cuda-tileiras` (no GPU); run `python scripts/export_cutile.py`.
+Needs `pip install cuda-tile nvidia-cuda-tileiras` (no GPU); then `python scripts/export_cutile.py`.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ KERNELS = Path("tests/data/cutile/kernels")
 def find_tool(name: str) -> str:
     """Locate a binary from the nvidia-cuda-tileiras wheel, falling back to PATH."""
     try:
-        import nvidia.cu13 as cu13
+        from nvidia import cu13  # noqa: PLC0415 (optional wheel)
 
         for root in cu13.__path__:
             candidate = Path(root) / "bin" / name
@@ -59,14 +59,24 @@ def disassemble(disasm: str, bytecode: Path, dest: Path, *flags: str) -> int:
     return result.stdout.count("\n")
 
 
+def tileiras_rc(tileiras: str, bytecode: Path, arch: str) -> int:
+    """Compile `bytecode` for `arch` with NVIDIA's tileiras; return its exit code."""
+    with tempfile.TemporaryDirectory() as tmp:
+        cmd = [tileiras, "--gpu-name", arch, str(bytecode), "-o", f"{tmp}/out.cubin"]
+        return run(cmd).returncode
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("names", nargs="*", help="kernel file stems (default: all)")
     parser.add_argument("--out", type=Path, default=REPO / "tests/data/cutile")
-    parser.add_argument("--check", action="append", default=[], metavar="ARCH",
-                        help="also compile each bytecode with tileiras for ARCH (e.g. sm_90)")
-    parser.add_argument("-g", "--debug-info", action="store_true",
-                        help="also write <name>.g.mlir with loc() debug info")
+    parser.add_argument(
+        "--check",
+        action="append",
+        default=[],
+        metavar="ARCH",
+        help="also compile each bytecode with tileiras for ARCH (e.g. sm_90)",
+    )
     args = parser.parse_args(argv)
 
     out: Path = args.out.resolve()
@@ -76,25 +86,20 @@ def main(argv: list[str] | None = None) -> int:
     disasm, tileiras = find_tool("tileirdisasm"), find_tool("tileiras")
 
     failed = 0
-    scratch = Path(tempfile.mkdtemp(prefix="export_cutile_"))
     for src in sorted(KERNELS.glob("[!_]*.py")):
         if args.names and src.stem not in args.names:
             continue
         module = load_module(src)
         bytecode = out / f"{src.stem}.tileirbc"
-        export_kernel(module.KERNEL, module.SIGNATURES, bytecode,
-                      output_format="tileir_bytecode", gpu_code=None)
+        export_kernel(module.KERNEL, module.SIGNATURES, bytecode, output_format="tileir_bytecode", gpu_code=None)
         lines = disassemble(disasm, bytecode, out / f"{src.stem}.mlir")
-        if args.debug_info:
-            disassemble(disasm, bytecode, out / f"{src.stem}.g.mlir", "-g")
+        disassemble(disasm, bytecode, out / f"{src.stem}.g.mlir", "-g")  # with loc() info
         status = [f"{src.stem}: {lines} lines"]
         for arch in args.check:
-            result = run([tileiras, "--gpu-name", arch, str(bytecode), "-o", str(scratch / "out.cubin")])
-            ok = result.returncode == 0
-            failed += not ok
-            status.append(f"{arch}={'ok' if ok else f'FAIL(rc={result.returncode})'}")
+            rc = tileiras_rc(tileiras, bytecode, arch)
+            failed += rc != 0
+            status.append(f"{arch}={'ok' if rc == 0 else f'FAIL(rc={rc})'}")
         print(" ".join(status))
-    shutil.rmtree(scratch)
     return 1 if failed else 0
 
 

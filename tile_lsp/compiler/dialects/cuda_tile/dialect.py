@@ -7,28 +7,34 @@ from __future__ import annotations
 
 from xdsl.ir import Operation
 
-from tile_lsp.compiler.dialects.cuda_tile import custom as _custom  # registers directives
-from tile_lsp.compiler.dialects.cuda_tile.attrs import register_enum_spellings
-from tile_lsp.compiler.dialects.cuda_tile.ops_structure import (
-    ConstantOp,
-    EntryOp,
-    GetGlobalOp,
-    GlobalOp,
-    ModuleOp,
-    ReturnOp,
-    TestingFuncOp,
+from tile_lsp.compiler.dialects.cuda_tile import (
+    custom,
+    ops_arith,
+    ops_atomic,
+    ops_control,
+    ops_conversion,
+    ops_math,
+    ops_memory,
+    ops_misc,
+    ops_mma,
+    ops_shape,
+    ops_structure,
 )
+from tile_lsp.compiler.dialects.cuda_tile.attrs import register_enum_spellings
 
-del _custom
+del custom  # imported for its directive registrations
 
 OPS: list[type[Operation]] = [
-    ModuleOp,
-    EntryOp,
-    TestingFuncOp,
-    ReturnOp,
-    GlobalOp,
-    GetGlobalOp,
-    ConstantOp,
+    *ops_structure.OPS,
+    *ops_arith.OPS,
+    *ops_math.OPS,
+    *ops_conversion.OPS,
+    *ops_control.OPS,
+    *ops_shape.OPS,
+    *ops_memory.OPS,
+    *ops_atomic.OPS,
+    *ops_mma.OPS,
+    *ops_misc.OPS,
 ]
 
 register_enum_spellings()

@@ -397,4 +397,5 @@ class ConstantOp(CudaTileOp):
         yield from check_dense_against(value, self.result.type)
 
 
-__all__ = ["parse_attribute"]
+
+OPS: list[type[Operation]] = [ModuleOp, EntryOp, TestingFuncOp, ReturnOp, GlobalOp, GetGlobalOp, ConstantOp]
