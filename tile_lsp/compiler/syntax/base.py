@@ -133,9 +133,8 @@ class TokenCursor:
             t = self.tok if self.kind == lexer.PUNCT else ""
             if t in ("(", "[", "{", "<"):
                 depth += 1
-            elif t in (")", "]", "}", ">") or t == "->":
-                if t != "->":
-                    depth -= 1
+            elif t in (")", "]", "}", ">"):
+                depth -= 1
             self.advance()
             if depth == 0:
                 return

@@ -6,6 +6,7 @@ Value names keep the user's spelling where it is unique; otherwise MLIR-style nu
 from __future__ import annotations
 
 from xdsl.dialects import builtin
+from xdsl.dialects.builtin import UnregisteredOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from tile_lsp.compiler.dialects import registry
@@ -56,7 +57,6 @@ class Printer:
         if not op.results:
             return ""
         first = op.results[0]
-        hint = first.name_hint
         if len(op.results) > 1:
             base = self._assign(first)
             for i, r in enumerate(op.results):
@@ -82,7 +82,12 @@ class Printer:
         return results + name + body
 
     def generic_body(self, op: Operation) -> str:
-        parts = [f'"{op.name}"(' + ", ".join(self.value_name(v) for v in op.operands) + ")"]
+        name = op.name
+        attributes = dict(op.attributes)
+        if isinstance(op, UnregisteredOp):
+            name = op.op_name.data
+            attributes.pop("op_name__", None)
+        parts = [f'"{name}"(' + ", ".join(self.value_name(v) for v in op.operands) + ")"]
         if op.properties:
             parts.append(" <" + dict_str(sorted(op.properties.items()), short_types=False) + ">")
         if op.regions:
@@ -92,8 +97,8 @@ class Printer:
                 parts.append(" (" + ", ".join(self.region_text(r, generic=True) for r in op.regions) + ")")
             finally:
                 self.default_dialect.pop()
-        if op.attributes:
-            parts.append(" " + dict_str(op.attributes, short_types=False))
+        if attributes:
+            parts.append(" " + dict_str(attributes, short_types=False))
         ins = ", ".join(type_str(v.type, short=False) for v in op.operands)
         outs = [type_str(r.type, short=False) for r in op.results]
         out = outs[0] if len(outs) == 1 else "(" + ", ".join(outs) + ")"
