@@ -83,10 +83,14 @@ def main(argv: list[str] | None = None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     os.chdir(REPO)
     sys.path.insert(0, str(KERNELS))
+    sys.dont_write_bytecode = True  # no __pycache__ next to the corpus
     disasm, tileiras = find_tool("tileirdisasm"), find_tool("tileiras")
 
+    sources = sorted(KERNELS.glob("[!_]*.py"))
+    if unknown := set(args.names) - {src.stem for src in sources}:
+        parser.error(f"unknown kernel(s): {', '.join(sorted(unknown))}")
     failed = 0
-    for src in sorted(KERNELS.glob("[!_]*.py")):
+    for src in sources:
         if args.names and src.stem not in args.names:
             continue
         module = load_module(src)

@@ -146,7 +146,15 @@ class Printer:
 
     def module_text(self, module: builtin.ModuleOp) -> str:
         """Top level: the implicit module's ops, one after another."""
-        out = [self.op_text(op) for op in module.ops]
+        out = []
+        for op in module.ops:
+            # Bare top-level items (as tileirdisasm prints them) keep their short form.
+            bare = op.name.startswith("cuda_tile.") and op.name != "cuda_tile.module"
+            self.default_dialect.append("cuda_tile" if bare and not self.generic else "")
+            try:
+                out.append(self.op_text(op))
+            finally:
+                self.default_dialect.pop()
         return "\n".join(out) + "\n"
 
 

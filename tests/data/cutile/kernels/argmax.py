@@ -19,13 +19,11 @@ def row_argmax(x, max_val, max_idx, min_idx, BLOCK_N: ct.Constant[int]):
 
     cols = ct.arange(BLOCK_N, dtype=ct.int32)[None, :]
     finite = ct.where(tile == -float("inf"), float("inf"), tile)
-    _, idx = ct.reduce((finite, cols), axis=1, func=_min_with_index,
-                       identity=(float("inf"), 2**31 - 1))
+    _, idx = ct.reduce((finite, cols), axis=1, func=_min_with_index, identity=(float("inf"), 2**31 - 1))
     ct.store(min_idx, index=(row,), tile=idx)
 
 
 KERNEL = row_argmax
 SIGNATURES = [
-    signature(array(ct.float16, 2), array(ct.float32, 1), array(ct.int32, 1),
-              array(ct.int32, 1), 2048),
+    signature(array(ct.float16, 2), array(ct.float32, 1), array(ct.int32, 1), array(ct.int32, 1), 2048),
 ]

@@ -25,6 +25,5 @@ def histogram(values, bins, global_max, winner, done_count, TILE: ct.Constant[in
 
 KERNEL = histogram
 SIGNATURES = [
-    signature(array(ct.int32, 1), array(ct.int32, 1), array(ct.int32, 1),
-              array(ct.int32, 1), array(ct.int32, 1), 1024),
+    signature(array(ct.int32, 1), array(ct.int32, 1), array(ct.int32, 1), array(ct.int32, 1), array(ct.int32, 1), 1024),
 ]

@@ -9,15 +9,23 @@ LOG2E = 1.0 / math.log(2)
 
 
 @ct.kernel
-def attention_fwd(q, k, v, o, sm_scale, BLOCK_M: ct.Constant[int], BLOCK_N: ct.Constant[int],
-                  HEAD_DIM: ct.Constant[int], CAUSAL: ct.Constant[bool]):
+def attention_fwd(
+    q,
+    k,
+    v,
+    o,
+    sm_scale,
+    BLOCK_M: ct.Constant[int],
+    BLOCK_N: ct.Constant[int],
+    HEAD_DIM: ct.Constant[int],
+    CAUSAL: ct.Constant[bool],
+):
     m_block = ct.bid(0)
     head = ct.bid(1)
     seq_kv = k.shape[1]
     qk_scale = sm_scale * LOG2E
 
-    q_tile = ct.load(q, index=(head, m_block, 0), shape=(1, BLOCK_M, HEAD_DIM),
-                     padding_mode=ct.PaddingMode.ZERO)
+    q_tile = ct.load(q, index=(head, m_block, 0), shape=(1, BLOCK_M, HEAD_DIM), padding_mode=ct.PaddingMode.ZERO)
     q_tile = ct.reshape(q_tile, (BLOCK_M, HEAD_DIM))
 
     row_max = ct.full((BLOCK_M, 1), -math.inf, dtype=ct.float32)
@@ -32,8 +40,9 @@ def attention_fwd(q, k, v, o, sm_scale, BLOCK_M: ct.Constant[int], BLOCK_N: ct.C
 
     for j in range(kv_end):
         # K is loaded transposed: (HEAD_DIM, BLOCK_N).
-        k_t = ct.load(k, index=(head, 0, j), shape=(1, HEAD_DIM, BLOCK_N), order=(0, 2, 1),
-                      padding_mode=ct.PaddingMode.ZERO)
+        k_t = ct.load(
+            k, index=(head, 0, j), shape=(1, HEAD_DIM, BLOCK_N), order=(0, 2, 1), padding_mode=ct.PaddingMode.ZERO
+        )
         k_t = ct.reshape(k_t, (HEAD_DIM, BLOCK_N))
         scores = ct.mma(q_tile, k_t, ct.zeros((BLOCK_M, BLOCK_N), dtype=ct.float32))
         kv_pos = j * BLOCK_N + ct.arange(BLOCK_N, dtype=ct.int32)[None, :]
@@ -46,8 +55,7 @@ def attention_fwd(q, k, v, o, sm_scale, BLOCK_M: ct.Constant[int], BLOCK_N: ct.C
         p = ct.exp2(scores - new_max)
         correction = ct.exp2(row_max - new_max)
         row_sum = row_sum * correction + ct.sum(p, axis=1, keepdims=True)
-        v_tile = ct.load(v, index=(head, j, 0), shape=(1, BLOCK_N, HEAD_DIM),
-                         padding_mode=ct.PaddingMode.ZERO)
+        v_tile = ct.load(v, index=(head, j, 0), shape=(1, BLOCK_N, HEAD_DIM), padding_mode=ct.PaddingMode.ZERO)
         v_tile = ct.reshape(v_tile, (BLOCK_N, HEAD_DIM))
         acc = ct.mma(ct.astype(p, v.dtype), v_tile, acc * correction)
         row_max = new_max

@@ -5,8 +5,7 @@ from _common import array, signature
 
 
 @ct.kernel
-def column_sum(x, out, BM: ct.Constant[int], BN: ct.Constant[int],
-               BANDS_PER_BLOCK: ct.Constant[int]):
+def column_sum(x, out, BM: ct.Constant[int], BN: ct.Constant[int], BANDS_PER_BLOCK: ct.Constant[int]):
     col = ct.bid(1)
     src = x.tiled_view((BM, BN), padding_mode=ct.PaddingMode.ZERO)
     dst = out.tiled_view((1, BN))

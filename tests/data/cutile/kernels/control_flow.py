@@ -5,8 +5,7 @@ from _common import array, scalar, signature
 
 
 @ct.kernel
-def searchsorted(sorted_keys, queries, positions, first_over, threshold,
-                 MAX_STEPS: ct.Constant[int]):
+def searchsorted(sorted_keys, queries, positions, first_over, threshold, MAX_STEPS: ct.Constant[int]):
     q = ct.bid(0)
     key = ct.load(queries, index=(q,), shape=())
 
@@ -35,6 +34,7 @@ def searchsorted(sorted_keys, queries, positions, first_over, threshold,
 
 KERNEL = searchsorted
 SIGNATURES = [
-    signature(array(ct.float32, 1), array(ct.float32, 1), array(ct.int32, 1),
-              array(ct.int32, 1), scalar(ct.float32), 64),
+    signature(
+        array(ct.float32, 1), array(ct.float32, 1), array(ct.int32, 1), array(ct.int32, 1), scalar(ct.float32), 64
+    ),
 ]

@@ -5,8 +5,7 @@ from _common import array, scalar, signature
 
 
 @ct.kernel
-def gather_scatter(table, ids, dest_rows, out, scale, ROWS: ct.Constant[int],
-                   DIM: ct.Constant[int]):
+def gather_scatter(table, ids, dest_rows, out, scale, ROWS: ct.Constant[int], DIM: ct.Constant[int]):
     pid = ct.bid(0)
     n_ids = ids.shape[0]
     pos = pid * ROWS + ct.arange(ROWS, dtype=ct.int32)
@@ -23,9 +22,16 @@ def gather_scatter(table, ids, dest_rows, out, scale, ROWS: ct.Constant[int],
 
 KERNEL = gather_scatter
 SIGNATURES = [
-    signature(array(ct.float16, 2), array(ct.int32, 1), array(ct.int32, 1),
-              array(ct.float16, 2), scalar(ct.float32), 32, 128),
-    signature(array(ct.float32, 2, index_dtype=ct.int64), array(ct.int64, 1),
-              array(ct.int64, 1), array(ct.float32, 2, index_dtype=ct.int64),
-              scalar(ct.float32), 16, 64),
+    signature(
+        array(ct.float16, 2), array(ct.int32, 1), array(ct.int32, 1), array(ct.float16, 2), scalar(ct.float32), 32, 128
+    ),
+    signature(
+        array(ct.float32, 2, index_dtype=ct.int64),
+        array(ct.int64, 1),
+        array(ct.int64, 1),
+        array(ct.float32, 2, index_dtype=ct.int64),
+        scalar(ct.float32),
+        16,
+        64,
+    ),
 ]

@@ -35,6 +35,5 @@ def gelu_dropout(x, y, seed, keep_prob, TILE: ct.Constant[int]):
 
 KERNEL = gelu_dropout
 SIGNATURES = [
-    signature(array(ct.bfloat16, 1), array(ct.bfloat16, 1), scalar(ct.int32),
-              scalar(ct.float32), 1024),
+    signature(array(ct.bfloat16, 1), array(ct.bfloat16, 1), scalar(ct.int32), scalar(ct.float32), 1024),
 ]

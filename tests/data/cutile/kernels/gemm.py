@@ -5,8 +5,7 @@ from _common import array, signature
 
 
 @ct.kernel
-def gemm(a, b, c, BM: ct.Constant[int], BN: ct.Constant[int], BK: ct.Constant[int],
-         GROUP_M: ct.Constant[int]):
+def gemm(a, b, c, BM: ct.Constant[int], BN: ct.Constant[int], BK: ct.Constant[int], GROUP_M: ct.Constant[int]):
     pid = ct.bid(0)
     tiles_m = ct.num_tiles(c, axis=0, shape=(BM, BN))
     tiles_n = ct.num_tiles(c, axis=1, shape=(BM, BN))
@@ -30,12 +29,8 @@ def gemm(a, b, c, BM: ct.Constant[int], BN: ct.Constant[int], BK: ct.Constant[in
 
 KERNEL = gemm
 SIGNATURES = [
-    signature(array(ct.float16, 2), array(ct.float16, 2), array(ct.float16, 2),
-              128, 128, 64, 8),
-    signature(array(ct.bfloat16, 2), array(ct.bfloat16, 2), array(ct.float32, 2),
-              128, 256, 64, 8),
-    signature(array(ct.float32, 2), array(ct.float32, 2), array(ct.float32, 2),
-              64, 64, 32, 4),
-    signature(array(ct.float8_e4m3fn, 2), array(ct.float8_e4m3fn, 2), array(ct.float16, 2),
-              128, 128, 128, 8),
+    signature(array(ct.float16, 2), array(ct.float16, 2), array(ct.float16, 2), 128, 128, 64, 8),
+    signature(array(ct.bfloat16, 2), array(ct.bfloat16, 2), array(ct.float32, 2), 128, 256, 64, 8),
+    signature(array(ct.float32, 2), array(ct.float32, 2), array(ct.float32, 2), 64, 64, 32, 4),
+    signature(array(ct.float8_e4m3fn, 2), array(ct.float8_e4m3fn, 2), array(ct.float16, 2), 128, 128, 128, 8),
 ]

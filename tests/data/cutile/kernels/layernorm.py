@@ -6,8 +6,7 @@ from _common import array, scalar, signature
 
 @ct.function
 def _load_f32(arr, index, shape):
-    return ct.astype(ct.load(arr, index=index, shape=shape, padding_mode=ct.PaddingMode.ZERO),
-                     ct.float32)
+    return ct.astype(ct.load(arr, index=index, shape=shape, padding_mode=ct.PaddingMode.ZERO), ct.float32)
 
 
 @ct.kernel
@@ -40,7 +39,14 @@ def layernorm(x, weight, bias, y, mean_out, rstd_out, eps, BLOCK_N: ct.Constant[
 
 KERNEL = layernorm
 SIGNATURES = [
-    signature(array(ct.float16, 2), array(ct.float16, 1), array(ct.float16, 1),
-              array(ct.float16, 2), array(ct.float32, 1), array(ct.float32, 1),
-              scalar(ct.float32), 512),
+    signature(
+        array(ct.float16, 2),
+        array(ct.float16, 1),
+        array(ct.float16, 1),
+        array(ct.float16, 2),
+        array(ct.float32, 1),
+        array(ct.float32, 1),
+        scalar(ct.float32),
+        512,
+    ),
 ]

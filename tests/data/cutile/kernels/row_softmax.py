@@ -8,8 +8,7 @@ from _common import array, signature
 def row_softmax(x, y, BLOCK_N: ct.Constant[int]):
     num_rows = x.shape[0]
     for row in range(ct.bid(0), num_rows, ct.num_blocks(0)):
-        raw = ct.load(x, index=(row, 0), shape=(1, BLOCK_N),
-                      padding_mode=ct.PaddingMode.NEG_INF)
+        raw = ct.load(x, index=(row, 0), shape=(1, BLOCK_N), padding_mode=ct.PaddingMode.NEG_INF)
         tile = ct.astype(raw, ct.float32)
         shifted = tile - ct.max(tile, axis=1, keepdims=True)
         numer = ct.exp(shifted)

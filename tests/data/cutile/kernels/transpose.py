@@ -18,8 +18,6 @@ def transpose(x, y, xb, yb, TM: ct.Constant[int], TN: ct.Constant[int]):
 
 KERNEL = transpose
 SIGNATURES = [
-    signature(array(ct.float32, 2), array(ct.float32, 2), array(ct.float32, 3),
-              array(ct.float32, 3), 64, 32),
-    signature(array(ct.bfloat16, 2), array(ct.bfloat16, 2), array(ct.bfloat16, 3),
-              array(ct.bfloat16, 3), 128, 64),
+    signature(array(ct.float32, 2), array(ct.float32, 2), array(ct.float32, 3), array(ct.float32, 3), 64, 32),
+    signature(array(ct.bfloat16, 2), array(ct.bfloat16, 2), array(ct.bfloat16, 3), array(ct.bfloat16, 3), 128, 64),
 ]

@@ -14,8 +14,6 @@ def vector_add(a, b, c, alpha, TILE: ct.Constant[int]):
 
 KERNEL = vector_add
 SIGNATURES = [
-    signature(array(ct.float32, 1), array(ct.float32, 1), array(ct.float32, 1),
-              scalar(ct.float32), 1024),
-    signature(array(ct.float16, 1), array(ct.float16, 1), array(ct.float16, 1),
-              scalar(ct.float16), 2048),
+    signature(array(ct.float32, 1), array(ct.float32, 1), array(ct.float32, 1), scalar(ct.float32), 1024),
+    signature(array(ct.float16, 1), array(ct.float16, 1), array(ct.float16, 1), scalar(ct.float16), 2048),
 ]

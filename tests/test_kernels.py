@@ -1,0 +1,46 @@
+"""Real kernels: every cuTile-generated kernel in tests/data/cutile and every valid
+NVIDIA example in ../shared/kernels/nvidia parses, verifies and round-trips.
+"""
+
+from __future__ import annotations
+
+import pathlib
+
+import pytest
+
+from tile_lsp.testing.lit import check_file
+
+DATA = pathlib.Path(__file__).parent / "data" / "cutile"
+SHARED_KERNELS = pathlib.Path(__file__).resolve().parents[2] / "shared" / "kernels" / "nvidia"
+
+# Ops.td examples that are wrong as written (see the issue-2 note for why).
+KNOWN_INVALID_EXAMPLES: dict[str, str] = {}
+
+
+def _assert_roundtrips(path: pathlib.Path) -> None:
+    (outcome,) = check_file(path.read_text(encoding="utf-8"), str(path), split=False)
+    assert outcome.valid and outcome.roundtrip_ok, outcome.failure
+
+
+@pytest.mark.parametrize("path", sorted(DATA.glob("*.mlir")), ids=lambda p: p.name)
+def test_cutile_kernel_roundtrips(path: pathlib.Path):
+    _assert_roundtrips(path)
+
+
+def test_cutile_corpus_is_present():
+    names = {p.name.split(".")[0] for p in DATA.glob("*.mlir")}
+    assert {"vector_add", "row_softmax", "layernorm", "gemm", "attention", "prefix_scan", "atomics", "gather_scatter"} <= names
+
+
+def _shared_kernels() -> list[pathlib.Path]:
+    return sorted(SHARED_KERNELS.glob("*.mlir")) if SHARED_KERNELS.is_dir() else []
+
+
+@pytest.mark.parametrize("path", _shared_kernels(), ids=lambda p: p.name.split("__")[-1])
+def test_nvidia_example_kernel(path: pathlib.Path):
+    reason = next((why for key, why in KNOWN_INVALID_EXAMPLES.items() if key in path.name), None)
+    if reason is not None:
+        (outcome,) = check_file(path.read_text(encoding="utf-8"), str(path), split=False)
+        assert not outcome.roundtrip_ok, f"now valid; drop it from KNOWN_INVALID_EXAMPLES ({reason})"
+        return
+    _assert_roundtrips(path)
