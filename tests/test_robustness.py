@@ -72,7 +72,7 @@ def test_unregistered_generic_op_is_accepted():
 
 
 def test_ten_megabyte_file_parses_and_reports_the_one_error(tmp_path):
-    entry = """  entry @k{i}(%a: tile<4xf32>, %b: tile<4xf32>) {{
+    entry = """  testing$func @k{i}(%a: tile<4xf32>, %b: tile<4xf32>) {{
     %s = addf %a, %b : tile<4xf32>
     %p = mulf %s, %s : tile<4xf32>
     %q = subf %p, %a : tile<4xf32>

@@ -6,6 +6,7 @@ Handles `// -----` split files chunk by chunk with positions in the original fil
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from xdsl.dialects import builtin
@@ -47,8 +48,11 @@ def split_chunks(text: str) -> list[Span]:
     return spans
 
 
-def parse_chunk(source: SourceText, span: Span | None = None, verify: bool = True) -> ParseResult:
-    """Parse and verify text[span]; never raises for bad input."""
+def parse_chunk(
+    source: SourceText, span: Span | None = None, verify: bool = True, options: Mapping[str, object] | None = None
+) -> ParseResult:
+    """Parse and verify text[span]; never raises for bad input. `options` tune the verifier
+    (e.g. `hints_errors`: bad optimization hints are errors, like cuda-tile-opt -Werr-hints)."""
     span = span or Span(0, len(source.text))
     bad = _binary_junk(source.text, span)
     if bad is not None:
@@ -62,7 +66,7 @@ def parse_chunk(source: SourceText, span: Span | None = None, verify: bool = Tru
         parser.sink.error(Span(span.start, span.start), f"regions are nested too deeply (more than ~{MAX_NESTING} levels)")
         return ParseResult(source, span, None, parser.sink.items, parser.smap)
     if verify:
-        ctx = VerifyContext(parser.smap, parser.sink, symbols=collect_symbols(module))
+        ctx = VerifyContext(parser.smap, parser.sink, symbols=collect_symbols(module), options=dict(options or {}))
         verify_ops(module.ops, ctx, parser.diagnosed_ops)
     diags = sorted(parser.sink.items, key=lambda d: d.span.start)
     return ParseResult(source, span, module, diags, parser.smap)

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from xdsl.ir import Operation
 
-from tile_lsp.compiler.diagnostics import DiagnosticSink
+from tile_lsp.compiler.diagnostics import DiagnosticSink, Related
 from tile_lsp.compiler.dialects.cuda_tile.base import CudaTileOp, OpError, RawError, Warning_
 from tile_lsp.compiler.source import Span
 from tile_lsp.compiler.syntax.sourcemap import SourceMap
@@ -54,6 +54,12 @@ def verify_ops(ops: Iterable[Operation], ctx: VerifyContext, skip: set[Operation
 
 def verify_op(op: CudaTileOp, ctx: VerifyContext) -> None:
     span = ctx.span(op)
+    from tile_lsp.compiler.dialects import registry
+
+    msg = registry.structure_error(op)
+    if msg is not None:  # the op's own checks assume its declared shape
+        ctx.sink.error(span, f"'{op.name}' op {msg}")
+        return
     msg = _check_constraints(op)
     if msg is None:
         for rule in op.TYPE_RULES:
@@ -65,7 +71,8 @@ def verify_op(op: CudaTileOp, ctx: VerifyContext) -> None:
         return
     for item in op.verify_tile(ctx):
         if isinstance(item, OpError):
-            ctx.sink.error(span, f"'{op.name}' op {item.message}")
+            notes = (Related(ctx.span(other), text) for other, text in item.notes)
+            ctx.sink.error(span, f"'{op.name}' op {item.message}", *notes)
             return
         if isinstance(item, RawError):
             ctx.sink.error(span, item.message)

@@ -13,6 +13,7 @@ from tile_lsp.compiler.frontend import ParseResult, parse_chunk, split_chunks
 from tile_lsp.compiler.source import SourceText, Span
 from tile_lsp.compiler.syntax.printer import Printer
 
+_RUN = re.compile(r"^// RUN:(.*)$", re.MULTILINE)
 _EXPECT = re.compile(
     r"expected-(error|warning|note|remark)\s*(?:@(below|above|[+-]\d+))?\s*\{\{(.*?)\}\}"
 )
@@ -50,7 +51,10 @@ def parse_expectations(source: SourceText, span: Span) -> list[Expectation]:
             kind, where, msg = m.group(1), m.group(2), m.group(3)
             target = line
             if where == "below":
+                # Like mlir's verifier: the next line that holds no expected-* annotation.
                 target = line + 1
+                while target <= last and _EXPECT.search(source.line_text(target)):
+                    target += 1
             elif where == "above":
                 target = line - 1
             elif where:
@@ -92,11 +96,18 @@ def _diff(a: str, b: str) -> str:
     return "\n".join(difflib.unified_diff(a.splitlines(), b.splitlines(), lineterm="", n=1))
 
 
+def run_options(text: str) -> dict[str, object]:
+    """Verifier options a test's RUN lines ask for (cuda-tile-opt flags we model)."""
+    runs = " ".join(m.group(1) for m in _RUN.finditer(text))
+    return {"hints_errors": True} if "-Werr-hints" in runs else {}
+
+
 def check_file(text: str, path: str, split: bool = True) -> list[ChunkOutcome]:
     source = SourceText(text, path)
     outcomes: list[ChunkOutcome] = []
+    options = run_options(text)
     for span in split_chunks(text) if split else [Span(0, len(text))]:
-        result = parse_chunk(source, span)
+        result = parse_chunk(source, span, options=options)
         first_line = source.line_col(span.start)[0]
         expectations = parse_expectations(source, span)
         oc = ChunkOutcome(span, first_line, expectations)

@@ -15,6 +15,7 @@ from xdsl.ir import Attribute, Operation, Region, SSAValue
 from xdsl.irdl import IRDLOperation
 from xdsl.irdl.operations import (
     OptOperandDef,
+    OptPropertyDef,
     OptRegionDef,
     OptResultDef,
     VarOperandDef,
@@ -26,7 +27,10 @@ if TYPE_CHECKING:
     from tile_lsp.compiler.syntax.format import OpSyntax
 
 # Modules that define ops; each exposes `OPS: list[type[Operation]]`.
-DIALECT_MODULES = ("tile_lsp.compiler.dialects.cuda_tile.dialect",)
+DIALECT_MODULES = (
+    "tile_lsp.compiler.dialects.builtin_module",
+    "tile_lsp.compiler.dialects.cuda_tile.dialect",
+)
 
 _OPS: dict[str, type[Operation]] = {}
 _loaded = False
@@ -87,6 +91,8 @@ class OpFields:
         self.results: list[tuple[str, str]] = []
         self.regions: list[tuple[str, str]] = []
         self.props: set[str] = set()
+        self.required_props: tuple[str, ...] = ()
+        self.counts: tuple[tuple[str, int, bool], ...] = ()
         self.segmented = False
         self.result_segmented = False
         if not (isinstance(cls, type) and issubclass(cls, IRDLOperation)):
@@ -99,9 +105,43 @@ class OpFields:
         for name, gd in d.regions:
             self.regions.append((name, _arity(gd, OptRegionDef, VarRegionDef)))
         self.props = set(d.properties)
+        self.required_props = tuple(sorted(n for n, pd in d.properties.items() if not isinstance(pd, OptPropertyDef)))
+        # (what, number of single groups, any optional/variadic group) for the count checks
+        self.counts = tuple(
+            (what, sum(1 for _, a in groups if a == "single"), any(a != "single" for _, a in groups))
+            for what, groups in (("operands", self.operands), ("results", self.results), ("regions", self.regions))
+        )
         names = {type(o).__name__ for o in d.options}
         self.segmented = "AttrSizedOperandSegments" in names
         self.result_segmented = "AttrSizedResultSegments" in names
+
+
+def structure_error(op: Operation) -> str | None:
+    """MLIR's count checks, for a generic-form op whose shape does not fit its class.
+
+    Such an op must be neither verified further nor printed in custom form (its
+    accessors would fail).
+    """
+    cls = type(op)
+    if not (isinstance(cls, type) and issubclass(cls, IRDLOperation)):
+        return None
+    fields = op_fields(cls)
+    for (what, fixed, flexible), have in zip(fields.counts, (len(op.operands), len(op.results), len(op.regions))):
+        if flexible:
+            if have < fixed:
+                return f"expected {fixed} or more {what}, but found {have}"
+        elif have != fixed:
+            return f"expected {fixed} {what}, but found {have}"
+    if fields.segmented:
+        sizes = op.properties.get("operandSegmentSizes")
+        values = sizes.get_values() if isinstance(sizes, builtin.DenseArrayBase) else None
+        if values is None or len(values) != len(fields.operands) or sum(values) != len(op.operands):
+            return "operand count does not match the sizes in attribute 'operandSegmentSizes'"
+    props = op.properties
+    for name in fields.required_props:
+        if name not in props and name not in getattr(cls, "PROP_DEFAULTS", {}):
+            return f"requires attribute '{name}'"
+    return None
 
 
 def _arity(d: Any, opt: type, var: type) -> str:
@@ -131,4 +171,10 @@ def create_op(
 
 
 def segment_sizes(sizes: Sequence[int]) -> builtin.DenseArrayBase:
+    return _segment_sizes(tuple(sizes))
+
+
+@cache
+def _segment_sizes(sizes: tuple[int, ...]) -> builtin.DenseArrayBase:
+    # Few distinct size tuples occur and building the attribute is slow: share them.
     return builtin.DenseArrayBase.from_list(builtin.i32, list(sizes))

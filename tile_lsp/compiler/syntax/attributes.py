@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 import struct
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from xdsl.dialects import builtin
@@ -47,6 +47,10 @@ def parse_attribute(p: Parser) -> Attribute:
             return builtin.UnitAttr()
         if tok == "array" and p.peek_punct("<"):
             return _parse_dense_array(p)
+        if tok == "loc" and p.peek_punct("("):
+            from tile_lsp.compiler.syntax.locations import parse_loc
+
+            return parse_loc(p)
         if tok in ("dense", "dense_resource", "sparse", "affine_map", "affine_set", "strided", "distinct"):
             return _parse_opaque(p)
         return parse_type(p)
@@ -75,6 +79,12 @@ def parse_attribute(p: Parser) -> Attribute:
             return alias
         mnemonic = tok[1:]
         handler = DIALECT_ATTR_PARSERS.get(mnemonic)
+        if handler is None and "." in mnemonic:
+            # Dialects register their attribute parsers when loaded; aliases come first.
+            from tile_lsp.compiler.dialects import registry
+
+            registry.op_class("")
+            handler = DIALECT_ATTR_PARSERS.get(mnemonic)
         if handler is not None:
             p.advance()
             return handler(p)
@@ -152,12 +162,15 @@ def _parse_number(p: Parser) -> Attribute:
         value = -float(tok) if neg else float(tok)
         ftype: Attribute = builtin.f64
         if p.accept_punct(":"):
+            start = p.span()
             ftype = parse_type(p)
-        return builtin.FloatAttr(value, ftype)  # type: ignore[arg-type]
+            if not isinstance(ftype, builtin.AnyFloat):  # xDSL would raise on a non-float type
+                p.fail("floating point value not valid for specified type", start)
+        return builtin.FloatAttr(value, ftype)  # type: ignore[call-overload]
     if k != lexer.INT:
         p.fail("expected integer value")
     p.advance()
-    ivalue = int(tok, 0)
+    ivalue = lexer.int_value(tok)
     if neg:
         ivalue = -ivalue
     if p.accept_punct(":"):
@@ -199,7 +212,7 @@ def _parse_dense_array(p: Parser) -> Attribute:
     p.expect_punct(">")
     if isinstance(elem, builtin.IntegerType):
         return builtin.DenseArrayBase.from_list(elem, [int(v) for v in values])
-    return builtin.DenseArrayBase.from_list(elem, [float(v) for v in values])  # type: ignore[arg-type]
+    return builtin.DenseArrayBase.from_list(elem, [float(v) for v in values])  # type: ignore[call-overload]
 
 
 def _parse_opaque(p: Parser) -> OpaqueAttr:
@@ -307,8 +320,8 @@ def _sym(name: str) -> str:
     return name if ok else escape(name)
 
 
-def dict_str(d: dict[str, Attribute] | tuple[tuple[str, Attribute], ...], short_types: bool = False) -> str:
-    items = d.items() if hasattr(d, "items") else d
+def dict_str(d: Mapping[str, Attribute] | Sequence[tuple[str, Attribute]], short_types: bool = False) -> str:
+    items = d.items() if isinstance(d, Mapping) else d
     parts = []
     for k, v in items:
         key = k if _sym(k) == k else escape(k)

@@ -19,6 +19,7 @@ class ParseError(Exception):
         self.span = span
         self.message = message
         self.notes = notes
+        self.op_prefixed = False  # set once a custom op parser has claimed the error
 
 
 class TokenCursor:
@@ -89,13 +90,22 @@ class TokenCursor:
 
     def expect_punct(self, p: str, what: str | None = None) -> Span:
         if not self.at_punct(p):
-            self.fail(f"expected '{p}'" if what is None else f"expected {what}")
+            self.fail(f"expected '{p}'" if what is None else f"expected {what}", self.wrong_token_span(), raw=True)
         return self.span(self.advance())
 
     def expect_keyword(self, kw: str) -> Span:
         if not self.at_keyword(kw):
-            self.fail(f"expected '{kw}'")
+            self.fail(f"expected '{kw}'", self.wrong_token_span(), raw=True)
         return self.span(self.advance())
+
+    def wrong_token_span(self) -> Span | None:
+        """Where MLIR reports a missing token: after the previous token when the
+        current one starts a new line (emitWrongTokenError), else at the token."""
+        i = self.i
+        if i == 0 or "\n" not in self.text[self.ends[i - 1] : self.starts[i]]:
+            return None
+        end = self.ends[i - 1]
+        return Span(end, end)
 
     def expect_bare(self, what: str = "identifier") -> tuple[str, Span]:
         if self.kind != lexer.BARE:
@@ -103,21 +113,24 @@ class TokenCursor:
         i = self.advance()
         return self.text[self.starts[i] : self.ends[i]], Span(self.starts[i], self.ends[i])
 
-    def fail(self, message: str, span: Span | None = None) -> None:
-        """Raise a ParseError at the current token (or `span`)."""
+    def fail(self, message: str, span: Span | None = None, raw: bool = False) -> None:
+        """Raise a ParseError at the current token (or `span`); `raw` errors (MLIR's
+        token errors) never get a `custom op '...'` prefix."""
         if span is None:
             span = self.span()
             if self.kind == lexer.EOF_:
                 # Point at the end of the last real token, like MLIR does.
                 end = self.prev_end()
                 span = Span(end, end)
-        raise ParseError(span, message)
+        err = ParseError(span, message)
+        err.op_prefixed = raw
+        raise err
 
     def parse_int_literal(self) -> int:
         neg = self.accept_punct("-")
         if self.kind != lexer.INT:
             self.fail("expected integer value")
-        value = int(self.tok, 0)
+        value = lexer.int_value(self.tok)
         self.advance()
         return -value if neg else value
 

@@ -202,6 +202,10 @@ def compile_format(fmt: str, fields: registry.OpFields) -> list[Any]:
                 out.append(Optional_(flat, anchor, else_inner))
             elif t in ("operands", "results", "regions"):
                 out.append(Var(t, t))
+            elif t == "^":
+                # An anchor on a custom directive (`custom<X>(type($m))^`): the group's
+                # anchor is then found by _first_anchor.
+                continue
             else:
                 raise ValueError(f"unexpected {t!r} in format {fmt!r}")
         return out
@@ -432,7 +436,10 @@ class _FormatPrinter:
                 values = _operand_group(op, self.s, e.name)
                 self.chunk(", ".join(pr.value_name(v) for v in values))
             elif e.kind == "attr":
-                a = op.properties.get(e.name) or op.attributes.get(e.name)
+                # Not `or`: some attributes (IntegerAttr 0) are falsy.
+                a = op.properties.get(e.name)
+                if a is None:
+                    a = op.attributes.get(e.name)
                 if a is not None:
                     if isinstance(a, builtin.UnitAttr):
                         self.emit_space = True
@@ -517,7 +524,9 @@ def _present(op: Operation, s: OpSyntax, anchor: str) -> bool:
         if isinstance(x, list | tuple):
             return len(x) > 0
         return x is not None
-    a = op.properties.get(anchor) or op.attributes.get(anchor)
+    a = op.properties.get(anchor)
+    if a is None:
+        a = op.attributes.get(anchor)
     if a is None:
         return False
     default = getattr(op.__class__, "PROP_DEFAULTS", {}).get(anchor)

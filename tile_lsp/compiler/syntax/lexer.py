@@ -9,7 +9,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-# Token kinds (small ints; compared in the parser's hot loops).
+# Token kinds (small ints; compared in the parser's hot loops). Each kind is also the
+# number of its capture group in _TOKEN_RE, so the lexer reads it off `lastindex`.
 EOF_ = 0
 BARE = 1  # bare identifier / keyword: cuda_tile.addf, tile, x4xf32
 VALUE = 2  # %name, %0, %name#1
@@ -17,8 +18,8 @@ BLOCK = 3  # ^bb0
 SYMBOL = 4  # @name, @"name"
 HASH = 5  # #dialect.attr / #alias
 BANG = 6  # !dialect.type / !alias
-INT = 7
-FLOAT = 8
+FLOAT = 7
+INT = 8
 STRING = 9
 PUNCT = 10  # ( ) { } [ ] < > , : = ? * + - -> :: ...
 ERROR = 11  # a character no token starts with, or an unterminated string
@@ -38,40 +39,26 @@ KIND_NAMES = {
     ERROR: "invalid character",
 }
 
-_ID = r"[A-Za-z_$.\-0-9]"
 _TOKEN_RE = re.compile(
     r"""
-    (?:\s+|//[^\n]*)*                               # trivia, skipped
+    (?:\s+|//[^\n]*)*+                              # trivia, skipped (possessive: never re-lexed)
     (?:
-      (?P<bare>[A-Za-z_][\w$.]*)
-    | (?P<value>%[A-Za-z_$.\-0-9][\w$.\-]*(?:\#\d+)?)
-    | (?P<punct>->|::|\.\.\.|[()\[\]{}<>,:=?*+\-|])
-    | (?P<float>\d+\.\d*(?:[eE][-+]?\d+)?)
-    | (?P<int>0x[0-9a-fA-F]+|\d+)
-    | (?P<string>"(?:[^"\\\n]|\\.)*")
-    | (?P<block>\^[\w$.\-]+)
-    | (?P<symbol>@(?:[\w$.\-]+|"(?:[^"\\\n]|\\.)*"))
-    | (?P<hash>\#[A-Za-z_][\w$.]*)
-    | (?P<bang>![A-Za-z_][\w$.]*)
-    | (?P<error>"[^\n]*|\S)
+      ([A-Za-z_][\w$.]*)                            # 1 BARE
+    | (%[A-Za-z_$.\-0-9][\w$.\-]*(?:\#\d+)?)          # 2 VALUE
+    | (\^[\w$.\-]+)                                  # 3 BLOCK
+    | (@(?:[\w$.\-]+|"(?:[^"\\\n]|\\.)*"))            # 4 SYMBOL
+    | (\#[A-Za-z_][\w$.]*)                          # 5 HASH
+    | (![A-Za-z_][\w$.]*)                           # 6 BANG
+    | (\d+\.\d*(?:[eE][-+]?\d+)?)                    # 7 FLOAT
+    | (0x[0-9a-fA-F]+|\d+)                          # 8 INT
+    | ("(?:[^"\\\n]|\\.)*")                          # 9 STRING
+    | (->|::|\.\.\.|[()\[\]{}<>,:=?*+\-|])            # 10 PUNCT
+    | ("[^\n]*|\S)                                  # 11 ERROR (unterminated string too)
+    | \Z                                            # only trivia left
     )
     """,
     re.VERBOSE | re.DOTALL,
 )
-_GROUP_KIND = {
-    "bare": BARE,
-    "value": VALUE,
-    "punct": PUNCT,
-    "float": FLOAT,
-    "int": INT,
-    "string": STRING,
-    "block": BLOCK,
-    "symbol": SYMBOL,
-    "hash": HASH,
-    "bang": BANG,
-    "error": ERROR,
-}
-_TRAILING_TRIVIA = re.compile(r"(?:\s+|//[^\n]*)*\Z")
 
 
 @dataclass(slots=True)
@@ -87,23 +74,28 @@ class Tokens:
         return self.text[self.starts[i] : self.ends[i]]
 
 
+def int_value(tok: str) -> int:
+    """Value of an INT token: `0x` hex, else decimal (leading zeros allowed, as in MLIR)."""
+    return int(tok, 16) if tok.startswith("0x") else int(tok)
+
+
 def tokenize(text: str, start: int = 0, end: int | None = None) -> Tokens:
     """Tokenize text[start:end]; offsets stay relative to the whole text."""
     stop = len(text) if end is None else end
     kinds: list[int] = []
     starts: list[int] = []
     ends: list[int] = []
-    group_kind = _GROUP_KIND
     pos = start
+    add_kind, add_start, add_end = kinds.append, starts.append, ends.append
     for m in _TOKEN_RE.finditer(text, start, stop):
-        group = m.lastgroup
-        if group is None:  # only trivia left
+        k = m.lastindex
+        if k is None:  # only trivia left
             pos = m.end()
             break
-        kinds.append(group_kind[group])
-        s, e = m.span(group)
-        starts.append(s)
-        ends.append(e)
+        s, e = m.span(k)
+        add_kind(k)
+        add_start(s)
+        add_end(e)
         pos = e
     # The EOF token sits after trailing trivia.
     kinds.append(EOF_)

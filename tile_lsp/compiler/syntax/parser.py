@@ -22,8 +22,12 @@ from tile_lsp.compiler.syntax import lexer
 from tile_lsp.compiler.syntax.attributes import parse_attr_dict_body, parse_attribute, unescape
 from tile_lsp.compiler.syntax.base import ParseError, TokenCursor
 from tile_lsp.compiler.syntax.lexer import tokenize
+from tile_lsp.compiler.syntax.locations import parse_loc, resolve_deferred, set_location
 from tile_lsp.compiler.syntax.sourcemap import OpInfo, SourceMap, SymbolUse, ValueUse
 from tile_lsp.compiler.syntax.types import long_type_str, parse_function_type, parse_type
+
+# Deeper nesting is reported instead of exhausting the Python stack.
+MAX_REGION_DEPTH = 64
 
 # Ops at whose start error recovery resumes (top-level items of a module).
 ITEM_KEYWORDS = frozenset(
@@ -47,6 +51,7 @@ class ArgDef:
     name: str
     type: Attribute
     span: Span
+    loc: Attribute | None = None  # `loc(...)` written after the type
 
 
 @dataclass
@@ -86,10 +91,11 @@ class Parser(TokenCursor):
         self.attr_aliases: dict[str, Attribute] = {}
         self.type_aliases: dict[str, Attribute] = {}
         self.scopes: list[Scope] = [Scope(isolated=True)]
-        self.default_dialect: list[str] = ["cuda_tile"]
+        self.default_dialect: list[str] = [""]
         self.short_types = True
         self.diagnosed_ops: set[Operation] = set()
         self.allow_unregistered = True
+        self.deferred_locs: list[tuple[str, Span]] = []  # `loc(#alias)` before `#alias = ...`
 
     # -- brackets -----------------------------------------------------------
     def matching_close(self, i: int) -> int:
@@ -116,7 +122,9 @@ class Parser(TokenCursor):
         block = Block()
         self.parse_block_body(block, top_level=True)
         self.finish_scope(self.scopes[0])
-        return builtin.ModuleOp(Region(block))
+        module = builtin.ModuleOp(Region(block))
+        resolve_deferred(self, module)
+        return module
 
     def parse_block_body(self, block: Block, top_level: bool = False) -> None:
         """Parse ops into `block` until `}`, a block label, or EOF; recover per item."""
@@ -188,7 +196,11 @@ class Parser(TokenCursor):
                         break  # the enclosing region ends here
                     depth -= 1
                     if depth == 0 and seen_body:
+                        # The item's tail (`) : () -> ()`, `loc(...)`) sits on the closing line.
+                        close_line = self.source.line_col(starts[j])[0]
                         j += 1
+                        while j < self.last and self.source.line_col(starts[j])[0] == close_line:
+                            j += 1
                         break
             j += 1
         self.i = max(j, self.i if self.i > start_i else j)
@@ -207,7 +219,11 @@ class Parser(TokenCursor):
                 self.attr_aliases[name] = parse_attribute(self)
         except ParseError as err:
             self.report(err)
-            self.advance()
+            # Skip the rest of the definition: resume at the next line-leading item.
+            while self.kind != lexer.EOF_ and self.source.line_col(self.starts[self.i])[1] != 0:
+                self.advance()
+            while self.kind == lexer.PUNCT and self.tok in (">", ")", "]", "}"):
+                self.advance()
 
     # -- operations --------------------------------------------------------
     def parse_operation(self) -> Operation:
@@ -241,7 +257,7 @@ class Parser(TokenCursor):
             self.fail("expected operation name in quotes" if not result_defs else "expected operation name")
             raise AssertionError
         if self.at_keyword("loc"):
-            self.parse_location()
+            set_location(op, self.parse_location())
         op_span = Span(op_start, self.prev_end())
         self.bind_results(op, result_defs, op_span)
         info = self.smap.ops.get(op)
@@ -252,16 +268,16 @@ class Parser(TokenCursor):
             info.result_spans = [s for _, _, s in result_defs]
         return op
 
-    def parse_location(self) -> None:
-        self.advance()
-        if not self.at_punct("("):
-            self.fail("expected '(' in location")
-        self.skip_balanced()
+    def parse_location(self) -> Attribute:
+        """`loc(...)` (the cursor is at `loc`) as a location attribute."""
+        return parse_loc(self)
 
     def bind_results(self, op: Operation, defs: list[tuple[str, int, Span]], op_span: Span) -> None:
         if not defs:
             return
         total = sum(c for _, c, _ in defs)
+        if not op.results:
+            raise ParseError(op_span, "cannot name an operation with no results")
         if total != len(op.results):
             raise ParseError(
                 op_span,
@@ -301,7 +317,8 @@ class Parser(TokenCursor):
             vdefs[v] = span
             vnames[v] = name if len(values) == 1 else f"{name}#{idx}"
             base = name[1:]
-            if len(values) == 1 and not base[0].isdigit() and _valid_name_hint(base):
+            # `%x:2` names the group after its first value, so printing keeps `%x:2`.
+            if idx == 0 and not base[0].isdigit() and _valid_name_hint(base):
                 v.name_hint = base
 
     def _retarget_uses(self, old: SSAValue, new: SSAValue) -> None:
@@ -391,30 +408,43 @@ class Parser(TokenCursor):
         if cls is not None:
             return word, cls
         dialect = self.default_dialect[-1]
-        if dialect and "." not in word:
-            full = f"{dialect}.{word}"
-            cls = registry.op_class(full)
-            if cls is not None:
-                return full, cls
-        if dialect and word.startswith("testing$"):
-            full = f"{dialect}.{word}"
-            cls = registry.op_class(full)
-            if cls is not None:
-                return full, cls
+        # At top level (and in a builtin module) `module` is MLIR's builtin one; other
+        # bare names are cuda_tile's, as tileirdisasm prints items without a wrapper.
+        candidates = (dialect,) if dialect else ("builtin", "cuda_tile")
+        if "." not in word or word.startswith("testing$"):
+            for prefix in candidates:
+                full = f"{prefix}.{word}"
+                cls = registry.op_class(full)
+                if cls is not None:
+                    return full, cls
         return word, None
 
     def parse_custom_operation(self, name_span: Span) -> Operation:
         word = self.tok
         full, cls = self.resolve_op_name(word)
         if cls is None:
-            dialect = self.default_dialect[-1]
-            tried = f" (tried '{dialect}.{word}' as well)" if dialect and "." not in word else ""
+            dialect = self.default_dialect[-1] or "cuda_tile"
+            tried = f" (tried '{dialect}.{word}' as well)" if "." not in word else ""
             self.fail(f"custom op '{word}' is unknown{tried}")
             raise AssertionError
         self.advance()
         state = OpState(full, name_span)
         syntax = registry.op_syntax(cls)
-        syntax.parse(self, state)
+        dd = registry.default_dialect(cls)
+        if dd is not None:
+            self.default_dialect.append(dd)
+        try:
+            syntax.parse(self, state)
+        except ParseError as err:
+            # MLIR's custom-op parser prefixes its own errors (not those of nested ops).
+            if not err.op_prefixed:
+                err.op_prefixed = True
+                if not err.message.startswith("custom op '"):
+                    err.message = f"custom op '{full}' {err.message}"
+            raise
+        finally:
+            if dd is not None:
+                self.default_dialect.pop()
         return self.build(cls, state)
 
     def build(self, cls: type[Operation], state: OpState) -> Operation:
@@ -429,6 +459,8 @@ class Parser(TokenCursor):
     # -- regions -------------------------------------------------------------
     def parse_region(self, entry_args: Sequence[ArgDef] = (), isolated: bool = False) -> Region:
         """`{ ... }` with optional explicit blocks; `entry_args` come from a custom header."""
+        if len(self.scopes) > MAX_REGION_DEPTH:
+            self.fail(f"regions are nested more than {MAX_REGION_DEPTH} levels deep")
         self.expect_punct("{")
         scope = Scope(isolated=isolated)
         self.scopes.append(scope)
@@ -437,6 +469,8 @@ class Parser(TokenCursor):
             entry = Block(arg_types=[a.type for a in entry_args])
             for arg, a in zip(entry.args, entry_args):
                 self.define_values(a.name, [arg], a.span)
+                if a.loc is not None:
+                    set_location(arg, a.loc)
             if self.kind == lexer.BLOCK and not entry_args:
                 first = True
                 while self.kind == lexer.BLOCK:
@@ -459,6 +493,9 @@ class Parser(TokenCursor):
                 parent = self.scopes[-2]
                 for name, entry_fwd in scope.forward.items():
                     parent.forward.setdefault(name, entry_fwd)
+        except ParseError as err:
+            err.op_prefixed = True  # belongs to a nested op, not to the region's owner
+            raise
         finally:
             self.scopes.pop()
         if not region.blocks:
@@ -478,9 +515,8 @@ class Parser(TokenCursor):
                     self.advance()
                     self.expect_punct(":")
                     t = parse_type(self)
-                    if self.at_keyword("loc"):
-                        self.parse_location()
-                    args.append(ArgDef(name, t, span))
+                    loc = self.parse_location() if self.at_keyword("loc") else None
+                    args.append(ArgDef(name, t, span, loc))
                     if self.accept_punct(")"):
                         break
                     self.expect_punct(",")
@@ -489,6 +525,8 @@ class Parser(TokenCursor):
         for a in args:
             arg = block.insert_arg(a.type, len(block.args))
             self.define_values(a.name, [arg], a.span)
+            if a.loc is not None:
+                set_location(arg, a.loc)
         self.smap.block_spans[block] = label_span
         return block
 

@@ -5,12 +5,15 @@ Value names keep the user's spelling where it is unique; otherwise MLIR-style nu
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from xdsl.dialects import builtin
 from xdsl.dialects.builtin import UnregisteredOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from tile_lsp.compiler.dialects import registry
 from tile_lsp.compiler.syntax.attributes import attr_str, dict_str
+from tile_lsp.compiler.syntax.locations import location_suffix
 from tile_lsp.compiler.syntax.types import type_str
 
 
@@ -27,6 +30,8 @@ class Printer:
         self.next_arg = 0
         self.default_dialect: list[str] = [""]
         self.block_names: dict[Block, str] = {}
+        self.aliases: dict[Attribute, str] = {}  # attribute -> `#name` (debug info, locations)
+        self.alias_defs: list[str] = []  # `#name = ...` lines, printed before the ops
 
     # -- names ---------------------------------------------------------------
     def value_name(self, v: SSAValue) -> str:
@@ -35,8 +40,8 @@ class Printer:
             name = self._assign(v)
         return name
 
-    def _assign(self, v: SSAValue) -> str:
-        hint = v.name_hint
+    def _assign(self, v: SSAValue, default_hint: str | None = None) -> str:
+        hint = v.name_hint or default_hint
         if hint and not hint[0].isdigit():
             cand = "%" + hint
             n = 1
@@ -57,6 +62,10 @@ class Printer:
         if not op.results:
             return ""
         first = op.results[0]
+        asm_names: tuple[str, ...] = getattr(type(op), "RESULT_NAMES", ())
+        if asm_names and len(asm_names) == len(op.results):
+            names = [self.names.get(r) or self._assign(r, asm_names[i]) for i, r in enumerate(op.results)]
+            return ", ".join(names) + " = "
         if len(op.results) > 1:
             base = self._assign(first)
             for i, r in enumerate(op.results):
@@ -72,14 +81,14 @@ class Printer:
         """The text of one op (without leading indentation), regions included."""
         results = self._name_results(op)
         cls = registry.op_class(op.name)
-        if self.generic or cls is None or not _has_custom(cls):
-            return results + self.generic_body(op)
+        if self.generic or cls is None or not _has_custom(cls) or registry.structure_error(op):
+            return results + self.generic_body(op) + location_suffix(self, op.location)
         name = op.name
         dd = self.default_dialect[-1]
         if dd and name.startswith(dd + "."):
             name = name[len(dd) + 1 :]
         body = registry.op_syntax(cls).print(self, op)
-        return results + name + body
+        return results + name + body + location_suffix(self, op.location)
 
     def generic_body(self, op: Operation) -> str:
         name = op.name
@@ -115,6 +124,17 @@ class Printer:
     def attr(self, a: Attribute) -> str:
         return attr_str(a, short_types=False)
 
+    def alias(self, a: Attribute, base: str, body: Callable[[], str]) -> str:
+        """`#base`, `#base1`, ...: an alias of `a` defined at the top of the module text."""
+        name = self.aliases.get(a)
+        if name is None:
+            text = body()  # nested aliases get defined first
+            n = sum(1 for v in self.aliases.values() if v.rstrip("0123456789") == "#" + base)
+            name = f"#{base}{n or ''}"
+            self.aliases[a] = name
+            self.alias_defs.append(f"{name} = {text}")
+        return name
+
     # -- regions ---------------------------------------------------------------
     def region_text(self, region: Region, generic: bool = False, print_entry_args: bool | None = None) -> str:
         """`{\\n ... }` at the current depth."""
@@ -127,7 +147,9 @@ class Printer:
                 show_label = print_entry_args
             if show_label:
                 label = self._block_label(block)
-                args = ", ".join(f"{self.value_name(a)}: {self.type(a.type)}" for a in block.args)
+                args = ", ".join(
+                    f"{self.value_name(a)}: {self.type(a.type)}{location_suffix(self, a.location)}" for a in block.args
+                )
                 lines.append(self.indent_unit * (self.depth - 1) + label + (f"({args})" if block.args else "") + ":")
             for op in block.ops:
                 if _is_implicit_terminator(op, block) and not generic:
@@ -155,7 +177,7 @@ class Printer:
                 out.append(self.op_text(op))
             finally:
                 self.default_dialect.pop()
-        return "\n".join(out) + "\n"
+        return "".join(d + "\n" for d in self.alias_defs) + "\n".join(out) + "\n"
 
 
 def _has_custom(cls: type[Operation]) -> bool:

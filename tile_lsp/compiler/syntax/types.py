@@ -6,7 +6,7 @@ cuda_tile types print short (`tile<4xf32>`) inside a cuda_tile.module and long
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from xdsl.dialects import builtin
@@ -46,7 +46,7 @@ def opaque_type(spelling: str) -> OpaqueType:
     return OpaqueType(builtin.StringAttr(spelling))
 
 
-CUDA_TILE_TYPES = ("tile", "ptr", "token", "tensor_view", "partition_view")
+CUDA_TILE_TYPES = ("tile", "ptr", "token", "tensor_view", "partition_view", "strided_view", "gather_scatter_view")
 _SCALARS: dict[str, Attribute] = dict(ct.ELEMENT_TYPE_NAMES)
 _SCALARS.update({"index": builtin.IndexType(), "none": builtin.NoneType()})
 
@@ -72,7 +72,17 @@ def parse_dims_and_element(p: Parser, allow_dynamic: bool) -> tuple[list[int], A
     while True:
         k = p.kind
         if k == lexer.INT:
-            dims.append(int(p.tok))
+            tok = p.tok
+            if tok[:2] in ("0x", "0X"):
+                # `0x2x...` lexes as a hex literal; in a shape it is the dim 0, then more.
+                start = p.starts[p.i]
+                dims.append(0)
+                rest = _split_dims(tok[1:], dims)
+                p.advance()
+                if rest and not rest.startswith("x"):
+                    return dims, parse_element_word(p, rest, start + len(tok) - len(rest))
+                continue
+            dims.append(int(tok))
             p.advance()
         elif k == lexer.PUNCT and p.tok == "?":
             if not allow_dynamic:
@@ -246,23 +256,49 @@ def parse_cuda_tile_type_body(p: Parser, mnemonic: str) -> Attribute:
 def _check_element(p: Parser, t: Attribute, what: str, allow_ptr: bool, span_start: int) -> None:
     from tile_lsp.compiler.source import Span
 
-    ok = t in ct.ELEMENT_TYPE_SPELLING or (allow_ptr and isinstance(t, ct.PointerType))
+    # Tiles (allow_ptr) also take i4, which NVIDIA's message does not list (exti/trunci/pack use it).
+    ok = t in ct.ELEMENT_TYPE_SPELLING or (allow_ptr and (t == _I4 or isinstance(t, ct.PointerType)))
     if not ok:
         allowed = _ELEMENT_DESC + (" or Pointer type" if allow_ptr else "")
         raise_at = Span(span_start, p.prev_end())
         p.fail(f"failed to verify '{what}': {allowed}", raise_at)
 
 
+_I4 = builtin.IntegerType(4)
 _ELEMENT_DESC = "f16 or bf16 or f32 or tf32 or f64 or f8E4M3FN or f8E5M2 or f8E8M0FNU or f4E2M1FN or i1 or i8 or i16 or i32 or i64"
 
 
 def _parse_tile(p: Parser) -> Attribute:
+    open_span = p.span()
     p.expect_punct("<")
     start = p.starts[p.i]
     dims, elem = parse_dims_and_element(p, allow_dynamic=False)
     _check_element(p, elem, "elementType", True, start)
     p.expect_punct(">")
+    problem = tile_type_error(dims, elem)
+    if problem is not None:
+        p.fail(problem, open_span)
     return ct.tile(dims, elem)
+
+
+MAX_TILE_ELEMENTS = 16777216
+
+
+def tile_type_error(shape: Sequence[int], elem: Attribute) -> str | None:
+    """NVIDIA's TileType invariants: f4 packs two per byte; dims are powers of two; size cap."""
+    if isinstance(elem, builtin.Float4E2M1FNType) and all(d % 2 for d in shape):
+        return "F4E2M1FN tiles must have an even number of elements"
+    n = 1
+    dims = ", ".join(map(str, shape))
+    for d in shape:
+        if d <= 0:
+            return f"all dimensions must be positive constants, got {dims}"
+        if d & (d - 1):
+            return f"all dimensions must be powers of two, got {dims}"
+        if n > MAX_TILE_ELEMENTS // d:
+            return f"tile would exceed the maximum of {MAX_TILE_ELEMENTS} elements"
+        n *= d
+    return None
 
 
 def _parse_ptr(p: Parser) -> Attribute:
@@ -301,9 +337,7 @@ def _parse_partition_view(p: Parser) -> Attribute:
         p.expect_punct("=")
         padding, _ = p.expect_bare("padding value")
         p.expect_punct(",")
-    view = parse_type(p)
-    if not isinstance(view, ct.TensorViewType):
-        p.fail("expected tensor_view type")
+    view = _parse_inner_tensor_view(p)
     dim_map: list[int] = []
     if p.accept_punct(","):
         p.expect_keyword("dim_map")
@@ -314,6 +348,140 @@ def _parse_partition_view(p: Parser) -> Attribute:
     return ct.PartitionViewType(
         ct.ints(tile_dims), view, ct.ints(dim_map), builtin.StringAttr(padding)
     )
+
+
+def _parse_inner_tensor_view(p: Parser) -> ct.TensorViewType:
+    """The tensor_view a tiled view is built on (NVIDIA's wording when it is not one)."""
+    start = p.starts[p.i]
+    view = parse_type(p)
+    if not isinstance(view, ct.TensorViewType):
+        from tile_lsp.compiler.source import Span
+
+        p.fail(f"expected 'tensor_view' type, but got '{long_type_str(view)}'", Span(start, p.prev_end()))
+    assert isinstance(view, ct.TensorViewType)
+    return view
+
+
+def _parse_tile_dims(p: Parser) -> list[int]:
+    """`tile=(AxB)` of a tiled view."""
+    p.expect_keyword("tile")
+    p.expect_punct("=")
+    p.expect_punct("(")
+    dims: list[int] = []
+    if not p.at_punct(")"):
+        dims, _ = _parse_dim_list_only(p)
+    p.expect_punct(")")
+    return dims
+
+
+def _parse_padding_prefix(p: Parser) -> str:
+    """Optional `padding_value = kw,` before the tensor_view."""
+    if not p.accept_keyword("padding_value"):
+        return ""
+    p.expect_punct("=")
+    padding, span = p.expect_bare("padding value")
+    if padding not in ct.PartitionViewType.PADDING_VALUES:
+        p.fail(
+            f'invalid padding_value attribute specification. Got "{padding}" but expect one of: '
+            + ", ".join(ct.PartitionViewType.PADDING_VALUES),
+            span,
+        )
+    p.expect_punct(",")
+    return padding
+
+
+def _tiled_view_error(
+    tile_dims: list[int], view: ct.TensorViewType, dim_map: list[int], padding: str
+) -> str | None:
+    """NVIDIA's checks of a tiled view type (as for partition_view)."""
+    if not tile_dims:
+        return "0-dimension tile shape is not supported"
+    if len(tile_dims) != view.rank:
+        return (
+            f"expected tensor_view rank and tile rank to match, got tensor_view of rank {view.rank} "
+            f"and tiles of rank {len(tile_dims)}"
+        )
+    if dim_map and len(dim_map) != len(tile_dims):
+        return (
+            f"expected dim_map to map exactly all {len(tile_dims)} dimensions of the tile, "
+            f"got {len(dim_map)} mappings"
+        )
+    shown = "[" + ", ".join(str(d) for d in tile_dims) + "]"
+    if any(d <= 0 for d in tile_dims):
+        return f"tile shape dimensions must have positive length but got {shown}"
+    if any(d & (d - 1) for d in tile_dims):
+        return f"tile shape dimensions must have power of two length but got {shown}"
+    seen: dict[int, int] = {}
+    for i, d in enumerate(dim_map):
+        if d < 0:
+            return f"target dimension must not be negative, got {d}"
+        if d >= view.rank:
+            return f"target dimension is outside of tensor view dimensions, expected strictly less than {view.rank}, got {d}"
+        if d in seen:
+            return f"target dimension {d} mapped at least twice (for tile dimensions {seen[d]} and {i})"
+        seen[d] = i
+    if padding not in ("", "zero") and not ct.is_float(view.element_type):
+        return (
+            f"padding_value {padding} can only be used with floating point element types, "
+            f"got '{type_str(view.element_type)}'"
+        )
+    return None
+
+
+def _parse_strided_view(p: Parser) -> Attribute:
+    from tile_lsp.compiler.source import Span
+
+    start = p.starts[p.i]
+    p.expect_punct("<")
+    tile_dims = _parse_tile_dims(p)
+    p.expect_punct(",")
+    p.expect_keyword("traversal_strides")
+    p.expect_punct("=")
+    strides = _parse_int_list(p, allow_dynamic=False)
+    p.expect_punct(",")
+    padding = _parse_padding_prefix(p)
+    view = _parse_inner_tensor_view(p)
+    dim_map: list[int] = []
+    if p.accept_punct(","):
+        p.expect_keyword("dim_map")
+        p.expect_punct("=")
+        dim_map = _parse_int_list(p, allow_dynamic=False)
+    p.expect_punct(">")
+    error = _tiled_view_error(tile_dims, view, dim_map, padding)
+    if error is None and len(strides) != len(tile_dims):
+        error = f"expected {len(tile_dims)} traversal strides, got {len(strides)}"
+    if error is None and any(d <= 0 for d in strides):
+        error = "traversal strides must be strictly positive but got [" + ", ".join(map(str, strides)) + "]"
+    if error is not None:
+        p.fail(error, Span(start, p.prev_end()))
+    return ct.StridedViewType(
+        ct.ints(tile_dims), ct.ints(strides), view, ct.ints(dim_map), builtin.StringAttr(padding)
+    )
+
+
+def _parse_gather_scatter_view(p: Parser) -> Attribute:
+    from tile_lsp.compiler.source import Span
+
+    start = p.starts[p.i]
+    p.expect_punct("<")
+    tile_dims = _parse_tile_dims(p)
+    p.expect_punct(",")
+    padding = _parse_padding_prefix(p)
+    view = _parse_inner_tensor_view(p)
+    p.expect_punct(",")
+    p.expect_keyword("sparse_dim")
+    p.expect_punct("=")
+    sparse_dim = p.parse_int_literal()
+    p.expect_punct(">")
+    error = _tiled_view_error(tile_dims, view, [], padding)
+    if error is None and not 0 <= sparse_dim < view.rank:
+        error = (
+            f"gather dimension is outside of tensor view dimensions, expected strictly less than {view.rank}, "
+            f"got {sparse_dim}"
+        )
+    if error is not None:
+        p.fail(error, Span(start, p.prev_end()))
+    return ct.GatherScatterViewType(ct.ints(tile_dims), view, ct.ints((sparse_dim,)), builtin.StringAttr(padding))
 
 
 def _parse_dim_list_only(p: Parser) -> tuple[list[int], None]:
@@ -336,6 +504,8 @@ _TYPE_BODY_PARSERS: dict[str, Callable[[Parser], Attribute]] = {
     "ptr": _parse_ptr,
     "tensor_view": _parse_tensor_view,
     "partition_view": _parse_partition_view,
+    "strided_view": _parse_strided_view,
+    "gather_scatter_view": _parse_gather_scatter_view,
 }
 
 
@@ -367,6 +537,22 @@ def type_str(t: Attribute, short: bool = True) -> str:
         if t.has_explicit_dim_map:
             dm = ", dim_map=[" + ", ".join(str(d) for d in t.dim_map) + "]"
         return f"{prefix}partition_view<tile=({tile_dims}), {pad}{type_str(t.tensor_view)}{dm}>"
+    if isinstance(t, ct.StridedViewType):
+        tile_dims = "x".join(str(d) for d in t.tile_shape)
+        steps = ",".join(str(d) for d in t.traversal_strides)
+        pad = f"padding_value = {t.padding_value.data}, " if t.padding_value.data else ""
+        dm = ", dim_map=[" + ", ".join(str(d) for d in t.dim_map) + "]" if t.has_explicit_dim_map else ""
+        return (
+            f"{prefix}strided_view<tile=({tile_dims}), traversal_strides=[{steps}], "
+            f"{pad}{type_str(t.tensor_view)}{dm}>"
+        )
+    if isinstance(t, ct.GatherScatterViewType):
+        tile_dims = "x".join(str(d) for d in t.tile_shape)
+        pad = f"padding_value = {t.padding_value.data}, " if t.padding_value.data else ""
+        return (
+            f"{prefix}gather_scatter_view<tile=({tile_dims}), {pad}{type_str(t.tensor_view)}, "
+            f"sparse_dim={t.sparse_dim}>"
+        )
     spelled = ct.ELEMENT_TYPE_SPELLING.get(t)
     if spelled is not None:
         return spelled

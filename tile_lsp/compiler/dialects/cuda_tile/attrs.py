@@ -7,16 +7,19 @@ op's custom form (bare keyword or `<case>`), and `#cuda_tile.kind<case>` generic
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import cache
 from typing import TYPE_CHECKING
 
 from xdsl.dialects import builtin
 from xdsl.ir import Attribute, Data, ParametrizedAttribute
 from xdsl.irdl import irdl_attr_definition
 
+from tile_lsp.compiler.dialects.cuda_tile import floats
 from tile_lsp.compiler.dialects.cuda_tile import types as ct
 from tile_lsp.compiler.syntax import attributes as attr_syntax
 from tile_lsp.compiler.syntax import lexer
+from tile_lsp.compiler.syntax.base import ParseError
 
 if TYPE_CHECKING:
     from tile_lsp.compiler.syntax.parser import Parser
@@ -38,7 +41,11 @@ class ScalarTuple(Data[tuple[int | float, ...]]):
 
 @irdl_attr_definition
 class DenseAttr(ParametrizedAttribute):
-    """`<f32: [[1.0, 2.0], [3.0, 4.0]]>`: element type, literal shape, flat values."""
+    """`<f32: [[1.0, 2.0], [3.0, 4.0]]>`: element type, literal shape, flat values.
+
+    Integers are stored sign-extended to the element width (i1 as 0/1), floats already
+    rounded to the element format, so equal constants compare equal.
+    """
 
     name = "cuda_tile.dense"
     element_type: Attribute
@@ -48,85 +55,149 @@ class DenseAttr(ParametrizedAttribute):
     @property
     def is_splat(self) -> bool:
         v = self.values.data
-        return len(v) > 0 and all(x == v[0] or (_isnan(x) and _isnan(v[0])) for x in v)
+        return len(v) > 0 and all(_same(x, v[0]) for x in v)
 
 
-def _isnan(x: int | float) -> bool:
-    return isinstance(x, float) and math.isnan(x)
+def _same(a: int | float, b: int | float) -> bool:
+    """Bitwise-style equality: NaN equals NaN, 0.0 differs from -0.0 (as MLIR's splat test)."""
+    if isinstance(a, float) or isinstance(b, float):
+        fa, fb = float(a), float(b)
+        if math.isnan(fa) or math.isnan(fb):
+            return math.isnan(fa) and math.isnan(fb)
+        return fa == fb and math.copysign(1.0, fa) == math.copysign(1.0, fb)
+    return a == b
 
 
-def parse_dense_literal(p: Parser) -> DenseAttr:
-    """`<elemtype: literal>` where literal is a scalar or nested list."""
-    p.expect_punct("<")
-    from tile_lsp.compiler.syntax.types import parse_type
+DENSE_ELEMENT_DESC = (
+    "i1 or i8 or i16 or i32 or i64 or f16 or bf16 or f32 or f64 or tf32 or f8E4M3FN or f8E5M2 "
+    "or f8E8M0FNU or f4E2M1FN"
+)
 
-    elem = parse_type(p)
+
+def parse_dense_literal(p: Parser, op_name: str | None = None) -> DenseAttr:
+    """`<elemtype: literal>` where literal is a scalar or nested list (NVIDIA's custom parser).
+
+    `op_name` prefixes errors the way MLIR words errors raised inside a custom op parser.
+    """
+    from tile_lsp.compiler.syntax.types import long_type_str, parse_type
+
+    def err(msg: str) -> str:
+        return f"custom op '{op_name}' {msg}" if op_name else msg
+
+    if not p.at_punct("<"):
+        p.fail(err("expected '<'"))
+    p.advance()
+    start = p.span()
+    try:
+        elem = parse_type(p)
+    except ParseError:
+        if p.kind == lexer.BARE:  # MLIR reports the unknown mnemonic, then the missing type
+            p.sink.error(start, err(f"unknown type: {p.tok}"))
+        p.fail(err(f"expect element type to be one of {DENSE_ELEMENT_DESC} values, but got '<<NULL TYPE>>'"), start)
+        raise
+    if elem not in ct.ELEMENT_TYPE_SPELLING:
+        p.fail(err(f"expect element type to be one of {DENSE_ELEMENT_DESC} values, but got '{long_type_str(elem)}'"))
     p.expect_punct(":")
-    is_float = ct.is_float(elem)
     values: list[int | float] = []
-    shape = _parse_literal(p, values, is_float, elem)
+    reader = _ScalarReader(p, elem, err)
+    shape = _parse_literal(p, values, reader, err)
     p.expect_punct(">")
     return DenseAttr(elem, ct.ints(shape), ScalarTuple(tuple(values)))
 
 
-def _parse_literal(p: Parser, out: list[int | float], is_float: bool, elem: Attribute) -> list[int]:
-    if p.at_punct("["):
-        start = p.span()
-        p.advance()
-        shapes: list[list[int]] = []
-        if not p.at_punct("]"):
-            while True:
-                shapes.append(_parse_literal(p, out, is_float, elem))
-                if not p.accept_punct(","):
-                    break
-        p.expect_punct("]")
-        if any(s != shapes[0] for s in shapes):
-            if any(len(s) != len(shapes[0]) for s in shapes):
-                p.fail("tensor literal is invalid; ranks are not consistent between elements", start)
-            p.fail("tensor literal is invalid; shapes are not consistent between elements", start)
-        return [len(shapes)] + (shapes[0] if shapes else [])
-    out.append(_parse_scalar(p, is_float, elem))
-    return []
+def _parse_literal(p: Parser, out: list[int | float], reader: _ScalarReader, err: Callable[[str], str]) -> list[int]:
+    """A scalar (shape []) or `[...]`; every element of a list must have the same shape."""
+    if not p.accept_punct("["):
+        out.append(reader.read())
+        return []
+    first: list[int] | None = None
+    count = 0
+    while True:
+        shape = _parse_literal(p, out, reader, err)
+        count += 1
+        if first is None:
+            first = shape
+        elif shape != first:
+            p.fail(err("tensor literal is invalid; ranks are not consistent between elements"))
+        if not p.accept_punct(","):
+            break
+    p.expect_punct("]")
+    return [count, *(first or [])]
 
 
-def _parse_scalar(p: Parser, is_float: bool, elem: Attribute) -> int | float:
-    span = p.span()
-    neg = p.accept_punct("-")
-    k, tok = p.kind, p.tok
-    if k == lexer.BARE and tok in ("true", "false"):
+class _ScalarReader:
+    """Reads one element literal for the element type (MLIR parseInteger / parseFloat rules)."""
+
+    def __init__(self, p: Parser, elem: Attribute, err: Callable[[str], str]):
+        self.p = p
+        self.elem = elem
+        self.err = err
+        self.fmt = floats.float_format(elem)
+        self.width = ct.bitwidth(elem) if self.fmt is None else 0
+
+    def read(self) -> int | float:
+        return self._float() if self.fmt is not None else self._int()
+
+    def _int(self) -> int:
+        p, err, width = self.p, self.err, self.width
+        start = p.i  # spans are built only for errors: this runs once per element
+        kind, tok = p.kind, p.tok
+        if kind == lexer.BARE and tok in ("true", "false"):
+            if width != 1:
+                p.fail(err("expected integer value"), p.span(start))
+            p.advance()
+            return 1 if tok == "true" else 0
+        neg = kind == lexer.PUNCT and tok == "-"
+        if neg:
+            p.advance()
+            kind, tok = p.kind, p.tok
+        if kind != lexer.INT:
+            p.fail(err("expected integer value"), p.span(start))
         p.advance()
-        return 1 if tok == "true" else 0
-    if k == lexer.FLOAT:
-        if not is_float:
-            p.fail("expected integer value")
-        p.advance()
-        return -float(tok) if neg else float(tok)
-    if k == lexer.INT:
-        p.advance()
-        if is_float:
-            if tok.startswith("0x"):
-                return attr_syntax.bits_to_float(int(tok, 16), elem)
-            return -float(int(tok)) if neg else float(int(tok))
-        value = -int(tok, 0) if neg else int(tok, 0)
-        width = ct.bitwidth(elem)
-        if width and not (-(1 << (width - 1)) <= value < (1 << width)) and width > 1:
-            p.fail("integer constant out of range for type", span)
-        if width == 1 and value not in (0, 1, -1):
-            p.fail("integer constant out of range for type", span)
-        return value
-    if k == lexer.BARE and tok in ("inf", "nan") and is_float:
-        p.advance()
-        return (-math.inf if neg else math.inf) if tok == "inf" else math.nan
-    p.fail("expected integer value" if not is_float else "expected floating point literal")
-    raise AssertionError
+        value = -lexer.int_value(tok) if neg else lexer.int_value(tok)
+        if not -(1 << 63) <= value < (1 << 63):
+            p.fail(err("integer value too large"), p.span(start))
+        if width < 64 and not -(1 << (width - 1)) <= value < (1 << width):
+            p.fail(err("integer constant out of range for type"), p.span(start))
+        if width == 1:
+            return 1 if value else 0
+        value &= (1 << width) - 1  # stored bits, read back as signed
+        return value - (1 << width) if value >> (width - 1) else value
+
+    def _float(self) -> float:
+        p, err, fmt = self.p, self.err, self.fmt
+        assert fmt is not None
+        start = p.i
+        kind, tok = p.kind, p.tok
+        neg = kind == lexer.PUNCT and tok == "-"
+        if neg:
+            p.advance()
+            kind, tok = p.kind, p.tok
+        if kind == lexer.FLOAT:
+            p.advance()
+            return floats.round_to(-float(tok) if neg else float(tok), fmt)
+        if kind == lexer.INT:
+            if not tok.startswith("0x"):
+                raise ParseError(
+                    p.span(),
+                    err("unexpected decimal integer literal for a floating point value"),
+                    ((p.span(), "add a trailing dot to make the literal a float"),),
+                )
+            if neg:
+                p.fail(err("hexadecimal float literal should not have a leading minus"), p.span(start))
+            bits = int(tok, 16)
+            if bits.bit_length() > fmt.width:
+                p.fail(err("hexadecimal float constant out of range for type"))
+            p.advance()
+            return floats.from_bits(bits, fmt)
+        p.fail(err("expected floating point literal"))
+        raise AssertionError
 
 
 def _scalar_str(v: int | float, elem: Attribute) -> str:
-    if ct.is_float(elem):
-        f = float(v)
-        if math.isnan(f) or math.isinf(f):
-            return attr_syntax.float_bits_hex(f, elem)
-        return attr_syntax.float_str(f)
+    fmt = floats.float_format(elem)
+    if fmt is not None:
+        return floats.format_float(float(v), fmt)
     if elem == builtin.i1:
         return "true" if v else "false"
     return str(int(v))
@@ -142,8 +213,8 @@ def dense_literal_str(a: DenseAttr, shape: Sequence[int] | None = None) -> str:
         body = _scalar_str(values[0], elem) if values else "[]"
         return f"<{type_str(elem)}: {body}>"
     dims = list(shape) if shape is not None else list(a.literal_shape.data)
-    if not dims:
-        dims = [len(values)]
+    if not dims or _product(dims) != len(values):
+        dims = list(a.literal_shape.data) or [len(values)]
     pos = 0
 
     def nest(level: int) -> str:
@@ -155,6 +226,13 @@ def dense_literal_str(a: DenseAttr, shape: Sequence[int] | None = None) -> str:
         return "[" + ", ".join(nest(level + 1) for _ in range(dims[level])) + "]"
 
     return f"<{type_str(elem)}: {nest(0)}>"
+
+
+def _product(dims: Sequence[int]) -> int:
+    n = 1
+    for d in dims:
+        n *= d
+    return n
 
 
 # -- enums ---------------------------------------------------------------------
@@ -173,6 +251,7 @@ class EnumAttr(ParametrizedAttribute):
         return self.value.data
 
 
+@cache  # attributes are immutable; building one through xDSL costs more than the lookup
 def enum(kind: str, value: str) -> EnumAttr:
     return EnumAttr(builtin.StringAttr(kind), builtin.StringAttr(value))
 
@@ -201,7 +280,7 @@ class EnumSyntax:
         elif p.kind == lexer.BARE:
             word = p.tok
         else:
-            p.fail(f"expected valid keyword")
+            p.fail("expected valid keyword")
             raise AssertionError
         if word not in self.cases:
             p.fail(

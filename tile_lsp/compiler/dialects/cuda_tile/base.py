@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, TypeVar
 
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, Operation
 from xdsl.irdl import IRDLOperation, irdl_op_definition
 
 from tile_lsp.compiler.dialects.cuda_tile.constraints import TypeConstraint, TypeRule
@@ -22,9 +22,10 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class OpError:
-    """A verifier message MLIR prefixes with `'<op name>' op `."""
+    """A verifier message MLIR prefixes with `'<op name>' op `; `notes` point at other ops."""
 
     message: str
+    notes: tuple[tuple[Operation, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -53,6 +54,9 @@ class CudaTileOp(IRDLOperation):
     DEFAULT_DIALECT: ClassVar[str | None] = None
     ISOLATED: ClassVar[bool] = False
     SINCE: ClassVar[str] = "13.1"
+    # Default result names (MLIR's getAsmResultNames) for results the user left unnamed;
+    # with several results, each is printed under its own name instead of `%x:N`.
+    RESULT_NAMES: ClassVar[tuple[str, ...]] = ()
 
     def verify_tile(self, ctx: VerifyContext) -> VerifyResult:
         """NVIDIA's op-specific checks; yields nothing when the op is valid."""
@@ -68,6 +72,7 @@ _META_KEYS = (
     "DEFAULT_DIALECT",
     "ISOLATED",
     "SINCE",
+    "RESULT_NAMES",
 )
 
 _OpT = TypeVar("_OpT", bound=type[IRDLOperation])

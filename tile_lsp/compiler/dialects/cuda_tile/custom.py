@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from xdsl.dialects import builtin
 from xdsl.ir import Operation
 
-from tile_lsp.compiler.dialects.cuda_tile.attrs import EnumAttr, EnumSyntax
+from tile_lsp.compiler.dialects.cuda_tile.attrs import EnumSyntax
 from tile_lsp.compiler.syntax import lexer
 from tile_lsp.compiler.syntax.attributes import symbol_name
 from tile_lsp.compiler.syntax.format import CUSTOM_DIRECTIVES
@@ -45,6 +45,9 @@ def _parse_cuda_tile_type(p: Parser, state: OpState, args: list[str]) -> None:
                     p.advance()
                     types.append(parse_type(p))
         else:
+            if p.kind not in (lexer.BARE, lexer.BANG):
+                # parseCudaTileType: no type and no dialect keyword either.
+                p.fail("expected valid keyword")
             types = [parse_type(p)]
         if name in result_names:
             state.result_types[name] = types
@@ -70,29 +73,7 @@ ROUNDING = EnumSyntax(
 )
 
 
-def _parse_rounding(p: Parser, state: OpState, args: list[str]) -> None:
-    if p.accept_keyword("rounding"):
-        name = _target(args[0])
-        state.spans[name] = p.span()
-        p.expect_punct("<")
-        word, span = p.expect_bare("rounding mode")
-        if word not in ROUNDING.cases[:4] and word not in ROUNDING.cases:
-            p.fail(
-                "invalid rounding mode specified, expect one of [nearest_even, zero, negative_inf, positive_inf]",
-                span,
-            )
-        p.expect_punct(">")
-        state.properties[name] = EnumAttr(builtin.StringAttr("rounding"), builtin.StringAttr(word))
-
-
-def _print_rounding(pr: Printer, op: Operation, args: list[str]) -> str:
-    a = op.properties.get(_target(args[0]))
-    if isinstance(a, EnumAttr) and a.case != "nearest_even":
-        return f"rounding<{a.case}>"
-    return ""
-
-
-CUSTOM_DIRECTIVES["IEEERoundingMode"] = (_parse_rounding, _print_rounding)
+# The rounding<...> directives (IEEERoundingMode, DivFOpRoundingMode, ...) live in arith_syntax.py.
 
 
 def _parse_symbol(p: Parser, state: OpState, args: list[str]) -> None:

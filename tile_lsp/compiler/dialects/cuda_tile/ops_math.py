@@ -1,10 +1,289 @@
-"""cuda_tile ops: math family (see ARCHITECTURE.md, "Adding an op").
+"""cuda_tile ops: element-wise float math (rounding to integers, trig, exp/log, roots, pow).
 
 Each op class carries its syntax, type constraints and NVIDIA-worded checks.
 """
 
 from __future__ import annotations
 
-from xdsl.ir import Operation
+from typing import TYPE_CHECKING
 
-OPS: list[type[Operation]] = []
+from xdsl.ir import Attribute, Operation
+from xdsl.irdl import operand_def, opt_prop_def, result_def
+
+from tile_lsp.compiler.dialects.cuda_tile import constraints as C
+from tile_lsp.compiler.dialects.cuda_tile.arith_base import FloatUnaryOp
+from tile_lsp.compiler.dialects.cuda_tile.arith_checks import (
+    RanksMatch,
+    check_approx,
+    check_div_sqrt_modifiers,
+    check_ftz,
+    check_rounding,
+)
+from tile_lsp.compiler.dialects.cuda_tile.arith_syntax import IEEE_MODES, UNIT, case_of
+from tile_lsp.compiler.dialects.cuda_tile.base import CudaTileOp, VerifyResult, tile_op
+
+if TYPE_CHECKING:
+    from tile_lsp.compiler.verifier import VerifyContext
+
+
+@tile_op
+class CeilOp(FloatUnaryOp):
+    """Rounds each float element up to the nearest integral value.
+
+    ```mlir
+    %r = ceil %x : tile<8xf32>
+    ```
+    """
+
+    name = "cuda_tile.ceil"
+
+
+@tile_op
+class FloorOp(FloatUnaryOp):
+    """Rounds each float element down to the nearest integral value.
+
+    ```mlir
+    %r = floor %x : tile<8xf32>
+    ```
+    """
+
+    name = "cuda_tile.floor"
+
+
+@tile_op
+class CosOp(FloatUnaryOp):
+    """Cosine of each element (radians).
+
+    ```mlir
+    %r = cos %x : tile<8xf32>
+    ```
+    """
+
+    name = "cuda_tile.cos"
+
+
+@tile_op
+class CosHOp(FloatUnaryOp):
+    """Hyperbolic cosine of each element.
+
+    ```mlir
+    %r = cosh %x : tile<8xf32>
+    ```
+    """
+
+    name = "cuda_tile.cosh"
+
+
+@tile_op
+class SinOp(FloatUnaryOp):
+    """Sine of each element (radians).
+
+    ```mlir
+    %r = sin %x : tile<8xf32>
+    ```
+    """
+
+    name = "cuda_tile.sin"
+
+
+@tile_op
+class SinHOp(FloatUnaryOp):
+    """Hyperbolic sine of each element.
+
+    ```mlir
+    %r = sinh %x : tile<8xf32>
+    ```
+    """
+
+    name = "cuda_tile.sinh"
+
+
+@tile_op
+class TanOp(FloatUnaryOp):
+    """Tangent of each element (radians).
+
+    ```mlir
+    %r = tan %x : tile<8xf32>
+    ```
+    """
+
+    name = "cuda_tile.tan"
+
+
+@tile_op
+class TanHOp(FloatUnaryOp):
+    """Hyperbolic tangent of each element; `rounding<approx>` trades accuracy for speed on f32.
+
+    ```mlir
+    %r = tanh %x rounding<approx> : tile<8xf32>
+    ```
+    """
+
+    name = "cuda_tile.tanh"
+    rounding_mode = opt_prop_def(Attribute)
+    TILE_FORMAT = "$source custom<TanHOpRoundingMode>($rounding_mode) attr-dict `:` custom<CudaTileType>(type($result))"
+
+    def verify_tile(self, ctx: VerifyContext) -> VerifyResult:
+        mode = case_of(self, "rounding_mode", "full")
+        yield from check_rounding(mode, ("approx", "full"))
+        yield from check_approx(self, mode == "approx")
+
+
+@tile_op
+class ExpOp(FloatUnaryOp):
+    """Natural exponential `e^x` of each element; `rounding<approx>` is a fast f32 variant.
+
+    ```mlir
+    %r = exp %x : tile<8xf32>
+    ```
+    """
+
+    name = "cuda_tile.exp"
+    rounding_mode = opt_prop_def(Attribute)
+    TILE_FORMAT = "$source custom<ExpOpRoundingMode>($rounding_mode) attr-dict `:` custom<CudaTileType>(type($result))"
+
+    def verify_tile(self, ctx: VerifyContext) -> VerifyResult:
+        mode = case_of(self, "rounding_mode", "full")
+        yield from check_rounding(mode, ("approx", "full"))
+        yield from check_approx(self, mode == "approx")
+
+
+@tile_op
+class Exp2Op(FloatUnaryOp):
+    """Two raised to the power of each element.
+
+    ```mlir
+    %r = exp2 %x flush_to_zero : tile<8xf32>
+    ```
+    """
+
+    name = "cuda_tile.exp2"
+    flush_to_zero = opt_prop_def(Attribute)
+    TILE_FORMAT = "$source (`flush_to_zero` $flush_to_zero^)? attr-dict `:` custom<CudaTileType>(type($result))"
+    ATTR_SYNTAX = {"flush_to_zero": UNIT}
+
+    def verify_tile(self, ctx: VerifyContext) -> VerifyResult:
+        yield from check_ftz(self)
+
+
+@tile_op
+class LogOp(FloatUnaryOp):
+    """Natural logarithm of each element.
+
+    ```mlir
+    %r = log %x : tile<8xf32>
+    ```
+    """
+
+    name = "cuda_tile.log"
+
+
+@tile_op
+class Log2Op(FloatUnaryOp):
+    """Base-2 logarithm of each element.
+
+    ```mlir
+    %r = log2 %x : tile<8xf32>
+    ```
+    """
+
+    name = "cuda_tile.log2"
+
+
+@tile_op
+class SqrtOp(FloatUnaryOp):
+    """Square root of each element, IEEE-rounded or (f32 only) `rounding<approx>`.
+
+    ```mlir
+    %r = sqrt %x rounding<approx> : tile<8xf32>
+    ```
+    """
+
+    name = "cuda_tile.sqrt"
+    rounding_mode = opt_prop_def(Attribute)
+    flush_to_zero = opt_prop_def(Attribute)
+    TILE_FORMAT = (
+        "$source custom<SqrtOpRoundingMode>($rounding_mode) (`flush_to_zero` $flush_to_zero^)? "
+        "attr-dict `:` custom<CudaTileType>(type($result))"
+    )
+    ATTR_SYNTAX = {"flush_to_zero": UNIT}
+
+    def verify_tile(self, ctx: VerifyContext) -> VerifyResult:
+        mode = case_of(self, "rounding_mode", "nearest_even")
+        yield from check_rounding(mode, (*IEEE_MODES, "approx"))
+        yield from check_div_sqrt_modifiers(self, mode)
+
+
+@tile_op
+class RsqrtOp(FloatUnaryOp):
+    """Reciprocal square root `1 / sqrt(x)` of each element.
+
+    ```mlir
+    %r = rsqrt %x : tile<8xf32>
+    ```
+    """
+
+    name = "cuda_tile.rsqrt"
+    flush_to_zero = opt_prop_def(Attribute)
+    TILE_FORMAT = "$source (`flush_to_zero` $flush_to_zero^)? attr-dict `:` custom<CudaTileType>(type($result))"
+    ATTR_SYNTAX = {"flush_to_zero": UNIT}
+
+    def verify_tile(self, ctx: VerifyContext) -> VerifyResult:
+        yield from check_ftz(self)
+
+
+@tile_op
+class PowOp(CudaTileOp):
+    """Raises each `source` element to the matching `exponent` element.
+
+    ```mlir
+    %r = pow %base, %exp : tile<8xf32>
+    ```
+    """
+
+    name = "cuda_tile.pow"
+    source = operand_def()
+    exponent = operand_def()
+    result = result_def()
+    TILE_FORMAT = "$source `,` $exponent attr-dict `:` custom<CudaTileType>(type($result))"
+    TYPE_CONSTRAINTS = {"source": C.FLOAT_TILE, "exponent": C.FLOAT_TILE, "result": C.FLOAT_TILE}
+    TYPE_RULES = (C.AllTypesMatch("result", "source", "exponent"), RanksMatch(("source", "exponent", "result")))
+
+
+@tile_op
+class Atan2Op(CudaTileOp):
+    """Four-quadrant arc tangent of `x / y` per element; the signs pick the quadrant.
+
+    ```mlir
+    %r = atan2 %x, %y : tile<8xf32>
+    ```
+    """
+
+    name = "cuda_tile.atan2"
+    x = operand_def()
+    y = operand_def()
+    result = result_def()
+    SINCE = "13.2"
+    TILE_FORMAT = "$x `,` $y attr-dict `:` custom<CudaTileType>(type($result))"
+    TYPE_CONSTRAINTS = {"x": C.FLOAT_TILE, "y": C.FLOAT_TILE, "result": C.FLOAT_TILE}
+    TYPE_RULES = (C.AllTypesMatch("x", "y", "result"),)
+
+
+OPS: list[type[Operation]] = [
+    CeilOp,
+    FloorOp,
+    CosOp,
+    CosHOp,
+    SinOp,
+    SinHOp,
+    TanOp,
+    TanHOp,
+    ExpOp,
+    Exp2Op,
+    LogOp,
+    Log2Op,
+    SqrtOp,
+    RsqrtOp,
+    PowOp,
+    Atan2Op,
+]

@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, ClassVar
 from xdsl.dialects import builtin
 from xdsl.ir import Attribute, Operation
 from xdsl.irdl import (
-
     opt_prop_def,
     prop_def,
     region_def,
@@ -20,11 +19,14 @@ from xdsl.irdl import (
 )
 
 from tile_lsp.compiler.dialects.cuda_tile import constraints as C
+from tile_lsp.compiler.dialects.cuda_tile import debuginfo
+from tile_lsp.compiler.dialects.cuda_tile import hints as hints_mod
 from tile_lsp.compiler.dialects.cuda_tile import types as ct
 from tile_lsp.compiler.dialects.cuda_tile.attrs import DenseAttr, dense_literal_str, parse_dense_literal
-from tile_lsp.compiler.dialects.cuda_tile.base import CudaTileOp, OpError, VerifyResult, tile_op
+from tile_lsp.compiler.dialects.cuda_tile.base import CudaTileOp, OpError, RawError, VerifyResult, tile_op
 from tile_lsp.compiler.syntax import lexer
-from tile_lsp.compiler.syntax.attributes import attr_str, dict_str, parse_attr_dict_body, parse_attribute, symbol_name
+from tile_lsp.compiler.syntax.attributes import attr_str, dict_str, parse_attr_dict_body, symbol_name
+from tile_lsp.compiler.syntax.locations import location_suffix
 from tile_lsp.compiler.syntax.parser import ArgDef
 from tile_lsp.compiler.syntax.types import parse_type, type_str
 
@@ -89,12 +91,14 @@ class ModuleOp(CudaTileOp):
     def verify_tile(self, ctx: VerifyContext) -> VerifyResult:
         if self.regions[0].blocks and len(self.regions[0].blocks) != 1:
             yield OpError("expects a single block region")
+        debuginfo.verify_module_items(self, ctx, (FunctionLike,))
 
 
 class FunctionLike(CudaTileOp):
     """Shared syntax of entry and the test-only function op."""
 
     ISOLATED: ClassVar[bool] = True
+    DEFAULT_DIALECT: ClassVar[str | None] = "cuda_tile"
 
     @classmethod
     def parse_custom(cls, p: Parser, state: OpState) -> None:
@@ -111,9 +115,8 @@ class FunctionLike(CudaTileOp):
                 t = parse_type(p)
                 if p.at_punct("{"):
                     parse_attr_dict_body(p)
-                if p.at_keyword("loc"):
-                    p.parse_location()
-                args.append(ArgDef(name, t, span))
+                loc = p.parse_location() if p.at_keyword("loc") else None
+                args.append(ArgDef(name, t, span, loc))
                 if p.accept_punct(")"):
                     break
                 p.expect_punct(",")
@@ -138,6 +141,8 @@ class FunctionLike(CudaTileOp):
         if p.accept_keyword("attributes"):
             state.attributes.update(parse_attr_dict_body(p))
         state.regions["body"] = [p.parse_region(args, isolated=True)]
+        if p.at_punct("{"):  # NVIDIA's printer puts the attr-dict after the body
+            state.attributes.update(parse_attr_dict_body(p))
 
     @classmethod
     def print_custom(cls, pr: Printer, op: Operation) -> str:
@@ -146,17 +151,15 @@ class FunctionLike(CudaTileOp):
         block = op.regions[0].blocks.first
         arg_list = []
         if block is not None:
-            arg_list = [f"{pr.value_name(a)}: {pr.type(a.type)}" for a in block.args]
+            arg_list = [f"{pr.value_name(a)}: {pr.type(a.type)}{location_suffix(pr, a.location)}" for a in block.args]
         outs = [pr.type(t) for t in ftype.outputs.data]
         result = ""
         if outs:
             result = " -> " + (outs[0] if len(outs) == 1 else "(" + ", ".join(outs) + ")")
         hints = op.properties.get("optimization_hints")
         hint_text = ""
-        if hints is not None:
-            from tile_lsp.compiler.dialects.cuda_tile.hints import hints_body_str
-
-            hint_text = " optimization_hints=" + hints_body_str(hints)
+        if hints is not None and not hints_mod.is_empty(hints):  # `<>` is not printed
+            hint_text = " optimization_hints=" + hints_mod.hints_body_str(hints)
         attrs = f" attributes {dict_str(op.attributes)}" if op.attributes else ""
         body = pr.region_text(op.regions[0], print_entry_args=False)
         return f" {_sym(op)}({', '.join(arg_list)}){result}{hint_text}{attrs} {body}"
@@ -184,7 +187,12 @@ class EntryOp(FunctionLike):
         ftype = self.properties["function_type"]
         assert isinstance(ftype, builtin.FunctionType)
         if ftype.outputs.data:
-            yield OpError("entry functions cannot return values")
+            yield OpError("entry op must not return values")
+        if any(isinstance(t, ct.TileType) and t.rank != 0 for t in ftype.inputs.data):
+            yield OpError("entry op must have scalar types (rank 0 !cuda_tile.tile)")
+        yield from debuginfo.verify_function(self)
+        yield from hints_mod.verify_op_hints(self, ctx)
+        debuginfo.verify_function_body(self, ctx)
 
 
 @tile_op
@@ -202,6 +210,10 @@ class TestingFuncOp(FunctionLike):
     optimization_hints = opt_prop_def(Attribute)
     body = region_def()
 
+    def verify_tile(self, ctx: VerifyContext) -> VerifyResult:
+        yield from debuginfo.verify_function(self)
+        debuginfo.verify_function_body(self, ctx)
+
 
 @tile_op
 class ReturnOp(CudaTileOp):
@@ -218,6 +230,8 @@ class ReturnOp(CudaTileOp):
 
     def verify_tile(self, ctx: VerifyContext) -> VerifyResult:
         parent = self.parent_op()
+        while parent is not None and parent.name == "cuda_tile.if":  # early return from an `if`
+            parent = parent.parent_op()
         if isinstance(parent, FunctionLike):
             ftype = parent.properties["function_type"]
             assert isinstance(ftype, builtin.FunctionType)
@@ -228,7 +242,7 @@ class ReturnOp(CudaTileOp):
             elif want != got:
                 yield OpError("type of return operand does not match function result type")
         elif parent is not None:
-            yield OpError(f"expects parent op to be one of 'cuda_tile.entry, cuda_tile.testing$func'")
+            yield OpError("expects parent op to be one of 'cuda_tile.entry, cuda_tile.testing$func'")
 
 
 VISIBILITIES = ("public", "private", "nested")
@@ -263,7 +277,7 @@ class GlobalOp(CudaTileOp):
             p.expect_punct("=")
             state.properties["alignment"] = builtin.IntegerAttr(p.parse_int_literal(), builtin.i64)
         state.spans["value"] = p.span()
-        state.properties["value"] = parse_dense_literal(p)
+        state.properties["value"] = parse_dense_literal(p, state.name)
         if p.at_punct("{"):
             state.attributes.update(parse_attr_dict_body(p))
         p.expect_punct(":")
@@ -296,22 +310,26 @@ class GlobalOp(CudaTileOp):
         t = self.properties["type"]
         value = self.properties["value"]
         assert isinstance(value, DenseAttr)
-        yield from check_dense_against(value, t)
+        yield from check_dense_against(value, t, self.name)
+        if isinstance(t, ct.TileType) and t.rank != 1:
+            yield OpError("type must have rank 1")
 
 
-def check_dense_against(value: DenseAttr, t: Attribute) -> VerifyResult:
+def check_dense_against(value: DenseAttr, t: Attribute, op_name: str) -> VerifyResult:
+    """NVIDIA's custom parser checks of a dense literal against the tile type after `:`."""
     if not isinstance(t, ct.TileType):
         return
+    prefix = f"custom op '{op_name}' "
     if value.element_type != t.element_type:
-        yield OpError(
-            f"expected value element type '{type_str(value.element_type)}' to match "
-            f"result element type '{type_str(t.element_type)}'"
+        yield RawError(
+            f"{prefix}mismatch between the element type: '{type_str(value.element_type)}' "
+            f"and the tile element type '{type_str(t.element_type)}'"
         )
         return
-    n = len(value.values.data)
-    if n != 1 and n != t.num_elements:
-        yield OpError(
-            f"inferred shape of elements literal ([{', '.join(map(str, value.literal_shape.data))}]) "
+    literal = value.literal_shape.data
+    if literal and literal != t.shape:  # a scalar literal is a splat of any shape
+        yield RawError(
+            f"{prefix}inferred shape of elements literal ([{', '.join(map(str, literal))}]) "
             f"does not match type ([{', '.join(map(str, t.shape))}])"
         )
 
@@ -367,9 +385,7 @@ class ConstantOp(CudaTileOp):
     @classmethod
     def parse_custom(cls, p: Parser, state: OpState) -> None:
         state.spans["value"] = p.span()
-        state.properties["value"] = parse_dense_literal(p)
-        if p.at_punct("{"):
-            state.attributes.update(parse_attr_dict_body(p))
+        state.properties["value"] = parse_dense_literal(p, state.name)
         p.expect_punct(":")
         start = p.span()
         t = parse_type(p)
@@ -382,6 +398,8 @@ class ConstantOp(CudaTileOp):
                 start,
             )
         state.result_types["result"] = [t]
+        if p.at_punct("{"):  # `custom<Dense...>(...) attr-dict`: the dict follows the type
+            state.attributes.update(parse_attr_dict_body(p))
 
     @classmethod
     def print_custom(cls, pr: Printer, op: Operation) -> str:
@@ -389,12 +407,12 @@ class ConstantOp(CudaTileOp):
         assert isinstance(value, DenseAttr)
         t = op.results[0].type
         attrs = f" {dict_str(op.attributes)}" if op.attributes else ""
-        return f" {dense_literal_str(value, ct.shape_of(t))}{attrs} : {pr.type(t)}"
+        return f" {dense_literal_str(value, ct.shape_of(t))} : {pr.type(t)}{attrs}"
 
     def verify_tile(self, ctx: VerifyContext) -> VerifyResult:
         value = self.properties["value"]
         assert isinstance(value, DenseAttr)
-        yield from check_dense_against(value, self.result.type)
+        yield from check_dense_against(value, self.result.type, self.name)
 
 
 

@@ -127,6 +127,77 @@ class PartitionViewType(ParametrizedAttribute, TypeAttribute):
         return bool(dm) and dm != tuple(range(len(dm)))
 
 
+@irdl_attr_definition
+class StridedViewType(ParametrizedAttribute, TypeAttribute):
+    """`strided_view<tile=(4x4), traversal_strides=[2,2], tensor_view<...>>`: tiles whose
+    origins step by the traversal strides instead of the tile size (13.3)."""
+
+    name = "cuda_tile.strided_view"
+    tile_shape_attr: IntTuple
+    traversal_strides_attr: IntTuple
+    tensor_view: TensorViewType
+    dim_map_attr: IntTuple  # empty means the identity map
+    padding_value: builtin.StringAttr  # "" means no padding value
+
+    @property
+    def tile_shape(self) -> tuple[int, ...]:
+        return self.tile_shape_attr.data
+
+    @property
+    def traversal_strides(self) -> tuple[int, ...]:
+        return self.traversal_strides_attr.data
+
+    @property
+    def dim_map(self) -> tuple[int, ...]:
+        dm = self.dim_map_attr.data
+        return dm if dm else tuple(range(len(self.tile_shape_attr.data)))
+
+    @property
+    def has_explicit_dim_map(self) -> bool:
+        dm = self.dim_map_attr.data
+        return bool(dm) and dm != tuple(range(len(dm)))
+
+
+@irdl_attr_definition
+class GatherScatterViewType(ParametrizedAttribute, TypeAttribute):
+    """`gather_scatter_view<tile=(8x16), tensor_view<...>, sparse_dim=0>`: tiles gathered
+    along one dimension by a 1-D tile of indices (13.3)."""
+
+    name = "cuda_tile.gather_scatter_view"
+    tile_shape_attr: IntTuple
+    tensor_view: TensorViewType
+    sparse_dim_attr: IntTuple  # one element
+    padding_value: builtin.StringAttr  # "" means no padding value
+
+    @property
+    def tile_shape(self) -> tuple[int, ...]:
+        return self.tile_shape_attr.data
+
+    @property
+    def sparse_dim(self) -> int:
+        return self.sparse_dim_attr.data[0]
+
+
+TILE_VIEW_TYPES = (PartitionViewType, StridedViewType, GatherScatterViewType)
+
+
+def is_tile_view(t: Attribute) -> bool:
+    """The TileView interface: views that cut a tensor_view into tiles."""
+    return isinstance(t, TILE_VIEW_TYPES)
+
+
+def view_index_rank(t: Attribute) -> int:
+    """Number of indices a load/store through the view takes (one per tile dimension)."""
+    assert isinstance(t, TILE_VIEW_TYPES)
+    return len(t.tile_shape)
+
+
+def view_tile_type(t: Attribute) -> TileType:
+    """The tile one load/store through the view moves."""
+    assert isinstance(t, TILE_VIEW_TYPES)
+    return tile(t.tile_shape, t.tensor_view.element_type)
+
+
 INT_TYPES: tuple[Attribute, ...] = (
     builtin.i1,
     builtin.i8,

@@ -1,0 +1,113 @@
+"""Base classes of the element-wise arith and math ops: unary and binary, float and integer.
+
+They carry the operand fields, the declarative syntax and the type rules; each concrete
+op adds its name, hover documentation and any modifiers of its own.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from xdsl.ir import Attribute
+from xdsl.irdl import operand_def, opt_prop_def, result_def
+
+from tile_lsp.compiler.dialects.cuda_tile import constraints as C
+from tile_lsp.compiler.dialects.cuda_tile.arith_checks import check_ftz, check_rounding
+from tile_lsp.compiler.dialects.cuda_tile.arith_syntax import IEEE_MODES, OVERFLOW, UNIT, case_of
+from tile_lsp.compiler.dialects.cuda_tile.attrs import enum
+from tile_lsp.compiler.dialects.cuda_tile.base import CudaTileOp, VerifyResult
+from tile_lsp.compiler.dialects.cuda_tile.constraints import TypeConstraint, TypeRule
+
+if TYPE_CHECKING:
+    from tile_lsp.compiler.syntax.format import AttrSyntax
+    from tile_lsp.compiler.verifier import VerifyContext
+
+UNARY_FORMAT = "$source attr-dict `:` custom<CudaTileType>(type($result))"
+BINARY_FORMAT = "$lhs `,` $rhs attr-dict `:` custom<CudaTileType>(type($result))"
+OVERFLOW_FORMAT = "$lhs `,` $rhs (`overflow` `` $overflow^)? attr-dict `:` custom<CudaTileType>(type($result))"
+SIGNED_FORMAT = "$lhs `,` $rhs custom<Signedness>($signedness) attr-dict `:` custom<CudaTileType>(type($result))"
+IEEE_FORMAT = (
+    "$lhs `,` $rhs custom<IEEERoundingMode>($rounding_mode) (`flush_to_zero` $flush_to_zero^)? "
+    "attr-dict `:` custom<CudaTileType>(type($result))"
+)
+
+NO_OVERFLOW = enum("overflow", "none")
+
+
+class FloatUnaryOp(CudaTileOp):
+    """`op %x : tile<...xf32>` over f16/bf16/f32/f64 tiles."""
+
+    source = operand_def()
+    result = result_def()
+    TILE_FORMAT: ClassVar[str | None] = UNARY_FORMAT
+    TYPE_CONSTRAINTS: ClassVar[dict[str, TypeConstraint]] = {"source": C.FLOAT_TILE, "result": C.FLOAT_TILE}
+    TYPE_RULES: ClassVar[tuple[TypeRule, ...]] = (C.AllTypesMatch("source", "result"),)
+
+
+class IntUnaryOp(CudaTileOp):
+    """`op %x : tile<...xi32>` over integer tiles."""
+
+    source = operand_def()
+    result = result_def()
+    TILE_FORMAT: ClassVar[str | None] = UNARY_FORMAT
+    TYPE_CONSTRAINTS: ClassVar[dict[str, TypeConstraint]] = {"source": C.INT_TILE, "result": C.INT_TILE}
+    TYPE_RULES: ClassVar[tuple[TypeRule, ...]] = (C.AllTypesMatch("source", "result"),)
+
+
+class FloatBinaryOp(CudaTileOp):
+    """`op %a, %b : tile<...xf32>` over f16/bf16/f32/f64 tiles."""
+
+    lhs = operand_def()
+    rhs = operand_def()
+    result = result_def()
+    TILE_FORMAT: ClassVar[str | None] = BINARY_FORMAT
+    TYPE_CONSTRAINTS: ClassVar[dict[str, TypeConstraint]] = {
+        "lhs": C.FLOAT_TILE,
+        "rhs": C.FLOAT_TILE,
+        "result": C.FLOAT_TILE,
+    }
+    TYPE_RULES: ClassVar[tuple[TypeRule, ...]] = (C.AllTypesMatch("lhs", "rhs", "result"),)
+
+
+class IEEEFloatBinaryOp(FloatBinaryOp):
+    """A float binary op with `rounding<mode>` (IEEE modes only) and `flush_to_zero`."""
+
+    rounding_mode = opt_prop_def(Attribute)
+    flush_to_zero = opt_prop_def(Attribute)
+    TILE_FORMAT: ClassVar[str | None] = IEEE_FORMAT
+    ATTR_SYNTAX: ClassVar[dict[str, AttrSyntax]] = {"flush_to_zero": UNIT}
+
+    def verify_tile(self, ctx: VerifyContext) -> VerifyResult:
+        yield from check_rounding(case_of(self, "rounding_mode", "nearest_even"), IEEE_MODES)
+        yield from check_ftz(self)
+
+
+class IntBinaryOp(CudaTileOp):
+    """`op %a, %b : tile<...xi32>` over integer tiles."""
+
+    lhs = operand_def()
+    rhs = operand_def()
+    result = result_def()
+    TILE_FORMAT: ClassVar[str | None] = BINARY_FORMAT
+    TYPE_CONSTRAINTS: ClassVar[dict[str, TypeConstraint]] = {
+        "lhs": C.INT_TILE,
+        "rhs": C.INT_TILE,
+        "result": C.INT_TILE,
+    }
+    TYPE_RULES: ClassVar[tuple[TypeRule, ...]] = (C.AllTypesMatch("lhs", "rhs", "result"),)
+
+
+class OverflowIntBinaryOp(IntBinaryOp):
+    """An integer binary op with an optional `overflow<flag>` promise (default `none`)."""
+
+    overflow = opt_prop_def(Attribute)
+    TILE_FORMAT: ClassVar[str | None] = OVERFLOW_FORMAT
+    ATTR_SYNTAX: ClassVar[dict[str, AttrSyntax]] = {"overflow": OVERFLOW}
+    PROP_DEFAULTS: ClassVar[dict[str, Attribute]] = {"overflow": NO_OVERFLOW}
+
+
+class SignedIntBinaryOp(IntBinaryOp):
+    """An integer binary op whose operands are read as `signed` or `unsigned`."""
+
+    signedness = opt_prop_def(Attribute)
+    TILE_FORMAT: ClassVar[str | None] = SIGNED_FORMAT

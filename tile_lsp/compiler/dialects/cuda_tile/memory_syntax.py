@@ -1,0 +1,381 @@
+"""Syntax and checks shared by the memory, view and atomic ops.
+
+Ordering/scope/mode keywords (NVIDIA's I32 enums, `N : i32` generically), the view-op
+type directives and the load/store type rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+from typing import TYPE_CHECKING
+
+from xdsl.dialects import builtin
+from xdsl.ir import Attribute, Operation
+
+from tile_lsp.compiler.dialects import registry
+from tile_lsp.compiler.dialects.cuda_tile import constraints as C
+from tile_lsp.compiler.dialects.cuda_tile import types as ct
+from tile_lsp.compiler.dialects.cuda_tile.base import OpError, VerifyResult
+from tile_lsp.compiler.dialects.cuda_tile.hints import hints_body_str, parse_hints_body
+from tile_lsp.compiler.syntax import lexer
+from tile_lsp.compiler.syntax.format import CUSTOM_DIRECTIVES
+from tile_lsp.compiler.syntax.types import long_type_str, parse_type
+
+if TYPE_CHECKING:
+    from tile_lsp.compiler.syntax.parser import OpState, Parser
+    from tile_lsp.compiler.syntax.printer import Printer
+
+ORDERINGS = ("weak", "relaxed", "acquire", "release", "acq_rel")
+SCOPES = ("tl_blk", "device", "sys")
+RMW_MODES = ("and", "or", "xor", "add", "addf", "max", "min", "umax", "umin", "xchg")
+INT_RMW_MODES = frozenset(("and", "or", "xor", "add", "max", "min", "umax", "umin"))
+
+
+class I32EnumSyntax:
+    """A bare-keyword enum stored as an i32 IntegerAttr (NVIDIA's specialized enum attrs)."""
+
+    def __init__(self, attr_name: str, cases: Sequence[str]):
+        self.attr_name = attr_name
+        self.cases = tuple(cases)
+        self.index = {c: i for i, c in enumerate(cases)}
+        # Attributes are immutable: build each case's IntegerAttr once (creation is slow).
+        self.attrs = {c: builtin.IntegerAttr(i, builtin.i32) for i, c in enumerate(cases)}
+        self.message = (
+            "expected string or keyword containing one of the following enum values for attribute "
+            f"'{attr_name}' [{', '.join(cases)}]"
+        )
+
+    def can_start(self, p: Parser) -> bool:
+        return p.kind == lexer.BARE and p.tok in self.index
+
+    def parse(self, p: Parser) -> Attribute:
+        span = p.span()
+        word = p.tok[1:-1] if p.kind == lexer.STRING else p.tok if p.kind == lexer.BARE else ""
+        if word not in self.index:
+            p.fail(self.message, span)
+        p.advance()
+        return self.attr(word)
+
+    def attr(self, word: str) -> builtin.IntegerAttr:
+        return self.attrs[word]
+
+    def print(self, a: Attribute) -> str:
+        case = self.case(a)
+        return case if case is not None else str(a)
+
+    def case(self, a: Attribute | None) -> str | None:
+        """The keyword of a stored value (None if absent or out of range)."""
+        if isinstance(a, builtin.IntegerAttr):
+            v = a.value.data
+            if 0 <= v < len(self.cases):
+                return self.cases[v]
+        return None
+
+
+ORDERING = I32EnumSyntax("memory_ordering_semantics", ORDERINGS)
+SCOPE = I32EnumSyntax("memory_scope", SCOPES)
+MODE = I32EnumSyntax("mode", RMW_MODES)
+
+ENUM_SUMMARIES = {
+    "memory_ordering_semantics": (ORDERING, "memory ordering semantics"),
+    "memory_scope": (SCOPE, "memory scope"),
+    "mode": (MODE, "atomic rmw mode"),
+}
+
+
+def ordering_of(op: Operation) -> str | None:
+    return ORDERING.case(op.properties.get("memory_ordering_semantics"))
+
+
+def scope_of(op: Operation) -> str | None:
+    return SCOPE.case(op.properties.get("memory_scope"))
+
+
+def mode_of(op: Operation) -> str | None:
+    return MODE.case(op.properties.get("mode"))
+
+
+def check_enum_props(op: Operation) -> VerifyResult:
+    """ODS attribute constraints: a generic-form value outside the enum is rejected."""
+    for name, (syntax, summary) in ENUM_SUMMARIES.items():
+        a = op.properties.get(name)
+        if a is not None and syntax.case(a) is None:
+            yield OpError(f"attribute '{name}' failed to satisfy constraint: {summary}")
+            return
+
+
+class HintsSyntax:
+    """`optimization_hints = <sm_100 = {...}>` inside a declarative format."""
+
+    def can_start(self, p: Parser) -> bool:
+        return p.at_punct("<")
+
+    def parse(self, p: Parser) -> Attribute:
+        return parse_hints_body(p)
+
+    def print(self, a: Attribute) -> str:
+        return hints_body_str(a)
+
+
+HINTS = HintsSyntax()
+
+
+class I64Syntax:
+    """A plain integer attribute (`num_elem = 64`), stored as i64."""
+
+    def can_start(self, p: Parser) -> bool:
+        return p.kind == lexer.INT or p.at_punct("-")
+
+    def parse(self, p: Parser) -> Attribute:
+        return builtin.IntegerAttr(p.parse_int_literal(), builtin.i64)
+
+    def print(self, a: Attribute) -> str:
+        return str(a.value.data) if isinstance(a, builtin.IntegerAttr) else str(a)
+
+
+I64 = I64Syntax()
+
+
+class UnitSyntax:
+    """A unit attribute whose whole spelling is its optional group's keyword (`global`)."""
+
+    def can_start(self, p: Parser) -> bool:
+        return False
+
+    def parse(self, p: Parser) -> Attribute:
+        return builtin.UnitAttr()
+
+    def print(self, a: Attribute) -> str:
+        return ""
+
+
+UNIT = UnitSyntax()
+
+
+# -- custom<MemoryAttributes> (view loads and stores) ----------------------------------
+
+
+def _target(arg: str) -> str:
+    return arg.replace("type(", "").replace("ref(", "").rstrip(")").lstrip("$")
+
+
+def _parse_memory_attributes(p: Parser, state: OpState, args: list[str]) -> None:
+    ordering_name, scope_name = _target(args[0]), _target(args[1])
+    span = p.span()
+    word = p.tok if p.kind == lexer.BARE else ""
+    if word not in ORDERING.index:
+        p.fail(
+            f'invalid memory_ordering_semantics attribute specification. Got "{word}" but expect one of: '
+            + ", ".join(ORDERINGS),
+            span,
+        )
+    p.advance()
+    state.spans[ordering_name] = span
+    state.properties[ordering_name] = ORDERING.attr(word)
+    if p.kind != lexer.BARE:
+        return
+    scope_span = p.span()
+    scope = p.tok
+    if word == "weak":
+        p.fail(
+            f'operation specifies weak memory ordering semantics, but then provides "{scope}" scope, '
+            "expected no memory scope.",
+            scope_span,
+        )
+    if scope not in SCOPE.index:
+        p.fail(
+            f'invalid memory_scope attribute specification. Got "{scope}" but expect one of: ' + ", ".join(SCOPES),
+            scope_span,
+        )
+    p.advance()
+    state.spans[scope_name] = scope_span
+    state.properties[scope_name] = SCOPE.attr(scope)
+
+
+def _print_memory_attributes(pr: Printer, op: Operation, args: list[str]) -> str:
+    ordering = ORDERING.print(op.properties[_target(args[0])])
+    scope = op.properties.get(_target(args[1]))
+    return ordering if scope is None else f"{ordering} {SCOPE.print(scope)}"
+
+
+CUSTOM_DIRECTIVES["MemoryAttributes"] = (_parse_memory_attributes, _print_memory_attributes)
+
+
+# -- custom<CudaTileTypeSplat> (one index type for all view indices) -------------------
+
+
+def _parse_type_splat(p: Parser, state: OpState, args: list[str]) -> None:
+    name = _target(args[0])
+    types = [parse_type(p)]
+    # Views whose indices differ in type (gather/scatter) list one type per index.
+    while p.at_punct(",") and p.kinds[p.i + 1] in (lexer.BARE, lexer.BANG):
+        p.advance()
+        types.append(parse_type(p))
+    count = len(state.operands.get(name, []))
+    state.operand_types[name] = types * count if len(types) == 1 else types
+
+
+def _print_type_splat(pr: Printer, op: Operation, args: list[str]) -> str:
+    values = list(getattr(op, _target(args[0])))
+    if not values:
+        # NVIDIA's printer requires an index; keep the text parseable.
+        return pr.type(ct.tile((), builtin.i32))
+    types = [v.type for v in values]
+    if all(t == types[0] for t in types):
+        return pr.type(types[0])
+    return ", ".join(pr.type(t) for t in types)
+
+
+CUSTOM_DIRECTIVES["CudaTileTypeSplat"] = (_parse_type_splat, _print_type_splat)
+
+
+# -- constraints -----------------------------------------------------------------------
+
+TOKEN = C.TypeConstraint("cuda tile token type", lambda t: isinstance(t, ct.TokenType))
+TILE = C.TypeConstraint("Tile type", lambda t: isinstance(t, ct.TileType))
+TENSOR_VIEW = C.TypeConstraint("tensor view type", lambda t: isinstance(t, ct.TensorViewType))
+PARTITION_VIEW = C.TypeConstraint("partition view type", lambda t: isinstance(t, ct.PartitionViewType))
+STRIDED_VIEW = C.TypeConstraint("strided view type", lambda t: isinstance(t, ct.StridedViewType))
+GATHER_SCATTER_VIEW = C.TypeConstraint("gather/scatter view type", lambda t: isinstance(t, ct.GatherScatterViewType))
+TILE_VIEW = C.TypeConstraint("TileView instance", ct.is_tile_view)
+SCALAR_PTR = C.tile_of(ptr=True, rank=0)
+SCALAR_INT = C.tile_of(*C.INTS, rank=0)
+
+
+def q(t: Attribute) -> str:
+    """A type as MLIR streams it into a diagnostic: full spelling in single quotes."""
+    return f"'{long_type_str(t)}'"
+
+
+def dims(shape: Sequence[int]) -> str:
+    """A shape as MLIR streams an ArrayRef into a diagnostic: `4, 8`."""
+    return ", ".join(str(d) for d in shape)
+
+
+@cache
+def _segment_values(sizes: builtin.DenseArrayBase) -> tuple[int, ...]:
+    return tuple(int(v) for v in sizes.get_values())  # type: ignore[misc]
+
+
+def types_of(op: Operation, name: str) -> list[Attribute]:
+    """Types of operand or result group `name`.
+
+    Slicing by the segment sizes directly: IRDL accessors decode operandSegmentSizes
+    on every access, which dominates verification of these many-operand ops.
+    """
+    fields = registry.op_fields(type(op))
+    sizes = op.properties.get("operandSegmentSizes") if fields.segmented else None
+    if isinstance(sizes, builtin.DenseArrayBase):
+        counts = _segment_values(sizes)
+        pos = 0
+        for (field, _), count in zip(fields.operands, counts):
+            if field == name:
+                return [v.type for v in op.operands[pos : pos + count]]
+            pos += count
+    x = getattr(op, name)
+    if isinstance(x, list | tuple):
+        return [v.type for v in x]
+    return [] if x is None else [x.type]
+
+
+def int_width(t: Attribute) -> int:
+    """Bit width as MLIR's getIntOrFloatBitWidth reports it (tf32 is 19 bits)."""
+    if isinstance(t, builtin.FloatTF32Type):
+        return 19
+    return ct.bitwidth(t)
+
+
+# -- type rules --------------------------------------------------------------------------
+
+
+class TokenOperand(C.TypeRule):
+    """The optional `token = %t` operand is always a token (the format writes no type)."""
+
+    def infer(self, state: OpState) -> None:
+        uses = state.operands.get("token")
+        if uses:
+            state.operand_types.setdefault("token", [ct.TokenType()] * len(uses))
+
+
+TOKEN_OPERAND = TokenOperand()
+
+
+class PointerOf(C.TypeRule):
+    """TypesMatchWith: `ptr_name` must be the pointer tile of `value_name`'s type."""
+
+    def __init__(self, ptr_name: str, value_name: str, summary: str):
+        self.ptr_name = ptr_name
+        self.value_name = value_name
+        self.summary = summary
+
+    def verify(self, op: Operation) -> str | None:
+        ptrs, values = types_of(op, self.ptr_name), types_of(op, self.value_name)
+        if not ptrs or not values:
+            return None
+        v = values[0]
+        want = ct.tile(v.shape, ct.PointerType(v.element_type)) if isinstance(v, ct.TileType) else None
+        if ptrs[0] != want:
+            return f"failed to verify that {self.summary}"
+        return None
+
+
+class ShapeOf(C.TypeRule):
+    """OptionalTypesMatchWith on shapes: `name` (when present) has `other`'s shape."""
+
+    def __init__(self, name: str, other: str, summary: str):
+        self.name = name
+        self.other = other
+        self.summary = summary
+
+    def verify(self, op: Operation) -> str | None:
+        a, b = types_of(op, self.name), types_of(op, self.other)
+        if a and b and ct.shape_of(a[0]) != ct.shape_of(b[0]):
+            return f"failed to verify that {self.summary}"
+        return None
+
+
+class SameTypeAs(C.TypeRule):
+    """OptionalTypesMatchWith on whole types: `name` (when present) has `other`'s type."""
+
+    def __init__(self, name: str, other: str, summary: str):
+        self.name = name
+        self.other = other
+        self.summary = summary
+
+    def verify(self, op: Operation) -> str | None:
+        a, b = types_of(op, self.name), types_of(op, self.other)
+        if a and b and a[0] != b[0]:
+            return f"failed to verify that {self.summary}"
+        return None
+
+
+class SameOperandsAndResultShape(C.TypeRule):
+    """The native MLIR trait (checked after the ODS constraints and predicates)."""
+
+    def verify(self, op: Operation) -> str | None:
+        shapes = [ct.shape_of(v.type) for v in (*op.operands, *op.results) if isinstance(v.type, ct.TileType)]
+        if shapes and any(s != shapes[0] for s in shapes):
+            return "requires the same shape for all operands and results"
+        return None
+
+
+# -- memory model --------------------------------------------------------------------------
+
+
+def check_memory_model(op: Operation, kind: str, allowed: tuple[str, str, str]) -> VerifyResult:
+    """NVIDIA's load/store ordering rules: weak takes no scope, the others need one."""
+    ordering = ordering_of(op) or ""
+    if ordering not in allowed:
+        yield OpError(f"expect one of: {allowed[0]}, {allowed[1]}, or {allowed[2]}, but got: {ordering}")
+        return
+    has_scope = "memory_scope" in op.properties
+    if ordering == "weak":
+        if has_scope:
+            yield OpError(f"weak {kind} must not have memory scope")
+    elif not has_scope:
+        yield OpError(f"memory scope is required for {ordering} {kind}")
+
+
+LOAD_ORDERINGS = ("weak", "relaxed", "acquire")
+STORE_ORDERINGS = ("weak", "relaxed", "release")

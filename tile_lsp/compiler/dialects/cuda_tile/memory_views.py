@@ -1,0 +1,466 @@
+"""cuda_tile view ops: make_tensor_view, the tiled views built on it, and view loads/stores.
+
+A tensor_view describes global memory (shape and strides); partition, strided and
+gather/scatter views cut it into tiles that load_view_tko/store_view_tko move.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from xdsl.ir import Attribute, Operation
+from xdsl.irdl import (
+    AttrSizedOperandSegments,
+    operand_def,
+    opt_operand_def,
+    opt_prop_def,
+    prop_def,
+    result_def,
+    var_operand_def,
+)
+
+from tile_lsp.compiler.dialects.cuda_tile import constraints as C
+from tile_lsp.compiler.dialects.cuda_tile import memory_syntax as M
+from tile_lsp.compiler.dialects.cuda_tile import types as ct
+from tile_lsp.compiler.dialects.cuda_tile.base import CudaTileOp, OpError, VerifyResult, tile_op
+from tile_lsp.compiler.dialects.cuda_tile.hints import verify_op_hints
+from tile_lsp.compiler.source import Span
+from tile_lsp.compiler.syntax import lexer
+from tile_lsp.compiler.syntax.attributes import dict_str, parse_attr_dict_body
+from tile_lsp.compiler.syntax.types import parse_type
+
+if TYPE_CHECKING:
+    from tile_lsp.compiler.syntax.format import AttrSyntax
+    from tile_lsp.compiler.syntax.parser import OpState, Parser, UseRef
+    from tile_lsp.compiler.syntax.printer import Printer
+    from tile_lsp.compiler.verifier import VerifyContext
+
+VARIADIC_SCALAR_INT = C.TypeConstraint("variadic of " + M.SCALAR_INT.description, M.SCALAR_INT.predicate)
+VARIADIC_INT_TILE = C.TypeConstraint("variadic of " + C.INT_TILE.description, C.INT_TILE.predicate)
+
+
+def _attr_suffix(op: Operation) -> str:
+    return f" {dict_str(op.attributes)}" if op.attributes else ""
+
+
+# -- make_tensor_view ------------------------------------------------------------------
+
+
+def _parse_mixed_list(p: Parser, uses: list[UseRef]) -> tuple[list[tuple[int | None, Span]], Span]:
+    """`[32, %n, ...]`: static sizes and SSA values (None marks a dynamic entry)."""
+    decl = p.span()
+    p.expect_punct("[")
+    items: list[tuple[int | None, Span]] = []
+    if p.accept_punct("]"):
+        return items, decl
+    while True:
+        span = p.span()
+        if p.kind == lexer.INT or (p.at_punct("-") and p.kinds[p.i + 1] == lexer.INT):
+            items.append((p.parse_int_literal(), Span(span.start, p.prev_end())))
+        elif p.kind == lexer.VALUE:
+            uses.append(p.parse_value_use())
+            items.append((None, span))
+        else:
+            p.fail("expected either integer or SSA value", span)
+        if p.accept_punct("]"):
+            return items, decl
+        p.expect_punct(",")
+
+
+def _check_declared(
+    p: Parser, items: list[tuple[int | None, Span]], expected: tuple[int, ...], decl: Span, name: str
+) -> None:
+    if len(items) != len(expected):
+        p.fail(
+            f"expected {name} declaration to contain {len(expected)} elements due to tensor_view type, "
+            f"but {len(items)} were provided",
+            decl,
+        )
+    for i, ((value, span), want) in enumerate(zip(items, expected)):
+        if (value is None) == (want == ct.DYNAMIC) and (value is None or value == want):
+            continue
+        want_s = "dynamic" if want == ct.DYNAMIC else str(want)
+        got_s = "dynamic" if value is None else str(value)
+        p.fail(f"input {name} dimension {i} does not match tensor_view type (expected {want_s}, got {got_s})", span)
+
+
+@tile_op
+class MakeTensorViewOp(CudaTileOp):
+    """Describes a tensor in global memory from a base pointer plus static or dynamic
+    sizes and strides.
+
+    ```mlir
+    %tv = make_tensor_view %p, shape = [%n, 32], strides = [32, 1] : tile<i64> -> tensor_view<?x32xf32, strides=[32,1]>
+    ```
+    """
+
+    name = "cuda_tile.make_tensor_view"
+    RESULT_NAMES = ("tview",)
+    base = operand_def()
+    dynamicShape = var_operand_def()
+    dynamicStrides = var_operand_def()
+    result = result_def()
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    TYPE_CONSTRAINTS = {
+        "base": M.SCALAR_PTR,
+        "dynamicShape": VARIADIC_SCALAR_INT,
+        "dynamicStrides": VARIADIC_SCALAR_INT,
+        "result": M.TENSOR_VIEW,
+    }
+
+    @classmethod
+    def parse_custom(cls, p: Parser, state: OpState) -> None:
+        state.operands["base"] = [p.parse_value_use()]
+        p.expect_punct(",")
+        p.expect_keyword("shape")
+        p.expect_punct("=")
+        shape_uses: list[UseRef] = []
+        shape, shape_decl = _parse_mixed_list(p, shape_uses)
+        p.expect_punct(",")
+        p.expect_keyword("strides")
+        p.expect_punct("=")
+        stride_uses: list[UseRef] = []
+        strides, stride_decl = _parse_mixed_list(p, stride_uses)
+        if p.at_punct("{"):
+            state.attributes.update(parse_attr_dict_body(p))
+        p.expect_punct(":")
+        index_type: Attribute | None = None
+        if shape_uses or stride_uses:
+            index_type = parse_type(p)
+            p.expect_punct("->")
+        start = p.starts[p.i]
+        t = parse_type(p)
+        if not isinstance(t, ct.TensorViewType):
+            p.fail(f"expected 'tensor_view' type, but got {M.q(t)}", Span(start, p.prev_end()))
+        assert isinstance(t, ct.TensorViewType)
+        _check_declared(p, shape, t.shape, shape_decl, "shape")
+        _check_declared(p, strides, t.strides, stride_decl, "stride")
+        state.operands["dynamicShape"] = shape_uses
+        state.operands["dynamicStrides"] = stride_uses
+        state.operand_types["base"] = [ct.tile((), ct.PointerType(t.element_type))]
+        state.operand_types["dynamicShape"] = [index_type] * len(shape_uses) if index_type else []
+        state.operand_types["dynamicStrides"] = [index_type] * len(stride_uses) if index_type else []
+        state.result_types["result"] = [t]
+
+    @classmethod
+    def print_custom(cls, pr: Printer, op: Operation) -> str:
+        assert isinstance(op, MakeTensorViewOp)
+        t = op.result.type
+        assert isinstance(t, ct.TensorViewType)
+
+        def mixed(static: tuple[int, ...], dynamic: list[str]) -> str:
+            it = iter(dynamic)
+            return ", ".join(next(it, "?") if d == ct.DYNAMIC else str(d) for d in static)
+
+        shape = mixed(t.shape, [pr.value_name(v) for v in op.dynamicShape])
+        strides = mixed(t.strides, [pr.value_name(v) for v in op.dynamicStrides])
+        dyn = [*op.dynamicShape, *op.dynamicStrides]
+        index = f"{pr.type(dyn[0].type)} -> " if dyn else ""
+        return (
+            f" {pr.value_name(op.base)}, shape = [{shape}], strides = [{strides}]{_attr_suffix(op)} : "
+            f"{index}{pr.type(t)}"
+        )
+
+    def verify_tile(self, ctx: VerifyContext) -> VerifyResult:
+        t = self.result.type
+        base = self.base.type
+        assert isinstance(t, ct.TensorViewType) and isinstance(base, ct.TileType)
+        assert isinstance(base.element_type, ct.PointerType)
+        pointee = base.element_type.pointee
+        if t.element_type != pointee:
+            yield OpError(
+                f"expected pointer to {M.q(t.element_type)} to build tensor_view of this type, got {M.q(pointee)}"
+            )
+            return
+        for what, values, static in (
+            ("shape", list(self.dynamicShape), t.shape),
+            ("stride", list(self.dynamicStrides), t.strides),
+        ):
+            want = sum(1 for d in static if d == ct.DYNAMIC)
+            if want != len(values):
+                yield OpError(f"expected {want} dynamic {what} operands, got {len(values)}")
+                return
+        dyn = [*self.dynamicShape, *self.dynamicStrides]
+        if dyn:
+            first = dyn[0].type
+            for what, values in (("shape", list(self.dynamicShape)), ("stride", list(self.dynamicStrides))):
+                for i, v in enumerate(values):
+                    if v.type != first:
+                        yield OpError(
+                            f"expected dynamic {what} index {i} to be of the same type as the other dynamic "
+                            f"values ({M.q(first)}), got {M.q(v.type)}"
+                        )
+                        return
+
+
+# -- tiled views -----------------------------------------------------------------------
+
+
+class _MakeTiledViewOp(CudaTileOp):
+    """`make_<kind>_view %tv : <kind>_view<...>`; the operand type comes from the view type."""
+
+    VIEW_TYPE: ClassVar[type[Attribute]] = ct.PartitionViewType
+    VIEW_WORD: ClassVar[str] = "partition_view"
+
+    @classmethod
+    def parse_custom(cls, p: Parser, state: OpState) -> None:
+        state.operands["tensor_view"] = [p.parse_value_use()]
+        if p.at_punct("{"):
+            state.attributes.update(parse_attr_dict_body(p))
+        p.expect_punct(":")
+        start = p.starts[p.i]
+        t = parse_type(p)
+        if not isinstance(t, cls.VIEW_TYPE):
+            p.fail(
+                f"expected '{cls.VIEW_WORD}' type, but got {M.q(t)}",
+                Span(start, p.prev_end()),
+            )
+        state.operand_types["tensor_view"] = [t.tensor_view]  # type: ignore[attr-defined]
+        state.result_types["result"] = [t]
+
+    @classmethod
+    def print_custom(cls, pr: Printer, op: Operation) -> str:
+        return f" {pr.value_name(op.operands[0])}{_attr_suffix(op)} : {pr.type(op.results[0].type)}"
+
+    def verify_tile(self, ctx: VerifyContext) -> VerifyResult:
+        view = self.results[0].type
+        given = self.operands[0].type
+        inner = getattr(view, "tensor_view", None)
+        if given != inner:
+            yield OpError(
+                f"expected the type of the provided tensor_view value ({M.q(given)}) to be the same as the "
+                f"view's tensor_view type ({M.q(inner) if inner is not None else ''})"
+            )
+
+
+@tile_op
+class MakePartitionViewOp(_MakeTiledViewOp):
+    """Cuts a tensor_view into a grid of equally sized, non-overlapping tiles.
+
+    ```mlir
+    %pv = make_partition_view %tv : partition_view<tile=(64x64), tensor_view<128x128xf32, strides=[128,1]>>
+    ```
+    """
+
+    name = "cuda_tile.make_partition_view"
+    RESULT_NAMES = ("pview",)
+    tensor_view = operand_def()
+    result = result_def()
+    TYPE_CONSTRAINTS = {"tensor_view": M.TENSOR_VIEW, "result": M.PARTITION_VIEW}
+
+
+@tile_op
+class MakeStridedViewOp(_MakeTiledViewOp):
+    """Cuts a tensor_view into tiles whose origins advance by the traversal strides, so
+    tiles may overlap or leave gaps.
+
+    ```mlir
+    %sv = make_strided_view %tv : strided_view<tile=(8), traversal_strides=[4], tensor_view<128xf32, strides=[1]>>
+    ```
+    """
+
+    name = "cuda_tile.make_strided_view"
+    tensor_view = operand_def()
+    result = result_def()
+    TYPE_CONSTRAINTS = {"tensor_view": M.TENSOR_VIEW, "result": M.STRIDED_VIEW}
+    VIEW_TYPE: ClassVar[type[Attribute]] = ct.StridedViewType
+    VIEW_WORD: ClassVar[str] = "strided_view"
+    SINCE = "13.3"
+
+
+@tile_op
+class MakeGatherScatterViewOp(_MakeTiledViewOp):
+    """Views a tensor_view as tiles whose rows along `sparse_dim` are picked by a tile of
+    indices at each load or store.
+
+    ```mlir
+    %gv = make_gather_scatter_view %tv : gather_scatter_view<tile=(8x16), tensor_view<64x16xf32, strides=[16,1]>, sparse_dim=0>
+    ```
+    """
+
+    name = "cuda_tile.make_gather_scatter_view"
+    tensor_view = operand_def()
+    result = result_def()
+    TYPE_CONSTRAINTS = {"tensor_view": M.TENSOR_VIEW, "result": M.GATHER_SCATTER_VIEW}
+    VIEW_TYPE: ClassVar[type[Attribute]] = ct.GatherScatterViewType
+    VIEW_WORD: ClassVar[str] = "gather_scatter_view"
+    SINCE = "13.3"
+
+
+# -- view loads and stores --------------------------------------------------------------
+
+
+def check_view_access(view: Attribute, tile: Attribute, indices: list[Attribute], first_index: int) -> VerifyResult:
+    """NVIDIA's shared view load/store checks: index count and types, and the tile type."""
+    if not ct.is_tile_view(view):
+        return
+    rank = ct.view_index_rank(view)
+    if len(indices) != rank:
+        yield OpError(f"expected {rank} index operands (based on view type), got {len(indices)}")
+        return
+    want = ct.view_tile_type(view)
+    if tile != want:
+        yield OpError(f"expected tile type to be {M.q(want)} (based on view type), got {M.q(tile)}")
+        return
+    if isinstance(view, ct.GatherScatterViewType):
+        yield from _check_gather_indices(view, indices)
+        return
+    for i, t in enumerate(indices):
+        if not M.SCALAR_INT(t):
+            yield OpError(f"operand #{first_index + i} must be {VARIADIC_SCALAR_INT.description}, but got {M.q(t)}")
+            return
+    for i, t in enumerate(indices):
+        if t != indices[0]:
+            yield OpError(
+                f"expected index type {i} to be the same as other index types ({M.q(indices[0])}), got {M.q(t)}"
+            )
+            return
+
+
+def _check_gather_indices(view: ct.GatherScatterViewType, indices: list[Attribute]) -> VerifyResult:
+    """The index at sparse_dim is a 1-D tile of row indices; the others are scalars."""
+    sparse = view.sparse_dim
+    scalar: Attribute | None = None
+    for i, t in enumerate(indices):
+        if i == sparse:
+            if not isinstance(t, ct.TileType):
+                yield OpError(f"expected index at sparse_dim position {i} to be a tile type for GatherScatterView")
+                return
+            if t.rank != 1:
+                yield OpError(
+                    f"expected index at sparse_dim position {i} to be a 1D tensor for GatherScatterView, "
+                    f"got rank {t.rank}"
+                )
+                return
+            want = view.tile_shape[sparse]
+            if t.shape[0] != want:
+                yield OpError(
+                    f"expected gather/scatter index size ({t.shape[0]}) to match tile shape at "
+                    f"gather/scatter dimension {sparse} ({want})"
+                )
+                return
+            continue
+        if not (isinstance(t, ct.TileType) and t.rank == 0):
+            yield OpError(f"expected scalar index {i} to be a scalar tile for GatherScatterView")
+            return
+        if scalar is None:
+            scalar = t
+        elif t != scalar:
+            yield OpError(
+                f"expected scalar index {i} to have the same type as other scalar indices ({M.q(scalar)}), got {M.q(t)}"
+            )
+            return
+
+
+class _ViewMemoryOp(CudaTileOp):
+    """load_view_tko/store_view_tko: memory attributes, token and hints."""
+
+    ATTR_SYNTAX: ClassVar[dict[str, AttrSyntax]] = {
+        "memory_ordering_semantics": M.ORDERING,
+        "memory_scope": M.SCOPE,
+        "optimization_hints": M.HINTS,
+    }
+    KIND: ClassVar[str] = "load"
+    ORDERINGS: ClassVar[tuple[str, str, str]] = M.LOAD_ORDERINGS
+    FIRST_INDEX: ClassVar[int] = 1
+
+    def verify_tile(self, ctx: VerifyContext) -> VerifyResult:
+        yield from M.check_enum_props(self)
+        view = M.types_of(self, "view")[0]
+        tile = M.types_of(self, "tile")[0]
+        indices = M.types_of(self, "index")
+        for err in check_view_access(view, tile, indices, self.FIRST_INDEX):
+            yield err
+            return
+        for item in verify_op_hints(self, ctx):
+            yield item
+            if isinstance(item, OpError):
+                return
+        yield from M.check_memory_model(self, self.KIND, self.ORDERINGS)
+
+
+@tile_op
+class LoadViewTkoOp(_ViewMemoryOp):
+    """Loads the tile at the given tile-grid coordinates of a view.
+
+    ```mlir
+    %t, %tok = load_view_tko weak %pv[%i, %j] : partition_view<tile=(64x64), tensor_view<128x128xf32, strides=[128,1]>>, tile<i32> -> tile<64x64xf32>, token
+    ```
+    """
+
+    name = "cuda_tile.load_view_tko"
+    RESULT_NAMES = ("tile", "result_token")
+    memory_ordering_semantics = prop_def(Attribute)
+    memory_scope = opt_prop_def(Attribute)
+    view = operand_def()
+    index = var_operand_def()
+    token = opt_operand_def()
+    optimization_hints = opt_prop_def(Attribute)
+    tile = result_def()
+    result_token = result_def()
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    TILE_FORMAT = (
+        "custom<MemoryAttributes>($memory_ordering_semantics, $memory_scope) $view `[` $index `]` "
+        "(`token` `=` $token^)? (`optimization_hints` `=` $optimization_hints^)? attr-dict-with-keyword `:` "
+        "custom<CudaTileType>(type($view)) `,` custom<CudaTileTypeSplat>(type($index), ref($index)) `->` "
+        "custom<CudaTileType>(type($tile)) `,` custom<CudaTileType>(type($result_token))"
+    )
+    TYPE_CONSTRAINTS = {
+        "view": M.TILE_VIEW,
+        "index": VARIADIC_INT_TILE,
+        "token": M.TOKEN,
+        "tile": M.TILE,
+        "result_token": M.TOKEN,
+    }
+    TYPE_RULES = (M.TOKEN_OPERAND,)
+    KIND: ClassVar[str] = "load"
+    ORDERINGS: ClassVar[tuple[str, str, str]] = M.LOAD_ORDERINGS
+    FIRST_INDEX: ClassVar[int] = 1
+
+
+@tile_op
+class StoreViewTkoOp(_ViewMemoryOp):
+    """Stores a tile at the given tile-grid coordinates of a view.
+
+    ```mlir
+    %tok = store_view_tko weak %t, %pv[%i, %j] : tile<64x64xf32>, partition_view<tile=(64x64), tensor_view<128x128xf32, strides=[128,1]>>, tile<i32> -> token
+    ```
+    """
+
+    name = "cuda_tile.store_view_tko"
+    memory_ordering_semantics = prop_def(Attribute)
+    memory_scope = opt_prop_def(Attribute)
+    tile = operand_def()
+    view = operand_def()
+    index = var_operand_def()
+    token = opt_operand_def()
+    optimization_hints = opt_prop_def(Attribute)
+    result_token = result_def()
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    TILE_FORMAT = (
+        "custom<MemoryAttributes>($memory_ordering_semantics, $memory_scope) $tile `,` $view `[` $index `]` "
+        "(`token` `=` $token^)? (`optimization_hints` `=` $optimization_hints^)? attr-dict-with-keyword `:` "
+        "custom<CudaTileType>(type($tile)) `,` custom<CudaTileType>(type($view)) `,` "
+        "custom<CudaTileTypeSplat>(type($index), ref($index)) `->` custom<CudaTileType>(type($result_token))"
+    )
+    TYPE_CONSTRAINTS = {
+        "tile": M.TILE,
+        "view": M.TILE_VIEW,
+        "index": VARIADIC_INT_TILE,
+        "token": M.TOKEN,
+        "result_token": M.TOKEN,
+    }
+    TYPE_RULES = (M.TOKEN_OPERAND,)
+    KIND: ClassVar[str] = "store"
+    ORDERINGS: ClassVar[tuple[str, str, str]] = M.STORE_ORDERINGS
+    FIRST_INDEX: ClassVar[int] = 2
+
+
+OPS: list[type[Operation]] = [
+    MakeTensorViewOp,
+    MakePartitionViewOp,
+    MakeStridedViewOp,
+    MakeGatherScatterViewOp,
+    LoadViewTkoOp,
+    StoreViewTkoOp,
+]
