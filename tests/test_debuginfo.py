@@ -77,7 +77,9 @@ cuda_tile.module @m {
 }
 """
     out = _opt(text)
-    assert out.startswith('#di_file = #cuda_tile.di_file<"k.py" in "/src">\n')
+    assert '#di_file = #cuda_tile.di_file<"k.py" in "/src">\n' in out
+    assert '#loc = loc("k.py":5:1)\n' in out
+    assert "#loc1 = #cuda_tile.di_loc<#loc in #di_lexical_block>\n" in out
     assert (
         '#di_subprogram = #cuda_tile.di_subprogram<file = #di_file, line = 3, name = "k", linkageName = "k", '
         "compileUnit = #di_compile_unit>" in out

@@ -8,11 +8,15 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 
-@dataclass(frozen=True, slots=True)
-class Span:
-    """A half-open character range [start, end) in a SourceText."""
+class Span(NamedTuple):
+    """A half-open character range [start, end) in a SourceText.
+
+    A NamedTuple rather than a dataclass: the parser makes one per token it records,
+    and tuple construction is several times cheaper.
+    """
 
     start: int
     end: int

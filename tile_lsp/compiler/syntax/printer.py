@@ -81,14 +81,26 @@ class Printer:
         """The text of one op (without leading indentation), regions included."""
         results = self._name_results(op)
         cls = registry.op_class(op.name)
+        if registry.is_isolated(cls):
+            # Like MLIR, an isolated op (entry, module) numbers its values afresh.
+            saved = (self.used, self.next_id, self.next_arg)
+            self.used, self.next_id, self.next_arg = set(), 0, 0
+            try:
+                return results + self._op_text(op)
+            finally:
+                self.used, self.next_id, self.next_arg = saved
+        return results + self._op_text(op)
+
+    def _op_text(self, op: Operation) -> str:
+        cls = registry.op_class(op.name)
         if self.generic or cls is None or not _has_custom(cls) or registry.structure_error(op):
-            return results + self.generic_body(op) + location_suffix(self, op.location)
+            return self.generic_body(op) + location_suffix(self, op.location)
         name = op.name
         dd = self.default_dialect[-1]
         if dd and name.startswith(dd + "."):
             name = name[len(dd) + 1 :]
         body = registry.op_syntax(cls).print(self, op)
-        return results + name + body + location_suffix(self, op.location)
+        return name + body + location_suffix(self, op.location)
 
     def generic_body(self, op: Operation) -> str:
         name = op.name
