@@ -103,6 +103,8 @@ def parse_dims_and_element(p: Parser, allow_dynamic: bool) -> tuple[list[int], A
             p.advance()
             return dims, parse_element_word(p, rest, start + len(word) - len(rest))
         else:
+            if k not in (lexer.BARE, lexer.BANG):  # e.g. a negative dim: NVIDIA's type parser wording
+                p.fail("expected valid keyword")
             return dims, parse_type(p)
 
 

@@ -103,6 +103,7 @@ class PrintTkoOp(CudaTileOp):
     token = opt_operand_def()
     result = result_def()
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    SINCE = "13.2"
     TILE_FORMAT = (
         "$str (`,` $args^)? (`token` `` `=` `` `` $token^)? attr-dict "
         "(`:` custom<CudaTileType>(type($args)))? (`->` custom<CudaTileType>(type($result)))?"

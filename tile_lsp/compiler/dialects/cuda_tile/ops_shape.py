@@ -326,7 +326,7 @@ class PackOp(_PackLike):
     TILE_FORMAT = UNARY_FORMAT
     TYPE_CONSTRAINTS = {"source": ANY_ELEMENT_TILE, "result": ANY_ELEMENT_TILE}
     TYPE_RULES = (C.SameRank("source", "result"),)
-    SINCE = "13.2"
+    SINCE = "13.3"
 
 
 @tile_op
@@ -344,7 +344,7 @@ class UnpackOp(_PackLike):
     TILE_FORMAT = UNARY_FORMAT
     TYPE_CONSTRAINTS = {"source": ANY_ELEMENT_TILE, "result": ANY_ELEMENT_TILE}
     TYPE_RULES = (C.SameRank("source", "result"),)
-    SINCE = "13.2"
+    SINCE = "13.3"
 
 
 _GRID_FORMAT = "attr-dict `:` custom<CudaTileType>(type($blockId_x))"
