@@ -457,7 +457,9 @@ class Parser(TokenCursor):
         return op
 
     # -- regions -------------------------------------------------------------
-    def parse_region(self, entry_args: Sequence[ArgDef] = (), isolated: bool = False) -> Region:
+    def parse_region(
+        self, entry_args: Sequence[ArgDef] = (), isolated: bool = False, allow_empty: bool = False
+    ) -> Region:
         """`{ ... }` with optional explicit blocks; `entry_args` come from a custom header."""
         if len(self.scopes) > MAX_REGION_DEPTH:
             self.fail(f"regions are nested more than {MAX_REGION_DEPTH} levels deep")
@@ -478,7 +480,7 @@ class Parser(TokenCursor):
                     first = False
                     region.add_block(block)
                     self.parse_block_body(block)
-            else:
+            elif not (allow_empty and not entry_args and self.at_punct("}")):
                 region.add_block(entry)
                 self.parse_block_body(entry)
                 while self.kind == lexer.BLOCK:
@@ -498,7 +500,7 @@ class Parser(TokenCursor):
             raise
         finally:
             self.scopes.pop()
-        if not region.blocks:
+        if not region.blocks and not allow_empty:
             region.add_block(Block())
         return region
 
@@ -590,7 +592,8 @@ class Parser(TokenCursor):
     def parse_generic_region(self, cls: type[Operation] | None, isolated: bool) -> Region:
         self.default_dialect.append(registry.default_dialect(cls) or "")
         try:
-            return self.parse_region(isolated=isolated)
+            # The generic form says exactly how many blocks a region has: `({ })` has none.
+            return self.parse_region(isolated=isolated, allow_empty=True)
         finally:
             self.default_dialect.pop()
 

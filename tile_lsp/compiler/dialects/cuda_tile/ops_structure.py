@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar
 
 from xdsl.dialects import builtin
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Attribute, Operation, Region
 from xdsl.irdl import (
     opt_prop_def,
     prop_def,
@@ -140,7 +140,9 @@ class FunctionLike(CudaTileOp):
             state.properties["optimization_hints"] = parse_hints_body(p)
         if p.accept_keyword("attributes"):
             state.attributes.update(parse_attr_dict_body(p))
-        state.regions["body"] = [p.parse_region(args, isolated=True)]
+        body = p.parse_region(args, isolated=True)
+        _ensure_return(body)
+        state.regions["body"] = [body]
         if p.at_punct("{"):  # NVIDIA's printer puts the attr-dict after the body
             state.attributes.update(parse_attr_dict_body(p))
 
@@ -165,6 +167,18 @@ class FunctionLike(CudaTileOp):
         return f" {_sym(op)}({', '.join(arg_list)}){result}{hint_text}{attrs} {body}"
 
 
+    def verify_tile(self, ctx: VerifyContext) -> VerifyResult:
+        if len(self.regions[0].blocks) != 1:
+            yield OpError("region #0 ('body') failed to verify constraint: region with 1 blocks")
+
+
+def _ensure_return(body: Region) -> None:
+    """The body's terminator is implicit in the custom form, as MLIR's SingleBlockImplicitTerminator."""
+    block = body.blocks.first
+    if block is not None and not isinstance(block.last_op, ReturnOp):
+        block.add_op(ReturnOp.create())
+
+
 @tile_op
 class EntryOp(FunctionLike):
     """A kernel: the function the host launches over a grid of tile blocks.
@@ -181,6 +195,7 @@ class EntryOp(FunctionLike):
     body = region_def()
 
     def verify_tile(self, ctx: VerifyContext) -> VerifyResult:
+        yield from super().verify_tile(ctx)
         parent = self.parent_op()
         if parent is not None and not isinstance(parent, ModuleOp | builtin.ModuleOp):
             yield OpError("expects parent op 'cuda_tile.module'")
@@ -211,6 +226,7 @@ class TestingFuncOp(FunctionLike):
     body = region_def()
 
     def verify_tile(self, ctx: VerifyContext) -> VerifyResult:
+        yield from super().verify_tile(ctx)
         yield from debuginfo.verify_function(self)
         debuginfo.verify_function_body(self, ctx)
 
@@ -237,10 +253,18 @@ class ReturnOp(CudaTileOp):
             assert isinstance(ftype, builtin.FunctionType)
             want = list(ftype.outputs.data)
             got = [v.type for v in self.operands]
+            fname = parent.properties["sym_name"]
+            assert isinstance(fname, builtin.StringAttr)
             if len(want) != len(got):
-                yield OpError(f"has {len(got)} operands, but enclosing function returns {len(want)}")
-            elif want != got:
-                yield OpError("type of return operand does not match function result type")
+                yield OpError(f"has {len(got)} operands, but enclosing function (@{fname.data}) returns {len(want)}")
+                return
+            for i, (w, g) in enumerate(zip(want, got)):
+                if w != g:
+                    yield RawError(
+                        f"type of return operand {i} ('{type_str(g, False)}') doesn't match function result "
+                        f"type ('{type_str(w, False)}') in function @{fname.data}"
+                    )
+                    return
         elif parent is not None:
             yield OpError("expects parent op to be one of 'cuda_tile.entry, cuda_tile.testing$func'")
 
@@ -347,6 +371,7 @@ class GetGlobalOp(CudaTileOp):
     name_ = prop_def(builtin.SymbolRefAttr, prop_name="name")
     result = result_def()
     TILE_FORMAT = "custom<SymbolRef>($name) attr-dict `:` custom<CudaTileType>(type($result))"
+    TYPE_CONSTRAINTS = {"result": C.tile_of(ptr=True, rank=0)}
 
     def verify_tile(self, ctx: VerifyContext) -> VerifyResult:
         ref = self.properties["name"]
@@ -358,12 +383,10 @@ class GetGlobalOp(CudaTileOp):
         t = self.result.type
         gtype = target.properties["type"]
         elem = ct.element_type(gtype)
-        if not (isinstance(t, ct.TileType) and t.rank == 0 and isinstance(t.element_type, ct.PointerType)):
-            yield OpError(f"result #0 must be 0D tile of Pointer type values, but got '{type_str(t, False)}'")
-            return
+        assert isinstance(t, ct.TileType) and isinstance(t.element_type, ct.PointerType)
         if t.element_type.pointee != elem:
             yield OpError(
-                f"type of result type '{type_str(t.element_type, False)}' does not match type "
+                f"pointee type of result type '{type_str(t.element_type, False)}' does not match type "
                 f"'{type_str(elem)}' of the global @{ref.root_reference.data}"
             )
 
