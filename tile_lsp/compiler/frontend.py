@@ -66,7 +66,13 @@ def parse_chunk(
         parser.sink.error(Span(span.start, span.start), f"regions are nested too deeply (more than ~{MAX_NESTING} levels)")
         return ParseResult(source, span, None, parser.sink.items, parser.smap)
     if verify:
-        ctx = VerifyContext(parser.smap, parser.sink, symbols=collect_symbols(module), options=dict(options or {}))
+        ctx = VerifyContext(
+            parser.smap,
+            parser.sink,
+            symbols=collect_symbols(module),
+            options=dict(options or {}),
+            generic_ops=parser.generic_ops,
+        )
         verify_ops(module.ops, ctx, parser.diagnosed_ops)
     diags = sorted(parser.sink.items, key=lambda d: d.span.start)
     return ParseResult(source, span, module, diags, parser.smap)

@@ -8,11 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cache
 
 from xdsl.ir import Operation
 
 from tile_lsp.compiler.diagnostics import DiagnosticSink, Related
+from tile_lsp.compiler.dialects import registry
 from tile_lsp.compiler.dialects.cuda_tile.base import CudaTileOp, OpError, RawError, Warning_
+from tile_lsp.compiler.dialects.cuda_tile.constraints import TypeConstraint
 from tile_lsp.compiler.source import Span
 from tile_lsp.compiler.syntax.sourcemap import SourceMap
 from tile_lsp.compiler.syntax.types import long_type_str
@@ -26,6 +29,9 @@ class VerifyContext:
     sink: DiagnosticSink
     symbols: dict[str, Operation] = field(default_factory=dict)
     options: dict[str, object] = field(default_factory=dict)
+    # Ops written in generic form (only they can disagree with their class's shape);
+    # None means "unknown, check every op".
+    generic_ops: set[Operation] | None = None
 
     def span(self, op: Operation) -> Span:
         info = self.smap.ops.get(op)
@@ -53,12 +59,9 @@ def verify_ops(ops: Iterable[Operation], ctx: VerifyContext, skip: set[Operation
 
 
 def verify_op(op: CudaTileOp, ctx: VerifyContext) -> None:
-    span = ctx.span(op)
-    from tile_lsp.compiler.dialects import registry
-
-    msg = registry.structure_error(op)
+    msg = registry.structure_error(op) if ctx.generic_ops is None or op in ctx.generic_ops else None
     if msg is not None:  # the op's own checks assume its declared shape
-        ctx.sink.error(span, f"'{op.name}' op {msg}")
+        ctx.sink.error(ctx.span(op), f"'{op.name}' op {msg}")
         return
     msg = _check_constraints(op)
     if msg is None:
@@ -67,43 +70,76 @@ def verify_op(op: CudaTileOp, ctx: VerifyContext) -> None:
             if msg is not None:
                 break
     if msg is not None:
-        ctx.sink.error(span, f"'{op.name}' op {msg}")
+        ctx.sink.error(ctx.span(op), f"'{op.name}' op {msg}")
         return
     for item in op.verify_tile(ctx):
         if isinstance(item, OpError):
             notes = (Related(ctx.span(other), text) for other, text in item.notes)
-            ctx.sink.error(span, f"'{op.name}' op {item.message}", *notes)
+            ctx.sink.error(ctx.span(op), f"'{op.name}' op {item.message}", *notes)
             return
         if isinstance(item, RawError):
-            ctx.sink.error(span, item.message)
+            ctx.sink.error(ctx.span(op), item.message)
             return
         if isinstance(item, Warning_):
-            ctx.sink.warning(span, item.message)
+            ctx.sink.warning(ctx.span(op), item.message)
 
 
 def _check_constraints(op: CudaTileOp) -> str | None:
-    constraints = op.TYPE_CONSTRAINTS
+    plan = _constraint_plan(type(op))
+    if plan is None:
+        return None
+    operand_plan, result_plan = plan
+    if operand_plan is None:
+        msg = _check_groups(op, "operand", registry.op_fields(type(op)).operands)
+    else:
+        operands = op.operands
+        msg = None
+        for index, c in operand_plan:
+            t = operands[index].type
+            if not c(t):
+                msg = f"operand #{index} must be {c.description}, but got '{long_type_str(t)}'"
+                break
+    if msg is not None:
+        return msg
+    if result_plan is None:
+        return _check_groups(op, "result", registry.op_fields(type(op)).results)
+    results = op.results
+    for index, c in result_plan:
+        t = results[index].type
+        if not c(t):
+            return f"result #{index} must be {c.description}, but got '{long_type_str(t)}'"
+    return None
+
+
+Plan = list[tuple[int, TypeConstraint]]
+
+
+@cache
+def _constraint_plan(cls: type[CudaTileOp]) -> tuple[Plan | None, Plan | None] | None:
+    """Per class: (position, constraint) pairs when every operand (result) is single, so
+    checks index the op directly; None for a side with optional or variadic groups."""
+    constraints = cls.TYPE_CONSTRAINTS
     if not constraints:
         return None
-    from tile_lsp.compiler.dialects import registry
+    fields = registry.op_fields(cls)
 
-    fields = registry.op_fields(type(op))
+    def plan(groups: list[tuple[str, str]]) -> Plan | None:
+        if any(arity != "single" for _, arity in groups):
+            return None
+        return [(i, constraints[name]) for i, (name, _) in enumerate(groups) if name in constraints]
+
+    return plan(fields.operands), plan(fields.results)
+
+
+def _check_groups(op: CudaTileOp, what: str, groups: list[tuple[str, str]]) -> str | None:
+    constraints = op.TYPE_CONSTRAINTS
     index = 0
-    for name, _ in fields.operands:
+    for name, _ in groups:
         c = constraints.get(name)
         values = getattr(op, name)
         group = list(values) if isinstance(values, list | tuple) else ([] if values is None else [values])
         for v in group:
             if c is not None and not c(v.type):
-                return f"operand #{index} must be {c.description}, but got '{long_type_str(v.type)}'"
-            index += 1
-    index = 0
-    for name, _ in fields.results:
-        c = constraints.get(name)
-        values = getattr(op, name)
-        group = list(values) if isinstance(values, list | tuple) else ([] if values is None else [values])
-        for v in group:
-            if c is not None and not c(v.type):
-                return f"result #{index} must be {c.description}, but got '{long_type_str(v.type)}'"
+                return f"{what} #{index} must be {c.description}, but got '{long_type_str(v.type)}'"
             index += 1
     return None

@@ -31,6 +31,7 @@ class TokenCursor:
         self.kinds = tokens.kinds
         self.starts = tokens.starts
         self.ends = tokens.ends
+        self.texts = tokens.texts
         self.i = 0
         self.last = len(tokens.kinds) - 1
 
@@ -41,8 +42,7 @@ class TokenCursor:
 
     @property
     def tok(self) -> str:
-        i = self.i
-        return self.text[self.starts[i] : self.ends[i]]
+        return self.texts[self.i]
 
     def span(self, i: int | None = None) -> Span:
         j = self.i if i is None else i
@@ -55,19 +55,18 @@ class TokenCursor:
         i = self.i
         if self.kinds[i] != kind:
             return False
-        return spelling is None or self.text[self.starts[i] : self.ends[i]] == spelling
+        return spelling is None or self.texts[i] == spelling
 
+    # Spellings identify punctuation and keywords on their own: no other token kind can
+    # spell `(` or `tile` (strings keep their quotes, values their `%`).
     def at_punct(self, p: str) -> bool:
-        i = self.i
-        return self.kinds[i] == lexer.PUNCT and self.text[self.starts[i] : self.ends[i]] == p
+        return self.texts[self.i] == p
 
     def at_keyword(self, kw: str) -> bool:
-        i = self.i
-        return self.kinds[i] == lexer.BARE and self.text[self.starts[i] : self.ends[i]] == kw
+        return self.texts[self.i] == kw
 
     def peek_punct(self, p: str, ahead: int = 1) -> bool:
-        j = min(self.i + ahead, self.last)
-        return self.kinds[j] == lexer.PUNCT and self.text[self.starts[j] : self.ends[j]] == p
+        return self.texts[min(self.i + ahead, self.last)] == p
 
     # -- consumption ------------------------------------------------------
     def advance(self) -> int:
@@ -77,26 +76,32 @@ class TokenCursor:
         return i
 
     def accept_punct(self, p: str) -> bool:
-        if self.at_punct(p):
-            self.advance()
+        i = self.i
+        if self.texts[i] == p and i < self.last:
+            self.i = i + 1
             return True
         return False
 
     def accept_keyword(self, kw: str) -> bool:
-        if self.at_keyword(kw):
-            self.advance()
+        i = self.i
+        if self.texts[i] == kw and i < self.last:
+            self.i = i + 1
             return True
         return False
 
-    def expect_punct(self, p: str, what: str | None = None) -> Span:
-        if not self.at_punct(p):
+    def expect_punct(self, p: str, what: str | None = None) -> None:
+        i = self.i
+        if self.texts[i] != p:
             self.fail(f"expected '{p}'" if what is None else f"expected {what}", self.wrong_token_span(), raw=True)
-        return self.span(self.advance())
+        if i < self.last:
+            self.i = i + 1
 
-    def expect_keyword(self, kw: str) -> Span:
-        if not self.at_keyword(kw):
+    def expect_keyword(self, kw: str) -> None:
+        i = self.i
+        if self.texts[i] != kw:
             self.fail(f"expected '{kw}'", self.wrong_token_span(), raw=True)
-        return self.span(self.advance())
+        if i < self.last:
+            self.i = i + 1
 
     def wrong_token_span(self) -> Span | None:
         """Where MLIR reports a missing token: after the previous token when the

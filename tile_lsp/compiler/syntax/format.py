@@ -242,12 +242,14 @@ class OpSyntax:
         self.arity = dict(self.fields.operands)
         self.arity.update(self.fields.results)
         self.arity.update(self.fields.regions)
+        self.steps = self._compile_steps(self.elements) if self.elements is not None else None
 
     def parse(self, p: Parser, state: OpState) -> None:
         if self.custom_parse is not None:
             self.custom_parse(p, state)
-        elif self.elements is not None:
-            self._parse_elements(p, state, self.elements)
+        elif self.steps is not None:
+            for step in self.steps:
+                step(p, state)
         else:
             p.fail(f"'{state.name}' has no custom assembly form; use the generic form")
 
@@ -258,6 +260,28 @@ class OpSyntax:
         return _FormatPrinter(self, pr, op).run(self.elements)
 
     # parsing ------------------------------------------------------------------
+    def _compile_steps(self, elements: list[Any]) -> list[Callable[[Parser, OpState], None]]:
+        """One closure per top-level element, specialised for the common cases; this is
+        the per-op hot path, so it avoids re-dispatching on element kinds every time."""
+        steps: list[Callable[[Parser, OpState], None]] = []
+        for e in elements:
+            if isinstance(e, Lit):
+                if e.text:
+                    steps.append(_literal_step(e.text))
+            elif isinstance(e, Var) and e.kind == "operand" and self.arity[e.name] == "single":
+                steps.append(_single_operand_step(e.name))
+            elif isinstance(e, Custom):
+                parse, _ = CUSTOM_DIRECTIVES[e.name]
+                steps.append(_custom_step(parse, e.args))
+            elif isinstance(e, AttrDict) and not e.with_keyword:
+                steps.append(_attr_dict_step)
+            else:
+                steps.append(self._element_step(e))
+        return steps
+
+    def _element_step(self, e: Any) -> Callable[[Parser, OpState], None]:
+        return lambda p, state: self._parse_element(p, state, e)
+
     def _parse_elements(self, p: Parser, state: OpState, elements: list[Any]) -> None:
         for e in elements:
             self._parse_element(p, state, e)
@@ -267,8 +291,9 @@ class OpSyntax:
             t = e.text
             if not t:
                 return
-            if t[0].isalpha() or t[0] == "_":
-                state.spans.setdefault("`" + t, p.span())
+            if p.texts[p.i] == t:  # the common case, keyword or punctuation alike
+                p.advance()
+            elif t[0].isalpha() or t[0] == "_":
                 p.expect_keyword(t)
             else:
                 p.expect_punct(t)
@@ -376,6 +401,38 @@ class OpSyntax:
         else:
             types = _parse_type_list(p)
         self._assign_types(state, target, types)
+
+
+def _literal_step(text: str) -> Callable[[Parser, OpState], None]:
+    keyword = text[0].isalpha() or text[0] == "_"
+
+    def step(p: Parser, state: OpState) -> None:
+        if p.texts[p.i] == text:
+            p.advance()
+        elif keyword:
+            p.expect_keyword(text)
+        else:
+            p.expect_punct(text)
+
+    return step
+
+
+def _single_operand_step(name: str) -> Callable[[Parser, OpState], None]:
+    def step(p: Parser, state: OpState) -> None:
+        use = p.parse_value_use()
+        state.operands[name] = [use]
+        state.spans[name] = use.span
+
+    return step
+
+
+def _custom_step(parse: CustomParse, args: list[str]) -> Callable[[Parser, OpState], None]:
+    return lambda p, state: parse(p, state, args)
+
+
+def _attr_dict_step(p: Parser, state: OpState) -> None:
+    if p.texts[p.i] == "{":
+        state.attributes.update(parse_attr_dict_body(p))
 
 
 def _parse_type_list(p: Parser) -> list[Attribute]:

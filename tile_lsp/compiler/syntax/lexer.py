@@ -69,9 +69,10 @@ class Tokens:
     kinds: list[int]
     starts: list[int]
     ends: list[int]
+    texts: list[str]  # each token's spelling, so comparisons need no slicing
 
     def spelling(self, i: int) -> str:
-        return self.text[self.starts[i] : self.ends[i]]
+        return self.texts[i]
 
 
 def int_value(tok: str) -> int:
@@ -85,8 +86,9 @@ def tokenize(text: str, start: int = 0, end: int | None = None) -> Tokens:
     kinds: list[int] = []
     starts: list[int] = []
     ends: list[int] = []
+    texts: list[str] = []
     pos = start
-    add_kind, add_start, add_end = kinds.append, starts.append, ends.append
+    add_kind, add_start, add_end, add_text = kinds.append, starts.append, ends.append, texts.append
     for m in _TOKEN_RE.finditer(text, start, stop):
         k = m.lastindex
         if k is None:  # only trivia left
@@ -96,9 +98,11 @@ def tokenize(text: str, start: int = 0, end: int | None = None) -> Tokens:
         add_kind(k)
         add_start(s)
         add_end(e)
+        add_text(m.group(k))
         pos = e
     # The EOF token sits after trailing trivia.
     kinds.append(EOF_)
     starts.append(max(pos, stop) if pos >= stop else stop)
     ends.append(stop)
-    return Tokens(text, kinds, starts, ends)
+    texts.append("")
+    return Tokens(text, kinds, starts, ends, texts)

@@ -7,6 +7,8 @@ Diagnostics; a broken top-level item is skipped without hiding its neighbours.
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -25,6 +27,9 @@ from tile_lsp.compiler.syntax.lexer import tokenize
 from tile_lsp.compiler.syntax.locations import parse_loc, resolve_deferred, set_location
 from tile_lsp.compiler.syntax.sourcemap import OpInfo, SourceMap, SymbolUse, ValueUse
 from tile_lsp.compiler.syntax.types import long_type_str, parse_function_type, parse_type
+
+_OPENERS = frozenset("<([{")
+_CLOSERS = frozenset(">)]}")
 
 # Deeper nesting is reported instead of exhausting the Python stack.
 MAX_REGION_DEPTH = 64
@@ -61,22 +66,41 @@ class Scope:
     isolated: bool = False
 
 
-@dataclass
 class OpState:
-    """What a custom syntax collected for one op before it is built."""
+    """What a custom syntax collected for one op before it is built.
 
-    name: str
-    name_span: Span
-    operands: dict[str, list[UseRef]] = field(default_factory=dict)
-    operand_types: dict[str, list[Attribute]] = field(default_factory=dict)
-    result_types: dict[str, list[Attribute]] = field(default_factory=dict)
-    properties: dict[str, Attribute] = field(default_factory=dict)
-    attributes: dict[str, Attribute] = field(default_factory=dict)
-    regions: dict[str, list[Region]] = field(default_factory=dict)
-    successors: list[Block] = field(default_factory=list)
-    spans: dict[str, Span] = field(default_factory=dict)  # where each element was written
-    symbol_span: Span | None = None
-    diagnosed: bool = False  # a non-fatal error was already reported for this op
+    A plain slotted class: one is made per parsed op, and a dataclass with eight
+    default factories costs measurably more.
+    """
+
+    __slots__ = (
+        "name",
+        "name_span",
+        "operands",
+        "operand_types",
+        "result_types",
+        "properties",
+        "attributes",
+        "regions",
+        "successors",
+        "spans",
+        "symbol_span",
+        "diagnosed",
+    )
+
+    def __init__(self, name: str, name_span: Span):
+        self.name = name
+        self.name_span = name_span
+        self.operands: dict[str, list[UseRef]] = {}
+        self.operand_types: dict[str, list[Attribute]] = {}
+        self.result_types: dict[str, list[Attribute]] = {}
+        self.properties: dict[str, Attribute] = {}
+        self.attributes: dict[str, Attribute] = {}
+        self.regions: dict[str, list[Region]] = {}
+        self.successors: list[Block] = []
+        self.spans: dict[str, Span] = {}  # where each element was written
+        self.symbol_span: Span | None = None
+        self.diagnosed = False  # a non-fatal error was already reported for this op
 
 
 class Parser(TokenCursor):
@@ -94,26 +118,23 @@ class Parser(TokenCursor):
         self.default_dialect: list[str] = [""]
         self.short_types = True
         self.diagnosed_ops: set[Operation] = set()
+        self.generic_ops: set[Operation] = set()
         self.allow_unregistered = True
         self.deferred_locs: list[tuple[str, Span]] = []  # `loc(#alias)` before `#alias = ...`
 
     # -- brackets -----------------------------------------------------------
     def matching_close(self, i: int) -> int:
         """Index of the token closing the bracket at i, or -1."""
-        pairs = {"<": ">", "(": ")", "[": "]", "{": "}"}
-        kinds, starts, ends, text = self.kinds, self.starts, self.ends, self.text
+        texts = self.texts
         depth = 0
-        j = i
-        while j < self.last:
-            if kinds[j] == lexer.PUNCT:
-                t = text[starts[j] : ends[j]]
-                if t in pairs:
-                    depth += 1
-                elif t in (">", ")", "]", "}"):
-                    depth -= 1
-                    if depth == 0:
-                        return j
-            j += 1
+        for j in range(i, self.last):
+            t = texts[j]
+            if t in _OPENERS:
+                depth += 1
+            elif t in _CLOSERS:
+                depth -= 1
+                if depth == 0:
+                    return j
         return -1
 
     # -- top level ---------------------------------------------------------
@@ -161,7 +182,7 @@ class Parser(TokenCursor):
     def _at_item_keyword(self) -> bool:
         i = self.i
         if self.kinds[i] == lexer.BARE:
-            return self.text[self.starts[i] : self.ends[i]] in ITEM_KEYWORDS
+            return self.texts[i] in ITEM_KEYWORDS
         return False
 
     def report(self, err: ParseError) -> None:
@@ -318,13 +339,14 @@ class Parser(TokenCursor):
             vnames[v] = name if len(values) == 1 else f"{name}#{idx}"
             base = name[1:]
             # `%x:2` names the group after its first value, so printing keeps `%x:2`.
-            if idx == 0 and not base[0].isdigit() and _valid_name_hint(base):
+            if idx == 0 and _VALID_NAME_HINT.match(base):
                 v.name_hint = base
 
     def _retarget_uses(self, old: SSAValue, new: SSAValue) -> None:
-        for use in self.smap.uses:
+        uses = self.smap.uses
+        for i, use in enumerate(uses):
             if use.value is old:
-                use.value = new
+                uses[i] = use._replace(value=new)
 
     def resolve_operand(self, use: UseRef, expected: Attribute, state: OpState | None = None) -> SSAValue:
         """Find the value a use names, checking it against the type the op expects."""
@@ -587,6 +609,7 @@ class Parser(TokenCursor):
         for u, v in zip(uses, operands):
             self.note_use(v, u.span, op)
         self.smap.ops[op] = OpInfo(name_span, name_span)
+        self.generic_ops.add(op)
         return op
 
     def parse_generic_region(self, cls: type[Operation] | None, isolated: bool) -> Region:
@@ -602,5 +625,5 @@ def _q(t: Attribute) -> str:
     return f"'{long_type_str(t)}'"
 
 
-def _valid_name_hint(name: str) -> bool:
-    return all(c.isalnum() or c in "_$." for c in name)
+# xDSL's own name rule (its setter raises on anything else); digits-first names are numbered.
+_VALID_NAME_HINT = re.compile(r"[A-Za-z_$.-][\w$.-]*\Z")

@@ -6,6 +6,7 @@ Filled in by the parser; read by diagnostics placement and (later) the language 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from xdsl.ir import Block, Operation, SSAValue
 
@@ -22,8 +23,9 @@ class OpInfo:
     symbol_span: Span | None = None  # `@name` the op defines, if any
 
 
-@dataclass(slots=True)
-class ValueUse:
+class ValueUse(NamedTuple):
+    """One use of a value as written (a tuple: one is made per operand parsed)."""
+
     value: SSAValue
     span: Span
     user: Operation | None

@@ -6,6 +6,9 @@ cuda_tile types print short (`tile<4xf32>`) inside a cuda_tile.module and long
 
 from __future__ import annotations
 
+import bisect
+import re
+
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
@@ -45,6 +48,8 @@ class OpaqueAttr(Data[str]):
 def opaque_type(spelling: str) -> OpaqueType:
     return OpaqueType(builtin.StringAttr(spelling))
 
+
+_ANGLE_BODY = re.compile(r"<(?:[^<>]|<(?:[^<>]|<[^<>]*>)*>)*>")
 
 CUDA_TILE_TYPES = ("tile", "ptr", "token", "tensor_view", "partition_view", "strided_view", "gather_scatter_view")
 _SCALARS: dict[str, Attribute] = dict(ct.ELEMENT_TYPE_NAMES)
@@ -240,9 +245,17 @@ def parse_cuda_tile_type_body(p: Parser, mnemonic: str) -> Attribute:
         return ct.TokenType()
     if not p.at_punct("<"):
         p.fail("expected '<'")
-    # Cache by exact body text: real kernels repeat a few types many times.
+    # Cache by exact body text: real kernels repeat a few types many times. A regex finds
+    # the balanced `<...>` in C; deeper nesting falls back to the token scan.
     start_i = p.i
-    end_i = p.matching_close(start_i)
+    m = _ANGLE_BODY.match(p.text, p.starts[start_i])
+    end_i = -1
+    if m is not None:
+        end_i = bisect.bisect_left(p.starts, m.end() - 1, start_i)
+        if p.ends[end_i] != m.end():
+            end_i = -1
+    if end_i < 0:
+        end_i = p.matching_close(start_i)
     key = (mnemonic, p.text[p.starts[start_i] : p.ends[end_i]]) if end_i >= 0 else None
     if key is not None:
         hit = p.type_cache.get(key)

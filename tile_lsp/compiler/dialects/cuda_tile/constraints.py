@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import TYPE_CHECKING
 
 from xdsl.dialects import builtin
@@ -101,20 +102,40 @@ class TypeRule:
 
 
 def _get_types(op: Operation, name: str) -> list[Attribute]:
+    where = _single_positions(type(op)).get(name)
+    if where is not None:  # fast path: index the op instead of IRDL's accessor
+        is_result, index = where
+        return [(op.results if is_result else op.operands)[index].type]
     x = getattr(op, name)
     if isinstance(x, list | tuple):
         return [v.type for v in x]
     return [] if x is None else [x.type]
 
 
-def _state_types(state: OpState, name: str) -> list[Attribute] | None:
-    t = state.result_types.get(name)
-    if t is None:
-        t = state.operand_types.get(name)
-    return t
+@cache
+def _single_positions(cls: type[Operation]) -> dict[str, tuple[bool, int]]:
+    """Positions of operands/results that precede any optional or variadic group."""
+    from tile_lsp.compiler.dialects import registry
+
+    fields = registry.op_fields(cls)
+    out: dict[str, tuple[bool, int]] = {}
+    for is_result, groups in ((False, fields.operands), (True, fields.results)):
+        for index, (name, arity) in enumerate(groups):
+            if arity != "single":
+                break
+            out[name] = (is_result, index)
+    return out
 
 
-def _set_state_types(state: OpState, name: str, types: list[Attribute], results: set[str]) -> None:
+@cache
+def _result_names(op_name: str) -> frozenset[str]:
+    from tile_lsp.compiler.dialects import registry
+
+    cls = registry.op_class(op_name)
+    return frozenset(n for n, _ in registry.op_fields(cls).results) if cls else frozenset()
+
+
+def _set_state_types(state: OpState, name: str, types: list[Attribute], results: frozenset[str] | set[str]) -> None:
     if name in results:
         state.result_types.setdefault(name, types)
     else:
@@ -129,22 +150,22 @@ class AllTypesMatch(TypeRule):
         object.__setattr__(self, "names", names)
 
     def infer(self, state: OpState) -> None:
+        result_types, operand_types = state.result_types, state.operand_types
         known = None
+        missing = []
         for n in self.names:
-            t = _state_types(state, n)
+            t = result_types.get(n) or operand_types.get(n)
             if t:
-                known = t[0]
-                break
-        if known is None:
+                if known is None:
+                    known = t[0]
+            elif n not in result_types and n not in operand_types:
+                missing.append(n)
+        if known is None or not missing:
             return
-        from tile_lsp.compiler.dialects import registry
-
-        cls = registry.op_class(state.name)
-        results = {n for n, _ in registry.op_fields(cls).results} if cls else set()
-        for n in self.names:
-            if _state_types(state, n) is None:
-                count = len(state.operands.get(n, [None])) if n not in results else 1
-                _set_state_types(state, n, [known] * count, results)
+        results = _result_names(state.name)
+        for n in missing:
+            count = len(state.operands.get(n, [None])) if n not in results else 1
+            _set_state_types(state, n, [known] * count, results)
 
     def verify(self, op: Operation) -> str | None:
         seen: list[Attribute] = []

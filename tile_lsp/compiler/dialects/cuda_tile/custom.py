@@ -5,6 +5,7 @@ Each directive is a (parse, print) pair registered in CUSTOM_DIRECTIVES by name.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import TYPE_CHECKING
 
 from xdsl.dialects import builtin
@@ -21,23 +22,33 @@ if TYPE_CHECKING:
     from tile_lsp.compiler.syntax.printer import Printer
 
 
+@cache
 def _target(arg: str) -> str:
     """`type($x)` / `$x` / `ref($x)` -> `x`."""
     return arg.replace("type(", "").replace("ref(", "").rstrip(")").lstrip("$")
 
 
-def _parse_cuda_tile_type(p: Parser, state: OpState, args: list[str]) -> None:
+@cache
+def _type_targets(op_name: str, args: tuple[str, ...]) -> tuple[tuple[str, bool, bool], ...]:
+    """Per (op, directive args): (name, is_variadic, is_result) for each target, computed once."""
     from tile_lsp.compiler.dialects import registry
 
-    cls = registry.op_class(state.name)
+    cls = registry.op_class(op_name)
     fields = registry.op_fields(cls) if cls else None
     result_names = {n for n, _ in fields.results} if fields else set()
     arity = dict(fields.operands + fields.results) if fields else {}
-    for i, arg in enumerate(args):
+    out = []
+    for arg in args:
+        name = _target(arg)
+        out.append((name, arity.get(name, "single") == "variadic", name in result_names))
+    return tuple(out)
+
+
+def _parse_cuda_tile_type(p: Parser, state: OpState, args: list[str]) -> None:
+    for i, (name, variadic, is_result) in enumerate(_type_targets(state.name, tuple(args))):
         if i:
             p.expect_punct(",")
-        name = _target(arg)
-        if arity.get(name, "single") == "variadic":
+        if variadic:
             types = []
             if p.kind in (lexer.BARE, lexer.BANG):
                 types.append(parse_type(p))
@@ -49,7 +60,7 @@ def _parse_cuda_tile_type(p: Parser, state: OpState, args: list[str]) -> None:
                 # parseCudaTileType: no type and no dialect keyword either.
                 p.fail("expected valid keyword")
             types = [parse_type(p)]
-        if name in result_names:
+        if is_result:
             state.result_types[name] = types
         else:
             state.operand_types[name] = types
