@@ -6,14 +6,13 @@ attribute nobody models is kept verbatim as an OpaqueAttr.
 
 from __future__ import annotations
 
-import math
-import struct
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from xdsl.dialects import builtin
 from xdsl.ir import Attribute, TypeAttribute
 
+from tile_lsp.compiler.dialects.cuda_tile import floats
 from tile_lsp.compiler.syntax import lexer
 from tile_lsp.compiler.syntax.types import OpaqueAttr, parse_type, type_str
 
@@ -22,8 +21,16 @@ if TYPE_CHECKING:
 
 # `#cuda_tile.foo` -> parser called with the cursor after the HASH token.
 DIALECT_ATTR_PARSERS: dict[str, Callable[[Parser], Attribute]] = {}
+# Builtin attribute keywords a dialect models (`dense` -> cuda_tile's DenseAttr); the
+# parser is called with the cursor at the keyword.
+BUILTIN_ATTR_PARSERS: dict[str, Callable[[Parser], Attribute]] = {}
 # Attribute class -> printer of its full `#dialect.foo<...>` spelling.
 DIALECT_ATTR_PRINTERS: dict[type[Attribute], Callable[[Attribute], str]] = {}
+
+
+def _float_from_bits(bits: int, t: Attribute) -> float:
+    fmt = floats.float_format(t)
+    return floats.from_bits(bits, fmt) if fmt is not None else float(bits)
 
 
 def parse_attribute(p: Parser) -> Attribute:
@@ -51,6 +58,9 @@ def parse_attribute(p: Parser) -> Attribute:
             from tile_lsp.compiler.syntax.locations import parse_loc
 
             return parse_loc(p)
+        handler = BUILTIN_ATTR_PARSERS.get(tok)
+        if handler is not None and p.peek_punct("<"):
+            return handler(p)
         if tok in ("dense", "dense_resource", "sparse", "affine_map", "affine_set", "strided", "distinct"):
             return _parse_opaque(p)
         return parse_type(p)
@@ -177,7 +187,7 @@ def _parse_number(p: Parser) -> Attribute:
         t = parse_type(p)
         if isinstance(t, builtin.AnyFloat):
             if tok.startswith("0x"):
-                return builtin.FloatAttr(bits_to_float(ivalue, t), t)
+                return builtin.FloatAttr(_float_from_bits(ivalue, t), t)
             return builtin.FloatAttr(float(ivalue), t)
         if isinstance(t, builtin.IntegerType | builtin.IndexType):
             return builtin.IntegerAttr(ivalue, t, truncate_bits=True)  # type: ignore[call-arg]
@@ -185,17 +195,6 @@ def _parse_number(p: Parser) -> Attribute:
     return builtin.IntegerAttr(ivalue, builtin.i64)
 
 
-def bits_to_float(bits: int, t: Attribute) -> float:
-    width = getattr(t, "bitwidth", 64)
-    if width == 32:
-        return struct.unpack("<f", struct.pack("<I", bits & 0xFFFFFFFF))[0]
-    if width == 64:
-        return struct.unpack("<d", struct.pack("<Q", bits & 0xFFFFFFFFFFFFFFFF))[0]
-    if width == 16 and isinstance(t, builtin.Float16Type):
-        return struct.unpack("<e", struct.pack("<H", bits & 0xFFFF))[0]
-    if width == 16:  # bf16
-        return struct.unpack("<f", struct.pack("<I", (bits & 0xFFFF) << 16))[0]
-    return float(bits)
 
 
 def _parse_dense_array(p: Parser) -> Attribute:
@@ -250,26 +249,8 @@ def parse_attr_dict_body(p: Parser) -> dict[str, Attribute]:
 # -- printing ---------------------------------------------------------------
 
 
-def float_str(value: float) -> str:
-    """MLIR's float spelling: `%e` when it round-trips, else the shortest repr."""
-    if math.isnan(value) or math.isinf(value):
-        return repr(value)
-    s = f"{value:e}"
-    if float(s) == value:
-        return s
-    r = repr(value)
-    return r if ("." in r or "e" in r) else r + ".0"
 
 
-def float_bits_hex(value: float, t: Attribute) -> str:
-    width = getattr(t, "bitwidth", 64)
-    if width == 32:
-        return "0x%08X" % struct.unpack("<I", struct.pack("<f", value))[0]
-    if width == 16 and isinstance(t, builtin.Float16Type):
-        return "0x%04X" % struct.unpack("<H", struct.pack("<e", value))[0]
-    if width == 16:
-        return "0x%04X" % (struct.unpack("<I", struct.pack("<f", value))[0] >> 16)
-    return "0x%016X" % struct.unpack("<Q", struct.pack("<d", value))[0]
 
 
 def attr_str(a: Attribute, short_types: bool = False) -> str:
@@ -291,10 +272,8 @@ def attr_str(a: Attribute, short_types: bool = False) -> str:
             return str(a.value.data)
         return f"{a.value.data} : {type_str(t)}"
     if isinstance(a, builtin.FloatAttr):
-        v = a.value.data
-        if math.isnan(v) or math.isinf(v):
-            return f"{float_bits_hex(v, a.type)} : {type_str(a.type)}"
-        return f"{float_str(v)} : {type_str(a.type)}"
+        fmt = floats.float_format(a.type) or floats.F64
+        return f"{floats.format_float(a.value.data, fmt)} : {type_str(a.type)}"
     if isinstance(a, builtin.ArrayAttr):
         return "[" + ", ".join(attr_str(x, short_types) for x in a.data) + "]"
     if isinstance(a, builtin.DictionaryAttr):

@@ -328,14 +328,12 @@ class OpSyntax:
 
     def _assign_types(self, state: OpState, target: str, types: list[Attribute]) -> None:
         if target == "operands":
-            names = [n for n, _ in self.fields.operands]
             # Distribute in order; only meaningful when all are single/variadic-last.
             pos = 0
-            for n, arity in self.fields.operands:
+            for n, _ in self.fields.operands:
                 cnt = len(state.operands.get(n, []))
                 state.operand_types[n] = types[pos : pos + cnt]
                 pos += cnt
-            del names
         elif target == "results":
             for n, arity in self.fields.results:
                 state.result_types[n] = types if arity == "variadic" else types[:1]

@@ -8,7 +8,6 @@ Diagnostics; a broken top-level item is skipped without hiding its neighbours.
 from __future__ import annotations
 
 import re
-
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -530,20 +529,19 @@ class Parser(TokenCursor):
         label_span = self.span()
         self.advance()
         args: list[ArgDef] = []
-        if self.accept_punct("("):
-            if not self.accept_punct(")"):
-                while True:
-                    if self.kind != lexer.VALUE:
-                        self.fail("expected SSA value name")
-                    name, span = self.tok, self.span()
-                    self.advance()
-                    self.expect_punct(":")
-                    t = parse_type(self)
-                    loc = self.parse_location() if self.at_keyword("loc") else None
-                    args.append(ArgDef(name, t, span, loc))
-                    if self.accept_punct(")"):
-                        break
-                    self.expect_punct(",")
+        if self.accept_punct("(") and not self.accept_punct(")"):
+            while True:
+                if self.kind != lexer.VALUE:
+                    self.fail("expected SSA value name")
+                name, span = self.tok, self.span()
+                self.advance()
+                self.expect_punct(":")
+                t = parse_type(self)
+                loc = self.parse_location() if self.at_keyword("loc") else None
+                args.append(ArgDef(name, t, span, loc))
+                if self.accept_punct(")"):
+                    break
+                self.expect_punct(",")
         self.expect_punct(":")
         block = reuse if reuse is not None and not reuse.args else Block()
         for a in args:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import bisect
 import re
-
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 

@@ -336,3 +336,55 @@ def _parse_dense_qualified(p: Parser) -> Attribute:
 attr_syntax.DIALECT_ATTR_PRINTERS[EnumAttr] = _print_enum
 attr_syntax.DIALECT_ATTR_PRINTERS[DenseAttr] = _print_dense
 attr_syntax.DIALECT_ATTR_PARSERS["cuda_tile.dense"] = _parse_dense_qualified
+
+
+def parse_mlir_dense(p: Parser) -> Attribute:
+    """MLIR's builtin `dense<[1.0, 2.0]> : tensor<2xf32>`, as generic-form printers write a
+    constant's value; becomes a DenseAttr. Anything else stays verbatim (OpaqueAttr)."""
+    from tile_lsp.compiler.syntax.types import parse_dims_and_element
+
+    start_i = p.i
+    p.advance()  # dense
+    close = p.matching_close(p.i)
+    if close < 0 or p.texts[close + 1] != ":" or p.texts[close + 2] != "tensor":
+        p.i = start_i
+        return _opaque(p)
+    literal_i = p.i
+    p.i = close + 3
+    p.expect_punct("<")
+    dims, elem = parse_dims_and_element(p, allow_dynamic=False)
+    p.expect_punct(">")
+    end_i = p.i
+    if elem not in ct.ELEMENT_TYPE_SPELLING:
+        p.i = start_i
+        return _opaque(p)
+    p.i = literal_i + 1
+    values: list[int | float] = []
+    if p.kind == lexer.STRING:  # hex blob form: not modelled
+        p.i = start_i
+        return _opaque(p)
+    reader = _ScalarReader(p, elem, lambda m: m)
+    shape = _parse_literal(p, values, reader, lambda m: m)
+    if p.i != close:
+        p.fail("expected '>'")
+    p.i = end_i
+    if not shape and len(values) == 1 and dims:  # a splat written as one scalar
+        shape = []
+    return DenseAttr(elem, ct.ints(shape or ([len(values)] if len(values) > 1 else [])), ScalarTuple(tuple(values)))
+
+
+def _opaque(p: Parser) -> Attribute:
+    start = p.starts[p.i]
+    p.advance()
+    p.skip_balanced()
+    if p.accept_punct(":"):
+        from tile_lsp.compiler.syntax.types import parse_type
+
+        parse_type(p)
+    from tile_lsp.compiler.syntax.types import OpaqueAttr
+
+    return OpaqueAttr(p.text[start : p.ends[p.i - 1]])
+
+
+attr_syntax.BUILTIN_ATTR_PARSERS["dense"] = parse_mlir_dense
+

@@ -7,6 +7,7 @@ which keeps type construction cheap; the parser also caches types by spelling.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from typing import ClassVar
 
 from xdsl.dialects import builtin
@@ -31,7 +32,13 @@ class IntTuple(Data[tuple[int, ...]]):
 
 
 def ints(values: Sequence[int]) -> IntTuple:
-    return IntTuple(tuple(values))
+    return _ints(tuple(values))
+
+
+@cache
+def _ints(values: tuple[int, ...]) -> IntTuple:
+    # Attributes are immutable, and building one through xDSL is slow: share them.
+    return IntTuple(values)
 
 
 @irdl_attr_definition
@@ -59,7 +66,12 @@ class TileType(ParametrizedAttribute, TypeAttribute):
 
 
 def tile(shape: Sequence[int], element_type: Attribute) -> TileType:
-    return TileType(IntTuple(tuple(shape)), element_type)
+    return _tile(tuple(shape), element_type)
+
+
+@cache
+def _tile(shape: tuple[int, ...], element_type: Attribute) -> TileType:
+    return TileType(_ints(shape), element_type)
 
 
 @irdl_attr_definition
