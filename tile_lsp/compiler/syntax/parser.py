@@ -192,40 +192,58 @@ class Parser(TokenCursor):
         self.sink.error(self.span(), message)
 
     def recover_item(self, start_i: int) -> None:
-        """Skip the broken item that started at token start_i, stopping at the next item."""
-        kinds, starts, ends, text = self.kinds, self.starts, self.ends, self.text
-        item_col = self.source.line_col(starts[start_i])[1]
+        """Skip the broken item that started at token start_i, stopping at the next item.
+
+        Never resumes before the point of failure: text already parsed (and diagnosed)
+        inside the item must not be parsed again as if it were top-level.
+        """
+        failed_at = self.i
+        j = self._item_end(start_i)
+        if j < failed_at:
+            j = failed_at
+            while j < self.last and not self._starts_item_line(j, self._column(start_i)):
+                j += 1
+        self.i = j
+
+    def _column(self, i: int) -> int:
+        return self.source.line_col(self.starts[i])[1]
+
+    def _starts_item_line(self, j: int, item_col: int) -> bool:
+        """Token j is an item keyword that begins its line, no deeper than the item."""
+        if self.kinds[j] != lexer.BARE or self.texts[j] not in ITEM_KEYWORDS:
+            return False
+        line, col = self.source.line_col(self.starts[j])
+        text = self.source.line_text(line)
+        return col == len(text) - len(text.lstrip()) and col <= item_col
+
+    def _item_end(self, start_i: int) -> int:
+        """Token index just past the item at start_i: its balanced `{...}` body and the rest
+        of the closing line, or the next item keyword / enclosing `}` if braces don't close."""
+        texts = self.texts
+        item_col = self._column(start_i)
         depth = 0
-        j = start_i
         seen_body = False
+        j = start_i
         while j < self.last:
-            if j > start_i and kinds[j] == lexer.BARE and text[starts[j] : ends[j]] in ITEM_KEYWORDS:
-                line, col = self.source.line_col(starts[j])
-                first_on_line = self.source.line_starts()[line] + len(self.source.line_text(line)) - len(
-                    self.source.line_text(line).lstrip()
-                ) == starts[j]
-                if first_on_line and col <= item_col:
-                    break
-            if kinds[j] == lexer.PUNCT:
-                t = text[starts[j] : ends[j]]
-                if t == "{":
-                    depth += 1
-                    seen_body = True
-                elif t == "}":
-                    if depth == 0:
-                        break  # the enclosing region ends here
-                    depth -= 1
-                    if depth == 0 and seen_body:
-                        # The item's tail (`) : () -> ()`, `loc(...)`) sits on the closing line.
-                        close_line = self.source.line_col(starts[j])[0]
+            if j > start_i and self._starts_item_line(j, item_col):
+                return j
+            t = texts[j]
+            if t == "{" and self.kinds[j] == lexer.PUNCT:
+                depth += 1
+                seen_body = True
+            elif t == "}" and self.kinds[j] == lexer.PUNCT:
+                if depth == 0:
+                    return j  # the enclosing region ends here
+                depth -= 1
+                if depth == 0 and seen_body:
+                    # The item's tail (`) : () -> ()`, `loc(...)`) sits on the closing line.
+                    close_line = self.source.line_col(self.starts[j])[0]
+                    j += 1
+                    while j < self.last and self.source.line_col(self.starts[j])[0] == close_line:
                         j += 1
-                        while j < self.last and self.source.line_col(starts[j])[0] == close_line:
-                            j += 1
-                        break
+                    return j
             j += 1
-        self.i = max(j, self.i if self.i > start_i else j)
-        if self.i > j:  # the error was past the stop point: resume at the stop point anyway
-            self.i = j
+        return j
 
     def parse_alias_definition(self) -> None:
         name = self.tok
@@ -392,8 +410,9 @@ class Parser(TokenCursor):
         return ph
 
     def finish_scope(self, scope: Scope) -> None:
-        for _, span in scope.forward.values():
-            self.sink.error(span, "use of undeclared SSA value name")
+        for name, (_, span) in scope.forward.items():
+            # MLIR's wording, plus the name: an editor user wants to see which one.
+            self.sink.error(span, f"use of undeclared SSA value name '{name}'")
         scope.forward.clear()
 
     def parse_value_use(self) -> UseRef:
