@@ -356,8 +356,10 @@ class Parser(TokenCursor):
             vnames[v] = name if len(values) == 1 else f"{name}#{idx}"
             base = name[1:]
             # `%x:2` names the group after its first value, so printing keeps `%x:2`.
+            # Set the hint directly: xDSL's setter would strip a `_N` suffix, and the
+            # user's names must survive printing exactly (the regex is xDSL's own rule).
             if idx == 0 and _VALID_NAME_HINT.match(base):
-                v.name_hint = base
+                v._name = base  # noqa: SLF001
 
     def _retarget_uses(self, old: SSAValue, new: SSAValue) -> None:
         uses = self.smap.uses

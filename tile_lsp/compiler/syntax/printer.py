@@ -67,11 +67,36 @@ class Printer:
             names = [self.names.get(r) or self._assign(r, asm_names[i]) for i, r in enumerate(op.results)]
             return ", ".join(names) + " = "
         if len(op.results) > 1:
-            base = self._assign(first)
+            base = self.names.get(first) or self._assign(first)
+            base = base.split("#")[0]
             for i, r in enumerate(op.results):
                 self.names[r] = f"{base}#{i}"
             return f"{base}:{len(op.results)} = "
         return self.value_name(first) + " = "
+
+    def _number_region(self, region: Region, next_id: int) -> None:
+        """MLIR's numbering of unnamed values: a region's own results first, in order;
+        then each nested region continues from there (siblings reuse the same numbers)."""
+        nested: list[Region] = []
+        for block in region.blocks:
+            for op in block.ops:
+                results = op.results
+                if results and not getattr(type(op), "RESULT_NAMES", ()):
+                    first = results[0]
+                    hint = first.name_hint
+                    if not hint or hint[0].isdigit():
+                        base = f"%{next_id}"
+                        next_id += 1
+                        if len(results) == 1:
+                            self.names[first] = base
+                        else:
+                            for i, r in enumerate(results):
+                                self.names[r] = f"{base}#{i}"
+                        self.used.add(base)
+                if op.regions and not registry.is_isolated(registry.op_class(op.name)):
+                    nested.extend(op.regions)
+        for r in nested:
+            self._number_region(r, next_id)
 
     def type(self, t: Attribute) -> str:
         return type_str(t, short=not self.generic and self.default_dialect[-1] == "cuda_tile")
@@ -85,10 +110,21 @@ class Printer:
             # Like MLIR, an isolated op (entry, module) numbers its values afresh.
             saved = (self.used, self.next_id, self.next_arg)
             self.used, self.next_id, self.next_arg = set(), 0, 0
+            for region in op.regions:
+                self._number_region(region, 0)
             try:
                 return results + self._op_text(op)
             finally:
                 self.used, self.next_id, self.next_arg = saved
+        if op.regions:
+            # Names made inside an op's regions are not visible after it (MLIR scopes
+            # its used-name table per region), so sibling regions may reuse them.
+            saved_used = self.used
+            self.used = set(saved_used)
+            try:
+                return results + self._op_text(op)
+            finally:
+                self.used = saved_used
         return results + self._op_text(op)
 
     def _op_text(self, op: Operation) -> str:

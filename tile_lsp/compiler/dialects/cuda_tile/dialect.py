@@ -15,7 +15,6 @@ from tile_lsp.compiler.dialects.cuda_tile import (
     ops_conversion,
     ops_math,
     ops_memory,
-    ops_misc,
     ops_mma,
     ops_shape,
     ops_structure,
@@ -34,7 +33,6 @@ OPS: list[type[Operation]] = [
     *ops_memory.OPS,
     *ops_atomic.OPS,
     *ops_mma.OPS,
-    *ops_misc.OPS,
 ]
 
 register_enum_spellings()
