@@ -65,6 +65,10 @@ def parse_chunk(
     except RecursionError:
         parser.sink.error(Span(span.start, span.start), f"regions are nested too deeply (more than ~{MAX_NESTING} levels)")
         return ParseResult(source, span, None, parser.sink.items, parser.smap)
+    except Exception as exc:  # a front-end bug must surface as a diagnostic, never a crash
+        at = parser.span()
+        parser.sink.error(at, f"internal error in the cuda_tile parser (please report): {exc!r}")
+        return ParseResult(source, span, None, parser.sink.items, parser.smap)
     if verify:
         ctx = VerifyContext(
             parser.smap,

@@ -16,6 +16,7 @@ from xdsl.ir import Attribute, Data, ParametrizedAttribute, TypeAttribute
 from xdsl.irdl import irdl_attr_definition
 
 from tile_lsp.compiler.dialects.cuda_tile import types as ct
+from tile_lsp.compiler.source import Span
 from tile_lsp.compiler.syntax import lexer
 
 if TYPE_CHECKING:
@@ -121,8 +122,6 @@ def parse_element_word(p: Parser, word: str, offset: int) -> Attribute:
         return builtin.IntegerType(int(word[1:]))
     if word in CUDA_TILE_TYPES:
         return parse_cuda_tile_type_body(p, word)
-    from tile_lsp.compiler.source import Span
-
     p.fail(f"expected type, got '{word}'", Span(offset, offset + len(word)))
     raise AssertionError
 
@@ -268,8 +267,6 @@ def parse_cuda_tile_type_body(p: Parser, mnemonic: str) -> Attribute:
 
 
 def _check_element(p: Parser, t: Attribute, what: str, allow_ptr: bool, span_start: int) -> None:
-    from tile_lsp.compiler.source import Span
-
     # Tiles (allow_ptr) also take i4, which NVIDIA's message does not list (exti/trunci/pack use it).
     ok = t in ct.ELEMENT_TYPE_SPELLING or (allow_ptr and (t == _I4 or isinstance(t, ct.PointerType)))
     if not ok:
@@ -337,6 +334,7 @@ def _parse_tensor_view(p: Parser) -> Attribute:
 
 
 def _parse_partition_view(p: Parser) -> Attribute:
+    start = p.starts[p.i]
     p.expect_punct("<")
     p.expect_keyword("tile")
     p.expect_punct("=")
@@ -346,11 +344,7 @@ def _parse_partition_view(p: Parser) -> Attribute:
         tile_dims, _ = _parse_dim_list_only(p)
     p.expect_punct(")")
     p.expect_punct(",")
-    padding = ""
-    if p.accept_keyword("padding_value"):
-        p.expect_punct("=")
-        padding, _ = p.expect_bare("padding value")
-        p.expect_punct(",")
+    padding = _parse_padding_prefix(p)
     view = _parse_inner_tensor_view(p)
     dim_map: list[int] = []
     if p.accept_punct(","):
@@ -359,6 +353,10 @@ def _parse_partition_view(p: Parser) -> Attribute:
         dim_map = _parse_int_list(p, allow_dynamic=False)
     p.expect_punct(">")
     assert isinstance(view, ct.TensorViewType)
+    # NVIDIA's PartitionViewType::verify runs when the type is built, i.e. while parsing.
+    error = _tiled_view_error(tile_dims, view, dim_map, padding)
+    if error is not None:
+        p.fail(error, Span(start, p.prev_end()))
     return ct.PartitionViewType(
         ct.ints(tile_dims), view, ct.ints(dim_map), builtin.StringAttr(padding)
     )
@@ -369,8 +367,6 @@ def _parse_inner_tensor_view(p: Parser) -> ct.TensorViewType:
     start = p.starts[p.i]
     view = parse_type(p)
     if not isinstance(view, ct.TensorViewType):
-        from tile_lsp.compiler.source import Span
-
         p.fail(f"expected 'tensor_view' type, but got '{long_type_str(view)}'", Span(start, p.prev_end()))
     assert isinstance(view, ct.TensorViewType)
     return view
@@ -443,8 +439,6 @@ def _tiled_view_error(
 
 
 def _parse_strided_view(p: Parser) -> Attribute:
-    from tile_lsp.compiler.source import Span
-
     start = p.starts[p.i]
     p.expect_punct("<")
     tile_dims = _parse_tile_dims(p)
@@ -474,8 +468,6 @@ def _parse_strided_view(p: Parser) -> Attribute:
 
 
 def _parse_gather_scatter_view(p: Parser) -> Attribute:
-    from tile_lsp.compiler.source import Span
-
     start = p.starts[p.i]
     p.expect_punct("<")
     tile_dims = _parse_tile_dims(p)
