@@ -1,4 +1,4 @@
-"""Command line: `tile-lsp check | opt` (the front end), later `compile` and `serve`.
+"""Command line: `tile-lsp check | opt | serve` (no arguments: serve over stdio).
 
 Thin: argument parsing and output formatting around `tile_lsp.compiler`.
 """
@@ -82,6 +82,13 @@ def cmd_opt(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    from tile_lsp.server import serve
+
+    serve(args.tcp)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="tile-lsp", description="Toolchain and language server for CUDA Tile IR.")
     sub = ap.add_subparsers(dest="command")
@@ -96,13 +103,15 @@ def build_parser() -> argparse.ArgumentParser:
     opt.add_argument("-o", dest="output", metavar="OUT")
     opt.add_argument("file", metavar="FILE")
     opt.set_defaults(func=cmd_opt)
+    srv = sub.add_parser("serve", help="run the language server (stdio; --tcp PORT binds 127.0.0.1)")
+    srv.add_argument("--tcp", type=int, metavar="PORT", help="listen on 127.0.0.1:PORT instead of stdio")
+    srv.set_defaults(func=cmd_serve)
     return ap
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     ap = build_parser()
     args = ap.parse_args(argv)
-    if args.command is None:
-        ap.print_help()
-        return 0
+    if args.command is None:  # editors start `tile-lsp` bare: serve over stdio
+        return cmd_serve(argparse.Namespace(tcp=None))
     return int(args.func(args))

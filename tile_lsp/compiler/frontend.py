@@ -49,10 +49,15 @@ def split_chunks(text: str) -> list[Span]:
 
 
 def parse_chunk(
-    source: SourceText, span: Span | None = None, verify: bool = True, options: Mapping[str, object] | None = None
+    source: SourceText,
+    span: Span | None = None,
+    verify: bool = True,
+    options: Mapping[str, object] | None = None,
+    symbols: Mapping[str, Operation] | None = None,
 ) -> ParseResult:
     """Parse and verify text[span]; never raises for bad input. `options` tune the verifier
-    (e.g. `hints_errors`: bad optimization hints are errors, like cuda-tile-opt -Werr-hints)."""
+    (e.g. `hints_errors`: bad optimization hints are errors, like cuda-tile-opt -Werr-hints);
+    `symbols` are module symbols defined outside the text (items parsed one by one)."""
     span = span or Span(0, len(source.text))
     bad = _binary_junk(source.text, span)
     if bad is not None:
@@ -73,7 +78,7 @@ def parse_chunk(
         ctx = VerifyContext(
             parser.smap,
             parser.sink,
-            symbols=collect_symbols(module),
+            symbols={**(symbols or {}), **collect_symbols(module)},
             options=dict(options or {}),
             generic_ops=parser.generic_ops,
         )

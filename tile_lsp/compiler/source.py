@@ -59,6 +59,21 @@ class SourceText:
             return line, col
         return line, col + sum(1 for ch in segment if ord(ch) > 0xFFFF)
 
+    def offset_utf16(self, line: int, col16: int) -> int:
+        """Offset of a 0-based (line, UTF-16 column), as LSP positions are; clamps."""
+        starts = self.line_starts()
+        if line >= len(starts):
+            return len(self.text)
+        text = self.line_text(line)
+        if text.isascii():
+            return starts[line] + min(max(col16, 0), len(text))
+        units = 0
+        for i, ch in enumerate(text):
+            if units >= col16:
+                return starts[line] + i
+            units += 2 if ord(ch) > 0xFFFF else 1
+        return starts[line] + len(text)
+
     def offset(self, line: int, col: int) -> int:
         """Offset of a 0-based (line, character column); clamps to the text."""
         starts = self.line_starts()

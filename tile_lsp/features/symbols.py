@@ -1,0 +1,95 @@
+"""Document symbols (module -> globals/entries), workspace symbols and folding ranges."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tile_lsp.compiler.document import DocumentAnalysis
+from tile_lsp.compiler.source import Span
+
+
+@dataclass
+class Symbol:
+    name: str
+    kind: str  # module | entry | global | function
+    span: Span  # whole item
+    selection: Span  # the @name
+    detail: str = ""
+    children: list[Symbol] = field(default_factory=list)
+
+
+def document_symbols(doc: DocumentAnalysis) -> list[Symbol]:
+    """Module(s) with their items; bare items (tileirdisasm output) at the top."""
+    out: list[Symbol] = []
+    module_sym: Symbol | None = None
+    for item in doc.items:
+        smap = item.result.smap
+        if item.kind in ("whole", "shell"):
+            for op, info in smap.ops.items():
+                name = op.properties.get("sym_name")
+                if not hasattr(name, "data") or info.symbol_span is None:
+                    continue
+                kind = op.name.removeprefix("cuda_tile.")
+                sym = Symbol(name.data, _kind(kind), item.absolute(info.span), item.absolute(info.symbol_span), kind)  # type: ignore[union-attr]
+                if kind == "module":
+                    module_sym = sym
+                    out.append(sym)
+                elif module_sym is not None and module_sym.span.start <= sym.span.start <= module_sym.span.end:
+                    module_sym.children.append(sym)
+                else:
+                    out.append(sym)
+            continue
+        top = item.top_op
+        item_info = smap.ops.get(top) if top is not None else None
+        if top is None or item_info is None or item.name is None or item_info.symbol_span is None:
+            continue
+        kind = top.name.removeprefix("cuda_tile.")
+        out_list = module_sym.children if module_sym is not None else out
+        out_list.append(
+            Symbol(item.name, _kind(kind), Span(item.start, item.end), item.absolute(item_info.symbol_span), _detail(doc, item))
+        )
+    return out
+
+
+def flatten(syms: list[Symbol], container: str | None = None) -> list[tuple[Symbol, str | None]]:
+    """Every symbol with the name of its container (workspace symbols)."""
+    out: list[tuple[Symbol, str | None]] = []
+    for sym in syms:
+        out.append((sym, container))
+        out.extend(flatten(sym.children, sym.name))
+    return out
+
+
+def _kind(op_kind: str) -> str:
+    return {"module": "module", "entry": "entry", "global": "global"}.get(op_kind, "function")
+
+
+def _detail(doc: DocumentAnalysis, item) -> str:  # type: ignore[no-untyped-def]
+    op = item.top_op
+    ftype = op.properties.get("function_type")
+    if ftype is not None:
+        from tile_lsp.compiler.syntax.types import type_str
+
+        return "(" + ", ".join(type_str(t) for t in ftype.inputs.data) + ")"
+    t = op.properties.get("type")
+    if t is not None:
+        from tile_lsp.compiler.syntax.types import type_str
+
+        return type_str(t)
+    return ""
+
+
+def folding_ranges(doc: DocumentAnalysis) -> list[tuple[int, int]]:
+    """(start line, end line) of every multi-line `{ ... }` region (ops with regions)."""
+    out: set[tuple[int, int]] = set()
+    src = doc.source
+    for item in doc.items:
+        for op, info in item.result.smap.ops.items():
+            if not op.regions:
+                continue
+            span = item.absolute(info.span)
+            a, _ = src.line_col(span.start)
+            b, _ = src.line_col(span.end)
+            if b > a:
+                out.add((a, b))
+    return sorted(out)
