@@ -95,7 +95,10 @@ class TileServer:
         if not self.session.is_latest(snap):
             return
         try:
-            analysis = snap.analysis
+            # Off the request loop: hovers and definitions keep being answered meanwhile.
+            analysis = await asyncio.get_running_loop().run_in_executor(None, lambda: snap.analysis)
+        except asyncio.CancelledError:
+            raise
         except Exception:  # an analysis bug must not leave stale diagnostics or kill the server
             text = traceback.format_exc()
             self.ls.window_log_message(lsp.LogMessageParams(type=lsp.MessageType.Error, message=text))

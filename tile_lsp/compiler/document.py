@@ -8,6 +8,7 @@ Files the splitter cannot cut safely (split markers, aliases, generic form) are 
 from __future__ import annotations
 
 import re
+import threading
 from collections import OrderedDict
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -18,6 +19,7 @@ from xdsl.ir import Operation
 from tile_lsp.compiler.diagnostics import Diagnostic, Related
 from tile_lsp.compiler.frontend import ParseResult, parse_chunk
 from tile_lsp.compiler.source import SourceText, Span
+from tile_lsp.compiler.upstream import analyze_upstream, is_upstream
 
 # A line that starts a top-level item (indentation allowed: items sit inside a module).
 _ITEM_START = re.compile(r"^[ \t]*(?:cuda_tile\.)?(entry|global|testing\$func)\b", re.M)
@@ -87,18 +89,21 @@ class ItemCache:
     def __init__(self, size: int = _CACHE_SIZE):
         self.size = size
         self._data: OrderedDict[tuple[str, str], ParseResult] = OrderedDict()
+        self._lock = threading.Lock()  # the server analyses on worker threads
 
     def get(self, key: tuple[str, str]) -> ParseResult | None:
-        hit = self._data.get(key)
-        if hit is not None:
-            self._data.move_to_end(key)
-        return hit
+        with self._lock:
+            hit = self._data.get(key)
+            if hit is not None:
+                self._data.move_to_end(key)
+            return hit
 
     def put(self, key: tuple[str, str], value: ParseResult) -> None:
-        self._data[key] = value
-        self._data.move_to_end(key)
-        while len(self._data) > self.size:
-            self._data.popitem(last=False)
+        with self._lock:
+            self._data[key] = value
+            self._data.move_to_end(key)
+            while len(self._data) > self.size:
+                self._data.popitem(last=False)
 
 
 def split_items(text: str) -> tuple[list[tuple[str, int, int]], tuple[int, int] | None] | None:
@@ -157,6 +162,9 @@ def analyze(
 ) -> DocumentAnalysis:
     """Parse and verify a document, reusing cached items; never raises for bad input."""
     source = SourceText(text, path)
+    if is_upstream(text):
+        result = analyze_upstream(source)
+        return DocumentAnalysis(source, [Item("whole", 0, len(text), result)], list(result.diagnostics), reparsed=1)
     split = split_items(text)
     if split is None:
         result = parse_chunk(source, options=options)

@@ -6,6 +6,7 @@ Dialect modules are imported on first lookup, so importing the compiler stays ch
 from __future__ import annotations
 
 import importlib
+import threading
 from collections.abc import Sequence
 from functools import cache
 from typing import TYPE_CHECKING, Any
@@ -36,17 +37,21 @@ DIALECT_MODULES = (
 
 _OPS: dict[str, type[Operation]] = {}
 _loaded = False
+_load_lock = threading.Lock()
 
 
 def _load() -> None:
     global _loaded
     if _loaded:
         return
-    _loaded = True
-    for mod_name in DIALECT_MODULES:
-        mod = importlib.import_module(mod_name)
-        for cls in mod.OPS:
-            _OPS[cls.name] = cls
+    with _load_lock:  # the language server parses on worker threads
+        if _loaded:
+            return
+        for mod_name in DIALECT_MODULES:
+            mod = importlib.import_module(mod_name)
+            for cls in mod.OPS:
+                _OPS[cls.name] = cls
+        _loaded = True
 
 
 def op_class(name: str) -> type[Operation] | None:

@@ -1,0 +1,138 @@
+"""Files in upstream MLIR dialects (gpu, nvgpu, nvvm, llvm, func, ...) that tile-lsp cannot
+parse yet: lexical diagnostics only (never a false error on valid text) plus token-level
+navigation for SSA values, block labels and symbols.
+
+The back-half issue brings real parsers for these dialects; until then this is the fallback.
+"""
+
+from __future__ import annotations
+
+import re
+
+from xdsl.dialects import builtin
+from xdsl.dialects.builtin import UnregisteredOp
+from xdsl.ir import Block, Region
+from xdsl.parser.core import ForwardDeclaredValue
+
+from tile_lsp.compiler.diagnostics import DiagnosticSink, Related
+from tile_lsp.compiler.frontend import ParseResult
+from tile_lsp.compiler.source import SourceText, Span
+from tile_lsp.compiler.syntax import lexer
+from tile_lsp.compiler.syntax.sourcemap import OpInfo, SourceMap, SymbolUse, ValueUse
+
+# Upstream op prefixes that mark a file as not cuda_tile.
+_UPSTREAM = re.compile(r"\b(?:gpu|nvgpu|nvvm|llvm|func|arith|scf|memref|math|cf|vector)\.[a-z_]+")
+_SYMBOL_DEF = re.compile(r"func|func\.func|module|gpu\.module|gpu\.func|llvm\.func|llvm\.mlir\.global|memref\.global")
+_PAIRS = {"(": ")", "[": "]", "{": "}"}
+
+
+def is_upstream(text: str) -> bool:
+    """True for text written in upstream dialects with no cuda_tile op in it."""
+    return "cuda_tile" not in text and _UPSTREAM.search(text) is not None
+
+
+def analyze_upstream(source: SourceText) -> ParseResult:
+    """Lexical diagnostics and a token-level SourceMap for an upstream-dialect file."""
+    tokens = lexer.tokenize(source.text)
+    sink = DiagnosticSink()
+    smap = SourceMap()
+    _check_tokens(tokens, sink)
+    _index(tokens, smap)
+    return ParseResult(source, Span(0, len(source.text)), builtin.ModuleOp(Region(Block())), sink.items, smap)
+
+
+def _check_tokens(tokens: lexer.Tokens, sink: DiagnosticSink) -> None:
+    stack: list[tuple[str, int]] = []
+    for i, kind in enumerate(tokens.kinds):
+        text = tokens.texts[i]
+        span = Span(tokens.starts[i], tokens.ends[i])
+        if kind == lexer.ERROR:
+            what = "unterminated string" if text.startswith('"') else f"unexpected character '{text}'"
+            sink.error(span, what)
+        elif kind == lexer.PUNCT and text in _PAIRS:
+            stack.append((text, i))
+        elif kind == lexer.PUNCT and text in (")", "]", "}"):
+            if not stack or _PAIRS[stack[-1][0]] != text:
+                sink.error(span, f"unbalanced '{text}'")
+                return
+            stack.pop()
+    if stack:
+        opener, i = stack[-1]
+        end = tokens.starts[-1]
+        sink.error(Span(end, end), f"expected '{_PAIRS[opener]}'", Related(Span(tokens.starts[i], tokens.ends[i]), "to match this"))
+
+
+def _index(tokens: lexer.Tokens, smap: SourceMap) -> None:
+    """Values are defined where followed by `=`/`:`, or listed before `=`; the rest are uses."""
+    values: dict[str, ForwardDeclaredValue] = {}
+    texts, kinds = tokens.texts, tokens.kinds
+    n = len(kinds)
+    pending: list[int] = []  # value tokens of a result list `%a, %b =`
+    signature_depth = -1  # paren depth of an argument list after `@name` or `^bb`
+    depth = 0
+    for i in range(n):
+        kind = kinds[i]
+        if kind == lexer.PUNCT and texts[i] == "(":
+            depth += 1
+            if signature_depth < 0 and i > 0 and kinds[i - 1] in (lexer.SYMBOL, lexer.BLOCK):
+                signature_depth = depth
+        elif kind == lexer.PUNCT and texts[i] == ")":
+            if depth == signature_depth:
+                signature_depth = -1
+            depth -= 1
+        if kind == lexer.VALUE:
+            pending.append(i)
+            nxt = texts[i + 1] if i + 1 < n else ""
+            if nxt == ",":
+                continue
+            # `%x =`, `%x:2 =`, and `%x: type` written tight (block/function arguments)
+            # define; `%x : type` with a space is a use's trailing type annotation.
+            tight_colon = nxt == ":" and tokens.ends[i] == tokens.starts[i + 1]
+            in_signature = nxt == ":" and depth == signature_depth
+            if nxt == "=" or tight_colon or in_signature:
+                for j in pending:
+                    _define(tokens, j, values, smap)
+            else:
+                for j in pending:
+                    _use(tokens, j, values, smap)
+            pending = []
+        elif kind == lexer.SYMBOL:
+            prev = texts[i - 1] if i > 0 else ""
+            span = Span(tokens.starts[i], tokens.ends[i])
+            name = texts[i][1:].strip('"')
+            if _SYMBOL_DEF.fullmatch(prev):
+                if prev != "module" and prev != "gpu.module":
+                    values = {}  # functions are isolated: their values are a new scope
+                op = UnregisteredOp.with_name(prev).create(properties={"sym_name": builtin.StringAttr(name)})
+                smap.ops[op] = OpInfo(span, span, symbol_span=span)
+            else:
+                holder = UnregisteredOp.with_name("upstream.use").create()
+                smap.symbol_uses.append(SymbolUse(name, span, holder))
+        else:
+            if pending:
+                for j in pending:
+                    _use(tokens, j, values, smap)
+                pending = []
+
+
+def _value(name: str, values: dict[str, ForwardDeclaredValue]) -> ForwardDeclaredValue:
+    v = values.get(name)
+    if v is None:
+        v = values[name] = ForwardDeclaredValue(builtin.NoneType())
+    return v
+
+
+def _define(tokens: lexer.Tokens, i: int, values: dict[str, ForwardDeclaredValue], smap: SourceMap) -> None:
+    name = tokens.texts[i].split("#")[0]
+    v = _value(name, values)
+    span = Span(tokens.starts[i], tokens.ends[i])
+    if v not in smap.value_defs:
+        smap.value_defs[v] = span
+        smap.value_names[v] = name
+    else:
+        smap.uses.append(ValueUse(v, span, None))
+
+
+def _use(tokens: lexer.Tokens, i: int, values: dict[str, ForwardDeclaredValue], smap: SourceMap) -> None:
+    name = tokens.texts[i].split("#")[0]
+    smap.uses.append(ValueUse(_value(name, values), Span(tokens.starts[i], tokens.ends[i]), None))
