@@ -22,10 +22,7 @@ from tile_lsp.compiler.source import SourceText, Span
 from tile_lsp.compiler.upstream import analyze_upstream, is_upstream
 
 # A line that starts a top-level item (indentation allowed: items sit inside a module).
-_ITEM_START = re.compile(r"^[ \t]*(?:cuda_tile\.)?(entry|global|testing\$func)\b", re.M)
-_MODULE_START = re.compile(r"^[ \t]*cuda_tile\.module\b[^\n{]*\{", re.M)
-# Text that makes item-wise parsing unsafe: the whole document is then one item.
-_WHOLE_FILE = re.compile(r"^// -----|^[ \t]*[#!][\w$.-]+\s*=|\"cuda_tile\.|^[ \t]*module\b", re.M)
+_MODULE_START = re.compile(r"[ \t]*cuda_tile\.module\b[^\n{]*\{")
 _CACHE_SIZE = 4096
 
 
@@ -108,34 +105,71 @@ class ItemCache:
 
 def split_items(text: str) -> tuple[list[tuple[str, int, int]], tuple[int, int] | None] | None:
     """(kind, start, end) of each top-level item, and the module's (body start, closing brace)
-    if there is one; None when the text must be parsed whole."""
-    if _WHOLE_FILE.search(text):
+    if there is one; None when the text must be parsed whole.
+
+    Runs on every keystroke over the whole document, so it scans with str.find (C speed)
+    and looks at the few lines that can start something, not at every character.
+    """
+    if "// -----" in text or '"cuda_tile.' in text or _line_starting_with(text, ("#", "!", "module")):
         return None
-    modules = list(_MODULE_START.finditer(text))
-    if len(modules) > 1:
+    module_lines = _lines_starting_with(text, ("cuda_tile.module",))
+    if len(module_lines) > 1:
         return None
     body: tuple[int, int] | None = None
     limit = len(text)
-    if modules:
+    if module_lines:
+        m = _MODULE_START.match(text, module_lines[0][1])
         close = _closing_brace(text)
-        if close is None or close < modules[0].end():
+        if m is None or close is None or close < m.end():
             return None
-        body = (modules[0].end(), close)
+        body = (m.end(), close)
         limit = close
-    starts = [(m.group(1), m.start()) for m in _ITEM_START.finditer(text)]
+    starts = _lines_starting_with(text, _ITEM_WORDS)
     if body is not None:
         if any(s < body[0] for _, s in starts):
             return None  # something odd before the module body
         starts = [(k, s) for k, s in starts if s < limit]
-    elif text[: starts[0][1] if starts else len(text)].strip(" \t\r\n") and not _only_comments(
-        text[: starts[0][1] if starts else len(text)]
-    ):
-        return None
+    else:
+        head = text[: starts[0][1] if starts else len(text)]
+        if head.strip(" \t\r\n") and not _only_comments(head):
+            return None
     items = []
     for i, (kind, start) in enumerate(starts):
         end = starts[i + 1][1] if i + 1 < len(starts) else limit
         items.append((kind, start, end))
     return items, body
+
+
+_ITEM_WORDS = ("entry", "global", "testing$func", "cuda_tile.entry", "cuda_tile.global", "cuda_tile.testing$func")
+
+
+def _lines_starting_with(text: str, words: tuple[str, ...]) -> list[tuple[str, int]]:
+    """(word without `cuda_tile.`, line start) for lines whose first token is one of `words`."""
+    found: dict[int, str] = {}
+    for word in words:
+        pos = text.find(word)
+        while pos >= 0:
+            end = pos + len(word)
+            line_start = text.rfind("\n", 0, pos) + 1
+            boundary = end >= len(text) or not (text[end].isalnum() or text[end] in "_$.")
+            if boundary and not text[line_start:pos].strip(" \t"):
+                found[line_start] = word.removeprefix("cuda_tile.")
+            pos = text.find(word, end)
+    return sorted(((k, s) for s, k in found.items()), key=lambda ks: ks[1])
+
+
+def _line_starting_with(text: str, prefixes: tuple[str, ...]) -> bool:
+    """Some line starts (at column 0, where MLIR puts them) with one of `prefixes`:
+    alias definitions and a builtin `module`."""
+    for prefix in prefixes:
+        probe = "\n" + prefix
+        pos = 0 if text.startswith(prefix) else text.find(probe)
+        while pos >= 0:
+            after = pos + len(probe) - (1 if pos == 0 and text.startswith(prefix) else 0)
+            if prefix != "module" or text[after : after + 1] in (" ", "{", "@", "\n", "\t", ""):
+                return True
+            pos = text.find(probe, pos + 1)
+    return False
 
 
 def _closing_brace(text: str) -> int | None:
@@ -198,7 +232,7 @@ def analyze(
     for kind, start, end in pieces:
         items.append(by_start.get(start) or parse_piece(kind, start, end, symbols_key, symbols))
     if body is not None:
-        items.insert(0, _shell_item(text, path, body, pieces))
+        items.insert(0, _shell_item(text, path, body, cache))
     diagnostics: list[Diagnostic] = []
     for item in items:
         diagnostics.extend(_absolute(d, item.start) for d in item.result.diagnostics)
@@ -207,17 +241,22 @@ def analyze(
     return DocumentAnalysis(source, items, diagnostics, reparsed)
 
 
-def _shell_item(text: str, path: str, body: tuple[int, int], pieces: list[tuple[str, int, int]]) -> Item:
-    """The module header and closing brace with the items blanked out (offsets kept)."""
-    parts = []
-    pos = 0
-    for _, start, end in pieces:
-        parts.append(text[pos:start])
-        parts.append(re.sub(r"[^\n]", " ", text[start:end]))
-        pos = end
-    parts.append(text[pos:])
-    shell = "".join(parts)
-    result = parse_chunk(SourceText(shell, path))
+def _shell_item(text: str, path: str, body: tuple[int, int], cache: ItemCache) -> Item:
+    """The module header (up to its `{`) parsed with a closing `}` added, cached by its text;
+    text after the module's closing brace must be blank or comments."""
+    header = text[: body[0]]
+    key = (header, "\0shell")
+    result = cache.get(key)
+    if result is None:
+        result = parse_chunk(SourceText(header + "}", path))
+        cache.put(key, result)
+    tail = text[body[1] + 1 :]
+    if tail.strip() and not _only_comments(tail):
+        from tile_lsp.compiler.diagnostics import Severity
+
+        at = body[1] + 1 + (len(tail) - len(tail.lstrip()))
+        extra = Diagnostic(Span(at, at + 1), Severity.ERROR, "unexpected text after the end of the module")
+        result = ParseResult(result.source, result.span, result.module, [*result.diagnostics, extra], result.smap)
     return Item("shell", 0, len(text), result)
 
 

@@ -26,9 +26,19 @@ _SYMBOL_DEF = re.compile(r"func|func\.func|module|gpu\.module|gpu\.func|llvm\.fu
 _PAIRS = {"(": ")", "[": "]", "{": "}"}
 
 
+_UPSTREAM_HINTS = ("gpu.", "nvvm.", "llvm.", "func.", "arith.", "scf.", "memref.", "math.", "cf.", "vector.")
+
+
 def is_upstream(text: str) -> bool:
     """True for text written in upstream dialects with no cuda_tile op in it."""
-    return "cuda_tile" not in text and _UPSTREAM.search(text) is not None
+    if "cuda_tile" in text or "entry @" in text:  # bare entries are tileirdisasm's cuda_tile
+        return False
+    # Substring probes run at C speed; the regex only confirms around a hit (every keystroke).
+    for hint in _UPSTREAM_HINTS:
+        pos = text.find(hint)
+        if pos >= 0 and _UPSTREAM.search(text, max(0, pos - 8), pos + 64) is not None:
+            return True
+    return False
 
 
 def analyze_upstream(source: SourceText) -> ParseResult:
