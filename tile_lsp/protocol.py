@@ -51,22 +51,49 @@ def location(source: SourceText, uri: str, span: Span) -> lsp.Location:
 
 
 def encode_semantic_tokens(source: SourceText, tokens: list) -> list[int]:  # type: ignore[type-arg]
-    """LSP's relative encoding of (absolute offset, length, type, modifiers) tokens."""
+    """LSP's relative encoding of (absolute offset, length, type, modifiers) tokens, in order."""
     from tile_lsp.features.semantic_tokens import TOKEN_MODIFIERS, TOKEN_TYPES
 
+    types = {t: i for i, t in enumerate(TOKEN_TYPES)}
+    bits = {m: 1 << i for i, m in enumerate(TOKEN_MODIFIERS)}
+    if not source.text.isascii():
+        return _encode_utf16(source, tokens, types, bits)
+    # ASCII text (the usual case): columns are offsets, and lines advance with the tokens.
+    starts = source.line_starts()
+    last_line = len(starts) - 1
+    data: list[int] = []
+    extend = data.extend
+    prev_line = prev_col = line = 0
+    next_start = starts[1] if last_line else 1 << 62
+    for start, length, kind, mods in tokens:
+        if start >= next_start or start < starts[line]:
+            line = source.line_col(start)[0]
+            next_start = starts[line + 1] if line < last_line else 1 << 62
+        col = start - starts[line]
+        flags = 0
+        for m in mods:
+            flags |= bits[m]
+        if line == prev_line:
+            extend((0, col - prev_col, length, types[kind], flags))
+        else:
+            extend((line - prev_line, col, length, types[kind], flags))
+            prev_line = line
+        prev_col = col
+    return data
+
+
+def _encode_utf16(source: SourceText, tokens: list, types: dict[str, int], bits: dict[str, int]) -> list[int]:  # type: ignore[type-arg]
     data: list[int] = []
     prev_line = prev_col = 0
     for tok in tokens:
         line, col = source.line_col_utf16(tok.start)
-        _, end_col = source.line_col_utf16(tok.start + tok.length)
-        length = end_col - col
+        length = source.line_col_utf16(tok.start + tok.length)[1] - col
         if length <= 0:
             continue
-        delta_line = line - prev_line
-        delta_col = col - prev_col if delta_line == 0 else col
-        mods = 0
+        flags = 0
         for m in tok.modifiers:
-            mods |= 1 << TOKEN_MODIFIERS.index(m)
-        data += [delta_line, delta_col, length, TOKEN_TYPES.index(tok.type), mods]
+            flags |= bits[m]
+        delta_line = line - prev_line
+        data += [delta_line, col - prev_col if delta_line == 0 else col, length, types[tok.type], flags]
         prev_line, prev_col = line, col
     return data

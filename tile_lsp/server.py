@@ -298,12 +298,19 @@ class TileServer:
                         label=c.label,
                         kind=_COMPLETION_KIND.get(c.kind),
                         detail=c.detail or None,
-                        insert_text=c.insert_text,
+                        insert_text=c.insert_text if c.replace is None else None,
+                        # Replacing the typed word (sigil included) keeps `%`/`@` from doubling.
+                        text_edit=lsp.TextEdit(
+                            range=proto.to_range(doc.source, c.replace), new_text=c.insert_text or c.label
+                        )
+                        if c.replace is not None
+                        else None,
+                        sort_text=f"{i:04d}",  # the feature's order: nearest values first
                         documentation=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=c.documentation)
                         if c.documentation
                         else None,
                     )
-                    for c in items
+                    for i, c in enumerate(items)
                 ],
             )
 
@@ -336,7 +343,9 @@ class TileServer:
 
         @ls.feature(
             lsp.TEXT_DOCUMENT_CODE_ACTION,
-            lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix]),
+            lsp.CodeActionOptions(
+                code_action_kinds=[lsp.CodeActionKind.QuickFix, lsp.CodeActionKind.RefactorRewrite]
+            ),
         )
         @self.guarded(empty)
         def on_code_action(params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
@@ -347,17 +356,20 @@ class TileServer:
             from tile_lsp.compiler.source import Span
 
             span = Span(proto.offset(doc.source, params.range.start), proto.offset(doc.source, params.range.end))
+            only = [getattr(k, "value", k) for k in params.context.only or ()]
             out = []
-            for fix in code_actions.quick_fixes(doc, span):
+            for fix in code_actions.quick_fixes(doc, span, snap.cache):
+                if only and not any(fix.kind == k or fix.kind.startswith(f"{k}.") for k in only):
+                    continue  # the client asked for other kinds (e.g. only refactors)
                 edits = [lsp.TextEdit(range=proto.to_range(doc.source, s), new_text=t) for s, t in fix.edits]
                 diags = [proto.diagnostic(doc.source, snap.uri, fix.diagnostic)] if fix.diagnostic else None
                 out.append(
                     lsp.CodeAction(
                         title=fix.title,
-                        kind=lsp.CodeActionKind.QuickFix,
+                        kind=lsp.CodeActionKind(fix.kind),
                         diagnostics=diags,
                         edit=lsp.WorkspaceEdit(changes={snap.uri: edits}),
-                        is_preferred=True,
+                        is_preferred=fix.preferred or None,
                     )
                 )
             return out

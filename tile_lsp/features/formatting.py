@@ -1,8 +1,271 @@
-"""Formatting: re-indent and normalise spacing, keeping every comment, name and order."""
+"""Formatting: re-indent and normalise spacing of the original tokens (the printer would drop comments).
+
+The result is offered only if it has the same tokens, the same comments and the same IR.
+"""
 
 from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tile_lsp.compiler.frontend import SPLIT_MARKER, parse_chunk, split_chunks
+from tile_lsp.compiler.source import SourceText, Span
+from tile_lsp.compiler.syntax import lexer
+from tile_lsp.compiler.syntax.lexer import Tokens, tokenize
+from tile_lsp.compiler.syntax.printer import Printer
+
+INDENT = "  "  # one region nesting level, as NVIDIA prints
+CONTINUATION = 4  # extra columns for a wrapped line that sat left of its statement
+_OPEN = {"(": ")", "[": "]", "{": "}", "<": ">"}
+_CLOSE = {v: k for k, v in _OPEN.items()}
+_NO_SPACE_BEFORE = frozenset(",)]>")
+_NO_SPACE_AFTER = frozenset("([<")
+
+
+class _Unsafe(Exception):
+    """The text has something the formatter will not touch (unbalanced brackets, odd tokens)."""
+
+
+@dataclass
+class _Line:
+    """One source line: its tokens (indices), the spacing it had, its comment, its indentation."""
+
+    tokens: list[int] = field(default_factory=list)
+    spaced: list[bool] = field(default_factory=list)  # whitespace before each token but the first
+    comment: str | None = None
+    comment_gap: int = 1  # columns between the code and a trailing comment
+    indent: int = 0  # original indentation width (tabs count 4)
+
+    @property
+    def blank(self) -> bool:
+        return not self.tokens and self.comment is None
 
 
 def format_text(text: str) -> str | None:
     """The formatted text, or None when it cannot be formatted safely (leave it unchanged)."""
-    return None
+    before = _ir_text(text)
+    if before is None:
+        return None
+    ir, op_starts, top_spans = before
+    toks = tokenize(text)
+    try:
+        lines = _lines(toks)
+        out = _Layout(toks, op_starts, top_spans).run(lines)
+    except _Unsafe:
+        return None
+    eol = "\r\n" if "\r\n" in text else "\n"
+    result = eol.join(out) + eol if out else ""
+    if result == text:
+        return result
+    return result if _same(toks, result, ir) else None
+
+
+# -- reading the original lines ----------------------------------------------------------
+
+
+def _lines(toks: Tokens) -> list[_Line]:
+    """The text cut into lines of tokens and comments (tokens never span lines)."""
+    text = toks.text
+    lines: list[_Line] = []
+    cur: _Line | None = None
+    prev_end = 0
+    for i in range(len(toks.kinds) - 1):
+        if toks.kinds[i] == lexer.ERROR or "\n" in toks.texts[i]:
+            raise _Unsafe
+        gap = text[prev_end : toks.starts[i]]
+        if cur is not None and "\n" not in gap:
+            cur.tokens.append(i)
+            cur.spaced.append(bool(gap))
+        else:
+            indent = _gap_lines(gap, lines, first=cur is None)
+            cur = _Line(tokens=[i], indent=indent)
+            lines.append(cur)
+        prev_end = toks.ends[i]
+    _gap_lines(text[prev_end:] + "\n", lines, first=not lines)
+    return lines
+
+
+def _gap_lines(gap: str, lines: list[_Line], first: bool) -> int:
+    """Add the comment/blank lines inside `gap` (the trivia between two tokens on different
+    lines); attach a trailing comment to the last line; return the next line's indentation."""
+    parts = gap.split("\n")
+    if not first:
+        tail = parts.pop(0)
+        if tail.strip():
+            lines[-1].comment = tail.strip()
+            lines[-1].comment_gap = _width(tail)
+    for part in parts[:-1]:
+        stripped = part.strip()
+        lines.append(_Line(comment=stripped or None, indent=_width(part)))
+    return _width(parts[-1])
+
+
+def _width(indent: str) -> int:
+    return len(indent.expandtabs(4)) - len(indent.expandtabs(4).lstrip())
+
+
+# -- laying lines out ----------------------------------------------------------------------
+
+
+class _Layout:
+    """Walks the lines once, keeping the bracket stack; decides indentation and spacing."""
+
+    def __init__(self, toks: Tokens, op_starts: set[int], top_spans: list[Span]):
+        self.t = toks
+        self.op_starts = op_starts
+        self.top_spans = top_spans
+        self.stack: list[str] = []
+        self.angles = 0  # open `<` in the stack: inside types/attributes spacing is kept as written
+        self.ref = (0, 0)  # (original, new) indentation of the last statement line
+
+    def run(self, lines: list[_Line]) -> list[str]:
+        out: list[str] = []
+        for line in lines:
+            if line.blank:
+                if out and out[-1]:
+                    out.append("")
+                continue
+            out.append(self.line(line))
+        while out and not out[-1]:
+            out.pop()
+        if self.stack:
+            raise _Unsafe
+        return out
+
+    def line(self, line: _Line) -> str:
+        indent = " " * self.indent(line)
+        if not line.tokens:
+            return indent + (line.comment or "")
+        body = self.code(line)
+        if line.comment is None:
+            return indent + body
+        gap = "  " if line.comment_gap >= 2 else " "  # `%x = op  // note` keeps its two spaces
+        return indent + body + gap + line.comment
+
+    def indent(self, line: _Line) -> int:
+        """Region nesting for statements; wrapped lines keep their offset from the statement."""
+        level = self.stack.count("{")
+        first = self.t.texts[line.tokens[0]] if line.tokens else ""
+        if line.tokens and not self.continues(line.tokens[0]):
+            if first == "}" or self.is_label(line):
+                level -= 1
+            new = len(INDENT) * max(level, 0)
+            self.ref = (line.indent, new)
+            return new
+        if not line.tokens and (not self.stack or self.stack[-1] == "{"):
+            return len(INDENT) * level  # a comment between statements
+        offset = line.indent - self.ref[0]
+        if offset < 0:  # wrapped left of its own statement: no alignment worth keeping
+            offset = 0 if first in _CLOSE else CONTINUATION
+        return self.ref[1] + offset  # NVIDIA wraps `reduce`'s region arguments at offset 0
+
+    def continues(self, i: int) -> bool:
+        """Whether the line starting at token i wraps an op begun on an earlier line."""
+        if self.stack and self.stack[-1] != "{":
+            return True
+        start = self.t.starts[i]
+        if start in self.op_starts or self.t.texts[i] == "}" or self.t.kinds[i] == lexer.BLOCK:
+            return False
+        return any(s.start < start < s.end for s in self.top_spans)
+
+    def is_label(self, line: _Line) -> bool:
+        t = self.t
+        return t.kinds[line.tokens[0]] == lexer.BLOCK and t.texts[line.tokens[-1]] == ":"
+
+    def code(self, line: _Line) -> str:
+        t = self.t
+        parts: list[str] = []
+        label = t.kinds[line.tokens[0]] == lexer.BLOCK
+        for n, i in enumerate(line.tokens):
+            if n:
+                parts.append(self.space(i, line.spaced[n - 1], label))
+            parts.append(t.texts[i])
+            self.track(t.texts[i])
+        return "".join(parts)
+
+    def track(self, tok: str) -> None:
+        if tok in _OPEN:
+            self.stack.append(tok)
+            self.angles += tok == "<"
+        elif tok in _CLOSE:
+            if not self.stack or self.stack.pop() != _CLOSE[tok]:
+                raise _Unsafe
+            self.angles -= tok == ">"
+
+    def space(self, i: int, spaced: bool, label: bool) -> str:
+        """The gap before token i (same line as token i-1), by MLIR's spacing."""
+        t = self.t
+        prev, nxt = t.texts[i - 1], t.texts[i]
+        keep = " " if spaced else ""
+        if nxt in _NO_SPACE_BEFORE or prev in _NO_SPACE_AFTER:
+            return ""
+        if self.angles:
+            return keep  # `tile<4x8xf32>`, `strides=[?,1]`, `<f32: 1.0>`: as written
+        if prev in (",", "->", "}") or nxt in ("->", "{"):
+            return " "  # `a, b`, `x -> y`, `} else {`, `@m {`
+        if (prev == "=" and self.result_eq(i - 1)) or (nxt == "=" and self.result_eq(i)):
+            return " "
+        if ":" in (prev, nxt):
+            return self.colon_space(i, keep, label)
+        return keep
+
+    def result_eq(self, i: int) -> bool:
+        """`%x = op`, `%x:2 = op`, `iter_values(%a = %b)`: `=` right after a value."""
+        t = self.t
+        if t.kinds[i - 1] == lexer.VALUE:
+            return True
+        return i >= 3 and t.kinds[i - 1] == lexer.INT and t.texts[i - 2] == ":" and t.kinds[i - 3] == lexer.VALUE
+
+    def colon_space(self, i: int, keep: str, label: bool) -> str:
+        t = self.t
+        at = i if t.texts[i] == ":" else i - 1  # the colon's index
+        after_value = t.kinds[at - 1] == lexer.VALUE
+        if self.stack and self.stack[-1] in "([":
+            if after_value:  # `(%arg0: tile<f32>)`
+                return "" if at == i else " "
+            return keep  # `loc("file":1:2)`, `[0.0 : f32]`
+        if label or (after_value and t.kinds[at + 1] == lexer.INT):
+            return keep  # `^bb0(...):`, `%for:2 = ...`
+        return " "
+
+
+# -- safety ----------------------------------------------------------------------------------
+
+
+def _ir_text(text: str) -> tuple[str, set[int], list[Span]] | None:
+    """The generic printout of every chunk, the op start offsets and the top-level op spans;
+    None when any chunk has a parse error."""
+    source = SourceText(text)
+    chunks = split_chunks(text) if SPLIT_MARKER.search(text) else [Span(0, len(text))]
+    printed: list[str] = []
+    starts: set[int] = set()
+    tops: list[Span] = []
+    for span in chunks:
+        result = parse_chunk(source, span, verify=False)
+        if result.module is None or not result.ok:
+            return None
+        printed.append(Printer(generic=True).module_text(result.module))
+        starts.update(info.span.start for info in result.smap.ops.values())
+        tops.extend(result.smap.ops[op].span for op in result.module.ops if op in result.smap.ops)
+    return "\n// -----\n".join(printed), starts, tops
+
+
+def _same(a: Tokens, after: str, ir: str) -> bool:
+    """Same tokens, same comments, same IR: anything else means the formatter went wrong."""
+    b = tokenize(after)
+    if a.texts != b.texts or _comments(a) != _comments(b):
+        return False
+    again = _ir_text(after)
+    return again is not None and again[0] == ir
+
+
+def _comments(toks: Tokens) -> list[str]:
+    """Every `//` comment, in order (trailing whitespace is not part of it)."""
+    out: list[str] = []
+    text, pos = toks.text, 0
+    for start, end in zip(toks.starts, toks.ends):
+        for part in text[pos:start].split("\n"):
+            at = part.find("//")
+            if at >= 0:
+                out.append(part[at:].rstrip())
+        pos = end
+    return out

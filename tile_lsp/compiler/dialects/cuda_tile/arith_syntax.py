@@ -30,6 +30,9 @@ ORDERING = EnumSyntax("comparison_ordering", ("unordered", "ordered"))
 
 IEEE_MODES = ("nearest_even", "zero", "negative_inf", "positive_inf")
 
+# custom<...> directive -> (property it sets, the keywords it accepts); read by completion.
+DIRECTIVE_KEYWORDS: dict[str, tuple[str, tuple[str, ...]]] = {}
+
 
 class UnitSyntax:
     """A unit attribute inside an optional group: the group's keyword is its whole spelling."""
@@ -62,6 +65,7 @@ def case_of(op: Operation, name: str, default: str) -> str:
 
 def _keyword_directive(directive: str, kind: str, message: str, cases: Sequence[str]) -> None:
     allowed = frozenset(cases)
+    DIRECTIVE_KEYWORDS[directive] = (kind, tuple(cases))
 
     def parse(p: Parser, state: OpState, args: list[str]) -> None:
         name = _target(args[0])
@@ -113,6 +117,7 @@ def _rounding_directive(directive: str, shown: Sequence[str], default: str, stri
     listing = "expected rounding mode to be one of: " + ", ".join(f"'{m}'" for m in shown)
     known = frozenset(ROUNDING.cases)
     allowed = frozenset(shown)
+    DIRECTIVE_KEYWORDS[directive] = ("rounding", tuple(f"rounding<{m}>" for m in shown))
 
     def parse(p: Parser, state: OpState, args: list[str]) -> None:
         name = _target(args[0])
