@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import gc
 import logging
 import traceback
 from collections.abc import Callable
@@ -20,6 +21,7 @@ from pygls.lsp.server import LanguageServer
 
 from tile_lsp import __version__
 from tile_lsp import protocol as proto
+from tile_lsp.compiler.source import SourceText, Span
 from tile_lsp.features import code_actions, completion, formatting, hover, navigation, semantic_tokens, symbols
 from tile_lsp.session import Session, Settings, Snapshot
 
@@ -66,14 +68,17 @@ class TileServer:
                 try:
                     return fn(*args)
                 except Exception:  # never let one request kill the server
-                    text = traceback.format_exc()
-                    log.error(text)
-                    self.ls.window_log_message(lsp.LogMessageParams(type=lsp.MessageType.Error, message=text))
+                    self._log_failure()
                     return default()
 
             return cast(F, run)
 
         return wrap
+
+    def _log_failure(self) -> None:
+        text = traceback.format_exc()
+        log.error(text)
+        self.ls.window_log_message(lsp.LogMessageParams(type=lsp.MessageType.Error, message=text))
 
     def snapshot(self, uri: str) -> Snapshot | None:
         snap = self.session.get(uri)
@@ -99,9 +104,8 @@ class TileServer:
             analysis = await asyncio.get_running_loop().run_in_executor(None, lambda: snap.analysis)
         except asyncio.CancelledError:
             raise
-        except Exception:  # an analysis bug must not leave stale diagnostics or kill the server
-            text = traceback.format_exc()
-            self.ls.window_log_message(lsp.LogMessageParams(type=lsp.MessageType.Error, message=text))
+        except Exception:  # an analysis bug must not kill the server
+            self._log_failure()
             return
         if not self.session.is_latest(snap):
             return  # a newer version arrived while we worked: its own task will publish
@@ -328,18 +332,21 @@ class TileServer:
             return lsp.SemanticTokens(data=proto.encode_semantic_tokens(doc.source, semantic_tokens.semantic_tokens(doc)))
 
         @ls.feature(lsp.TEXT_DOCUMENT_FORMATTING)
-        @self.guarded(empty)
-        def on_formatting(params: lsp.DocumentFormattingParams) -> list[lsp.TextEdit]:
+        async def on_formatting(params: lsp.DocumentFormattingParams) -> list[lsp.TextEdit]:
             snap = self.snapshot(params.text_document.uri)
             if snap is None:
                 return []
-            new = formatting.format_text(snap.text)
-            if new is None or new == snap.text:
+            try:
+                # Formatting re-parses twice to prove it is safe: seconds on huge files, so
+                # it runs on a worker thread and other requests are served meanwhile.
+                new = await asyncio.get_running_loop().run_in_executor(None, formatting.format_text, snap.text)
+            except Exception:
+                self._log_failure()
                 return []
-            doc = snap.analysis
-            from tile_lsp.compiler.source import Span
-
-            return [lsp.TextEdit(range=proto.to_range(doc.source, Span(0, len(snap.text))), new_text=new)]
+            if new is None or new == snap.text or not self.session.is_latest(snap):
+                return []
+            source = SourceText(snap.text)
+            return [lsp.TextEdit(range=proto.to_range(source, Span(0, len(snap.text))), new_text=new)]
 
         @ls.feature(
             lsp.TEXT_DOCUMENT_CODE_ACTION,
@@ -353,7 +360,6 @@ class TileServer:
             if snap is None:
                 return []
             doc = snap.analysis
-            from tile_lsp.compiler.source import Span
 
             span = Span(proto.offset(doc.source, params.range.start), proto.offset(doc.source, params.range.end))
             only = [getattr(k, "value", k) for k in params.context.only or ()]
@@ -377,6 +383,9 @@ class TileServer:
 
 def serve(tcp_port: int | None = None) -> None:
     """Run the server over stdio, or on 127.0.0.1:PORT with --tcp."""
+    # The IR of open documents is a large, long-lived heap: full collections of it cost
+    # 100+ ms on big files, so collect the oldest generation much less often.
+    gc.set_threshold(50_000, 50, 100)
     server = TileServer()
     if tcp_port is not None:
         server.ls.start_tcp("127.0.0.1", tcp_port)
