@@ -8,6 +8,7 @@ window/logMessage and answers with an empty result.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import functools
 import gc
 import logging
@@ -27,6 +28,7 @@ from tile_lsp.session import Session, Settings, Snapshot
 
 DEBOUNCE_S = 0.005  # coalesces keystroke bursts; small, since re-parsing one entry is cheap
 log = logging.getLogger("tile_lsp")
+SETTINGS_REQUEST = "tileLsp/settings"  # custom request: the settings in force, as JSON
 F = TypeVar("F", bound=Callable[..., Any])
 
 _COMPLETION_KIND = {
@@ -134,6 +136,11 @@ class TileServer:
         @ls.feature(lsp.WORKSPACE_DID_CHANGE_CONFIGURATION)
         def did_change_configuration(params: lsp.DidChangeConfigurationParams) -> None:
             self.session.settings = Settings.from_json(params.settings, self.session.settings)
+
+        @ls.feature(SETTINGS_REQUEST)
+        def current_settings(params: Any) -> dict[str, Any]:
+            """The settings in force, for clients and tests to confirm what the server took."""
+            return dataclasses.asdict(self.session.settings)
 
         @ls.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
         def did_open(params: lsp.DidOpenTextDocumentParams) -> None:

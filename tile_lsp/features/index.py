@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Operation, OpResult, SSAValue
 
 from tile_lsp.compiler.document import DocumentAnalysis, Item
 from tile_lsp.compiler.source import Span
@@ -122,13 +122,17 @@ def op_at(doc: DocumentAnalysis, offset: int) -> tuple[Item, Operation] | None:
 
 
 def value_occurrences(item: Item, value: SSAValue) -> list[tuple[Span, bool]]:
-    """Every (absolute span, is_definition) of a value inside its item."""
+    """Every (absolute span, is_definition) of a value inside its item. A result group
+    (`%r:2 = ...`) is one name: the uses of all its results count (`%r#1` is `%r`)."""
     smap = item.result.smap
     out: list[tuple[Span, bool]] = []
     d = smap.value_defs.get(value)
+    group = {id(value)}
     if d is not None:
         out.append((item.absolute(d), True))
-    out.extend((item.absolute(u.span), False) for u in smap.uses if u.value is value)
+        if isinstance(value, OpResult):
+            group = {id(r) for r in value.op.results if smap.value_defs.get(r) == d}
+    out.extend((item.absolute(u.span), False) for u in smap.uses if id(u.value) in group)
     return out
 
 

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from tile_lsp.compiler.document import DocumentAnalysis
+from xdsl.dialects import builtin
+from xdsl.ir import Operation
+
+from tile_lsp.compiler.document import DocumentAnalysis, Item
 from tile_lsp.compiler.source import Span
 
 
@@ -25,12 +28,15 @@ def document_symbols(doc: DocumentAnalysis) -> list[Symbol]:
     for item in doc.items:
         smap = item.result.smap
         if item.kind in ("whole", "shell"):
-            for op, info in smap.ops.items():
+            # The source map lists an op after the ops inside it: walk in text order instead.
+            for op, info in sorted(smap.ops.items(), key=lambda kv: kv[1].span.start):
                 name = op.properties.get("sym_name")
                 if not hasattr(name, "data") or info.symbol_span is None:
                     continue
                 kind = op.name.removeprefix("cuda_tile.")
-                sym = Symbol(name.data, _kind(kind), item.absolute(info.span), item.absolute(info.symbol_span), kind)  # type: ignore[union-attr]
+                span = _op_span(doc, item, info.span)
+                detail = kind if kind == "module" else _detail(op)
+                sym = Symbol(name.data, _kind(kind), span, item.absolute(info.symbol_span), detail)  # type: ignore[union-attr]
                 if kind == "module":
                     module_sym = sym
                     out.append(sym)
@@ -46,7 +52,7 @@ def document_symbols(doc: DocumentAnalysis) -> list[Symbol]:
         kind = top.name.removeprefix("cuda_tile.")
         out_list = module_sym.children if module_sym is not None else out
         out_list.append(
-            Symbol(item.name, _kind(kind), Span(item.start, item.end), item.absolute(item_info.symbol_span), _detail(doc, item))
+            Symbol(item.name, _kind(kind), Span(item.start, item.end), item.absolute(item_info.symbol_span), _detail(top))
         )
     return out
 
@@ -64,19 +70,24 @@ def _kind(op_kind: str) -> str:
     return {"module": "module", "entry": "entry", "global": "global"}.get(op_kind, "function")
 
 
-def _detail(doc: DocumentAnalysis, item) -> str:  # type: ignore[no-untyped-def]
-    op = item.top_op
-    ftype = op.properties.get("function_type")
-    if ftype is not None:
-        from tile_lsp.compiler.syntax.types import type_str
+def _detail(op: Operation) -> str:
+    """An entry's argument types, a global's type."""
+    from tile_lsp.compiler.syntax.types import type_str
 
+    ftype = op.properties.get("function_type")
+    if isinstance(ftype, builtin.FunctionType):
         return "(" + ", ".join(type_str(t) for t in ftype.inputs.data) + ")"
     t = op.properties.get("type")
-    if t is not None:
-        from tile_lsp.compiler.syntax.types import type_str
+    return type_str(t) if t is not None else ""
 
-        return type_str(t)
-    return ""
+
+def _op_span(doc: DocumentAnalysis, item: Item, span: Span) -> Span:
+    """An op's absolute span; the shell parses the module header alone, so there the module
+    reaches its closing brace (where the last item ends)."""
+    if item.kind != "shell":
+        return item.absolute(span)
+    close = max((i.end for i in doc.items if i.kind != "shell"), default=doc.source.text.rfind("}"))
+    return Span(span.start, max(span.end, close + 1))
 
 
 def folding_ranges(doc: DocumentAnalysis) -> list[tuple[int, int]]:
@@ -87,7 +98,7 @@ def folding_ranges(doc: DocumentAnalysis) -> list[tuple[int, int]]:
         for op, info in item.result.smap.ops.items():
             if not op.regions:
                 continue
-            span = item.absolute(info.span)
+            span = _op_span(doc, item, info.span)
             a, _ = src.line_col(span.start)
             b, _ = src.line_col(span.end)
             if b > a:
