@@ -124,7 +124,9 @@ def split_items(text: str) -> tuple[list[tuple[str, int, int]], tuple[int, int] 
             return None
         body = (m.end(), close)
         limit = close
-    starts = _lines_starting_with(text, _ITEM_WORDS)
+    # Long spellings are rare: scan for them only when `cuda_tile.` appears beyond the header.
+    words = _ITEM_WORDS + _LONG_ITEM_WORDS if text.count("cuda_tile.", 0, 1 << 30) > len(module_lines) else _ITEM_WORDS
+    starts = _lines_starting_with(text, words)
     if body is not None:
         if any(s < body[0] for _, s in starts):
             return None  # something odd before the module body
@@ -140,7 +142,8 @@ def split_items(text: str) -> tuple[list[tuple[str, int, int]], tuple[int, int] 
     return items, body
 
 
-_ITEM_WORDS = ("entry", "global", "testing$func", "cuda_tile.entry", "cuda_tile.global", "cuda_tile.testing$func")
+_ITEM_WORDS = ("entry", "global", "testing$func")
+_LONG_ITEM_WORDS = ("cuda_tile.entry", "cuda_tile.global", "cuda_tile.testing$func")
 
 
 def _lines_starting_with(text: str, words: tuple[str, ...]) -> list[tuple[str, int]]:
