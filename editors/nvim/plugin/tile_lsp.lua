@@ -1,0 +1,43 @@
+-- tile-lsp: commands and autostart. Configure with require('tile_lsp').setup{...}
+-- (or vim.g.tile_lsp = {...}) before a cuda_tile/ptx buffer is opened.
+if vim.g.loaded_tile_lsp then
+  return
+end
+vim.g.loaded_tile_lsp = true
+
+local function tile()
+  return require('tile_lsp')
+end
+
+vim.api.nvim_create_user_command('TileLspShowStage', function(opts)
+  tile().show_stage(opts.args)
+end, {
+  nargs = '?',
+  complete = function(arglead)
+    return tile().complete_stage(arglead)
+  end,
+  desc = 'tile-lsp: show a pipeline stage of the current buffer in a split',
+})
+
+vim.api.nvim_create_user_command('TileLspShowPtx', function()
+  tile().show_stage('ptx')
+end, { nargs = 0, desc = 'tile-lsp: show the PTX of the current buffer in a split' })
+
+vim.api.nvim_create_user_command('TileLspRestart', function()
+  tile().restart()
+end, { nargs = 0, desc = 'tile-lsp: restart the language server' })
+
+local group = vim.api.nvim_create_augroup('tile_lsp_start', { clear = true })
+vim.api.nvim_create_autocmd('FileType', {
+  group = group,
+  pattern = { 'cuda_tile', 'ptx' },
+  callback = function(args)
+    local t = tile()
+    if t.config.autostart == false or (vim.g.tile_lsp or {}).autostart == false then
+      return
+    end
+    if vim.tbl_contains(t.config.filetypes, vim.bo[args.buf].filetype) then
+      t.attach(args.buf)
+    end
+  end,
+})

@@ -1,0 +1,146 @@
+"""End-to-end test of editors/nvim in a real headless Neovim (Debian's 0.7.2 or newer).
+
+Neovim runs the plugin against the real server (`python -m tile_lsp serve`); a Lua script
+(nvim_e2e.lua) opens a kernel, waits for diagnostics, breaks a value, hovers, goes to a
+definition, tries :TileLspShowPtx, and writes what it saw as JSON, which is asserted here.
+Skipped when `nvim` is not installed (`.ci/run` installs it).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+PLUGIN = ROOT / "editors" / "nvim"
+KERNELS = ROOT / "tests" / "data" / "cutile"
+NVIM = shutil.which("nvim")
+
+pytestmark = pytest.mark.skipif(NVIM is None, reason="nvim is not installed (apt-get install neovim)")
+
+
+def run_nvim(tmp_path: Path, lua: str, extra_env: dict[str, str], timeout: float = 60) -> dict:
+    """Run headless nvim with the test init and `-c <lua>`, then `qa!`; return the JSON result."""
+    assert NVIM is not None
+    result = tmp_path / "result.json"
+    env = dict(os.environ)
+    env.update(
+        TILE_LSP_NVIM_RTP=str(PLUGIN),
+        TILE_LSP_CMD=json.dumps([sys.executable, "-m", "tile_lsp", "serve"]),
+        TILE_LSP_RESULT=str(result),
+        XDG_CACHE_HOME=str(tmp_path / "cache"),
+        XDG_STATE_HOME=str(tmp_path / "state"),
+        XDG_DATA_HOME=str(tmp_path / "data"),
+        XDG_CONFIG_HOME=str(tmp_path / "config"),
+        **extra_env,
+    )
+    cmd = [NVIM, "--headless", "--clean", "-u", str(HERE / "nvim_init.lua"), "-c", lua, "-c", "qa!"]
+    try:
+        proc = subprocess.run(
+            cmd, cwd=tmp_path, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=timeout
+        )
+    except subprocess.TimeoutExpired as e:
+        pytest.fail(f"nvim did not exit within {timeout}s; output: {e.stdout!r} {e.stderr!r}")
+    assert result.exists(), f"nvim wrote no result (exit {proc.returncode}): {proc.stdout} {proc.stderr}"
+    return json.loads(result.read_text())
+
+
+@pytest.fixture
+def kernels(tmp_path: Path) -> tuple[Path, Path]:
+    work = tmp_path / "proj"
+    work.mkdir()
+    (work / ".git").mkdir()  # the root marker: both kernels share one root, hence one client
+    a = shutil.copy(KERNELS / "vector_add.mlir", work / "vector_add.mlir")
+    b = shutil.copy(KERNELS / "argmax.mlir", work / "argmax.mlir")
+    return Path(a), Path(b)
+
+
+def test_nvim_end_to_end(tmp_path: Path, kernels: tuple[Path, Path]) -> None:
+    kernel, second = kernels
+    res = run_nvim(
+        tmp_path,
+        f"luafile {HERE / 'nvim_e2e.lua'}",
+        {"TILE_LSP_KERNEL": str(kernel), "TILE_LSP_KERNEL2": str(second), "TILE_LSP_WAIT_MS": "10000"},
+    )
+    assert res["ok"], res.get("error")
+    assert res["steps"] == ["opened", "attached", "broken", "fixed", "hover", "definition", "show_stage", "second"]
+    assert res["filetype"] == "cuda_tile"
+    assert res["attached"] and res["client_name"] == "tile-lsp"
+
+    # the clean kernel: diagnostics were published, and there are none
+    assert res["first_publish"] is True
+    assert res["initial_diagnostics"] == []
+
+    # `%bcast` -> `%bcastx` on line 22: one error at the use, NVIDIA's wording
+    assert res["original_line"] == "  %1 = fma %bcast, %tile, %tile_10  : tile<1024xf32>"
+    assert res["broken_seen"] is True
+    assert res["broken_diagnostics"] == [
+        {
+            "lnum": 21,
+            "col": 11,
+            "end_lnum": 21,
+            "end_col": 18,
+            "severity": 1,
+            "message": "use of undeclared SSA value name '%bcastx'",
+            "source": "tile-lsp(cuda_tile)",
+        }
+    ]
+    assert res["fixed_clean"] is True
+
+    # hover on `fma`: the op's docs and the operand types
+    assert res["hover_kind"] == "markdown"
+    assert res["hover"].startswith("**cuda_tile.fma**\n\nFused multiply-add")
+    assert "Operands: `tile<1024xf32>`, `tile<1024xf32>`, `tile<1024xf32>`" in res["hover"]
+    assert res["hover_range"] == {"start": {"line": 21, "character": 7}, "end": {"line": 21, "character": 10}}
+
+    # definition of the `%bcast` use: its result on line 21 (0-based 20)
+    assert res["definition"] == {
+        "uri_matches": True,
+        "line": 20,
+        "character": 2,
+        "text": "  %bcast = broadcast %reshape : tile<1xf32> -> tile<1024xf32>",
+    }
+
+    # :TileLspShowPtx / :TileLspShowStage: the server lacks tileLsp/viewStage; a message, no error
+    stage = res["show_stage"]
+    assert stage["call_ok"] and stage["command_ok"] and stage["done"]
+    assert stage["ok"] is False
+    assert stage["message"] == "the server could not show stage 'ptx': Method Not Found: tileLsp/viewStage"
+    msgs = [m["msg"] for m in res["messages"]]
+    assert "tile-lsp: the server could not show stage 'tileaa': Method Not Found: tileLsp/viewStage" in msgs
+
+    # a second kernel under the same root reuses the one client
+    assert res["second_filetype"] == "cuda_tile"
+    assert res["same_client"] is True
+    assert res["tile_clients"] == 1
+
+
+def test_nvim_filetype_detection(tmp_path: Path) -> None:
+    files = {
+        "long.mlir": "cuda_tile.module @m {\n}\n",
+        "bare.mlir": "// comment\n\nentry @k() {\n  return\n}\n",
+        "glob.mlir": "global @g <f32: 0.0> : tile<1xf32>\n",
+        "upstream.mlir": "func.func @f() {\n  return\n}\n",
+        "kernel.ptx": ".version 8.0\n.target sm_90\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    lua = (
+        "lua local r = {} "
+        f"for _, f in ipairs(vim.fn.json_decode('{json.dumps(sorted(files))}')) do "
+        "vim.cmd('edit ' .. f); r[f] = vim.bo.filetype end "
+        "local h = io.open(os.getenv('TILE_LSP_RESULT'), 'w'); h:write(vim.fn.json_encode(r)); h:close()"
+    )
+    res = run_nvim(tmp_path, lua, {}, timeout=30)
+    assert res["long.mlir"] == "cuda_tile"
+    assert res["bare.mlir"] == "cuda_tile"
+    assert res["glob.mlir"] == "cuda_tile"
+    assert res["upstream.mlir"] != "cuda_tile"  # left to Neovim's own mlir detection
+    assert res["kernel.ptx"] == "ptx"
