@@ -1,0 +1,275 @@
+// The extension's state: the language client, its commands, the status bar item.
+import * as fs from 'fs';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import {
+  ErrorCodes,
+  LanguageClient,
+  LanguageClientOptions,
+  ResponseError,
+  ServerOptions,
+} from 'vscode-languageclient/node';
+
+export const LANGUAGE_ID = 'cuda-tile';
+const SECTION = 'tileLsp';
+/** Custom request the server answers with the text of one pipeline stage. */
+export const VIEW_STAGE_REQUEST = 'tileLsp/viewStage';
+/** The same, as a workspace/executeCommand command, used when the server advertises it. */
+export const VIEW_STAGE_COMMAND = 'tileLsp.viewStage';
+
+/** Pipeline stages, in order, with the language their text is shown in. */
+export const STAGES: { stage: string; label: string; language: string }[] = [
+  { stage: 'cuda_tile', label: 'cuda_tile (parsed + verified)', language: LANGUAGE_ID },
+  { stage: 'tileaa', label: 'tileaa (MLIR)', language: 'cuda-tile-stage' },
+  { stage: 'gpu', label: 'gpu (MLIR)', language: 'cuda-tile-stage' },
+  { stage: 'nvvm', label: 'nvvm (MLIR)', language: 'cuda-tile-stage' },
+  { stage: 'llvm', label: 'llvm (MLIR dialect)', language: 'cuda-tile-stage' },
+  { stage: 'llvm-ir', label: 'llvm-ir (LLVM IR)', language: 'cuda-tile-llvm-ir' },
+  { stage: 'ptx', label: 'ptx', language: 'ptx' },
+  { stage: 'cubin', label: 'cubin (summary / disassembly)', language: 'plaintext' },
+];
+
+/** Server settings (tile_lsp/session.py `Settings`, the schema of record). */
+const SERVER_KEYS = ['gpuName', 'computeCapability', 'optLevel', 'lineinfo', 'ptxasPath', 'previewOnSave', 'previewDir'];
+
+interface StageResult {
+  output?: string;
+  language?: string;
+  uri?: string;
+}
+
+export class TileLspContext implements vscode.Disposable {
+  client: LanguageClient | undefined;
+  private readonly status: vscode.StatusBarItem;
+  private readonly output: vscode.OutputChannel;
+
+  constructor(private readonly extensionContext: vscode.ExtensionContext) {
+    this.output = vscode.window.createOutputChannel('tile-lsp');
+    this.status = vscode.window.createStatusBarItem('tileLsp.target', vscode.StatusBarAlignment.Right, 100);
+    this.status.name = 'tile-lsp target';
+    this.status.command = { title: 'Set target', command: 'workbench.action.openSettings', arguments: ['tileLsp.gpuName'] };
+  }
+
+  async activate(): Promise<void> {
+    const subs = this.extensionContext.subscriptions;
+    subs.push(this, this.output, this.status);
+    subs.push(
+      vscode.commands.registerCommand('tileLsp.showStage', (stage?: string) => this.showStage(stage)),
+      vscode.commands.registerCommand('tileLsp.showPtx', () => this.showStage('ptx')),
+      vscode.commands.registerCommand('tileLsp.restartServer', () => this.restart()),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration(`${SECTION}.serverPath`)) {
+          void this.restart();
+        }
+        if (e.affectsConfiguration(SECTION)) {
+          this.updateStatus();
+        }
+      }),
+      vscode.window.onDidChangeActiveTextEditor(() => this.updateStatus()),
+      vscode.workspace.onDidOpenTextDocument((doc) => {
+        this.detectCudaTile(doc);
+        this.updateStatus(); // a language change (setTextDocumentLanguage) re-opens the document
+      }),
+    );
+    vscode.workspace.textDocuments.forEach((doc) => this.detectCudaTile(doc));
+    this.updateStatus();
+    await this.start();
+  }
+
+  /** `.mlir` files claimed by vscode-mlir (or plain text) that are really cuda_tile switch to our language. */
+  private detectCudaTile(doc: vscode.TextDocument): void {
+    const detect = vscode.workspace.getConfiguration(SECTION).get<boolean>('detectCudaTileInMlir', true);
+    if (!detect || doc.languageId === LANGUAGE_ID || !doc.fileName.endsWith('.mlir')) {
+      return;
+    }
+    if (!['mlir', 'plaintext'].includes(doc.languageId)) {
+      return;
+    }
+    if (looksLikeCudaTile(doc.getText(new vscode.Range(0, 0, 200, 0)))) {
+      void vscode.languages.setTextDocumentLanguage(doc, LANGUAGE_ID);
+    }
+  }
+
+  serverSettings(): Record<string, unknown> {
+    const config = vscode.workspace.getConfiguration(SECTION);
+    const settings: Record<string, unknown> = {};
+    for (const key of SERVER_KEYS) {
+      settings[key] = config.get(key) ?? null;
+    }
+    return settings;
+  }
+
+  /** Starts the client; a server path that doesn't resolve gives an error with an "Open Settings" button. */
+  async start(): Promise<void> {
+    const serverPath = vscode.workspace.getConfiguration(SECTION).get<string>('serverPath') || 'tile-lsp';
+    const command = resolveExecutable(serverPath);
+    if (!command) {
+      void this.serverPathError(serverPath, 'was not found');
+      return;
+    }
+    // No `transport`: with TransportKind.stdio vscode-languageclient appends `--stdio`, which
+    // `tile-lsp serve` rejects (argparse exit 2). A plain executable talks stdio anyway.
+    const serverOptions: ServerOptions = { command, args: ['serve'] };
+    const clientOptions: LanguageClientOptions = {
+      documentSelector: [
+        { scheme: 'file', language: LANGUAGE_ID },
+        { scheme: 'untitled', language: LANGUAGE_ID },
+      ],
+      initializationOptions: this.serverSettings(),
+      synchronize: { configurationSection: SECTION },
+      outputChannel: this.output,
+    };
+    this.client = new LanguageClient('tileLsp', 'tile-lsp', serverOptions, clientOptions);
+    try {
+      await this.client.start();
+    } catch (err) {
+      this.output.appendLine(`tile-lsp failed to start: ${err}`);
+      const client = this.client;
+      this.client = undefined;
+      void client.dispose().catch(() => undefined);
+      void this.serverPathError(serverPath, `could not be started (${errorMessage(err)})`);
+    }
+  }
+
+  private async serverPathError(serverPath: string, what: string): Promise<void> {
+    const choice = await vscode.window.showErrorMessage(
+      `tile-lsp: the language server "${serverPath}" ${what}. Set "tileLsp.serverPath" to the tile-lsp executable.`,
+      'Open Settings',
+    );
+    if (choice === 'Open Settings') {
+      await vscode.commands.executeCommand('workbench.action.openSettings', 'tileLsp.serverPath');
+    }
+  }
+
+  async restart(): Promise<void> {
+    const client = this.client;
+    this.client = undefined;
+    if (client) {
+      await client.stop().catch(() => undefined);
+    }
+    await this.start();
+  }
+
+  updateStatus(): void {
+    const config = vscode.workspace.getConfiguration(SECTION);
+    this.status.text = `$(chip) ${targetLabel(config.get<string | null>('gpuName'), config.get<number | null>('computeCapability'))}`;
+    this.status.tooltip = 'tile-lsp target architecture (tileLsp.gpuName / tileLsp.computeCapability). Click to change.';
+    const lang = vscode.window.activeTextEditor?.document.languageId ?? '';
+    if ([LANGUAGE_ID, 'ptx', 'cuda-tile-stage', 'cuda-tile-llvm-ir'].includes(lang)) {
+      this.status.show();
+    } else {
+      this.status.hide();
+    }
+  }
+
+  /** Asks the server for one stage of the active kernel and shows it in an editor beside. */
+  async showStage(stage?: string): Promise<void> {
+    const editor = vscode.window.activeTextEditor;
+    if (!editor || editor.document.languageId !== LANGUAGE_ID) {
+      void vscode.window.showErrorMessage('tile-lsp: open a cuda_tile kernel first.');
+      return;
+    }
+    if (!stage) {
+      const pick = await vscode.window.showQuickPick(
+        STAGES.map((s) => ({ label: s.stage, description: s.label })),
+        { placeHolder: 'Pipeline stage to show' },
+      );
+      if (!pick) {
+        return;
+      }
+      stage = pick.label;
+    }
+    const client = this.client;
+    if (!client || !client.isRunning()) {
+      void vscode.window.showErrorMessage('tile-lsp: the language server is not running (see "tile-lsp: Restart Language Server").');
+      return;
+    }
+    const params = { uri: editor.document.uri.toString(), stage };
+    let result: StageResult | null;
+    try {
+      const commands = client.initializeResult?.capabilities.executeCommandProvider?.commands ?? [];
+      result = commands.includes(VIEW_STAGE_COMMAND)
+        ? await client.sendRequest<StageResult | null>('workspace/executeCommand', { command: VIEW_STAGE_COMMAND, arguments: [params] })
+        : await client.sendRequest<StageResult | null>(VIEW_STAGE_REQUEST, params);
+    } catch (err) {
+      if (err instanceof ResponseError && err.code === ErrorCodes.MethodNotFound) {
+        void vscode.window.showErrorMessage(
+          `tile-lsp: this server does not support showing pipeline stages yet (no "${VIEW_STAGE_REQUEST}" request). Update tile-lsp.`,
+        );
+      } else {
+        void vscode.window.showErrorMessage(`tile-lsp: could not compute stage "${stage}": ${errorMessage(err)}`);
+      }
+      return;
+    }
+    if (!result || (result.output === undefined && !result.uri)) {
+      void vscode.window.showErrorMessage(`tile-lsp: the server returned no output for stage "${stage}".`);
+      return;
+    }
+    const language = result.language ?? STAGES.find((s) => s.stage === stage)?.language ?? 'plaintext';
+    const doc =
+      result.output !== undefined
+        ? await vscode.workspace.openTextDocument({ content: result.output, language })
+        : await vscode.workspace.openTextDocument(vscode.Uri.parse(result.uri as string));
+    await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true, preview: true });
+  }
+
+  async dispose(): Promise<void> {
+    const client = this.client;
+    this.client = undefined;
+    await client?.stop().catch(() => undefined);
+  }
+}
+
+/** "sm_90"-style label: gpuName wins, then computeCapability, else "no target". */
+export function targetLabel(gpuName: string | null | undefined, computeCapability: number | null | undefined): string {
+  if (gpuName) {
+    return gpuName;
+  }
+  if (computeCapability !== null && computeCapability !== undefined) {
+    return `sm_${computeCapability}`;
+  }
+  return 'no target';
+}
+
+/** True when the first meaningful line starts a cuda_tile module or a bare entry. */
+export function looksLikeCudaTile(text: string): boolean {
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim();
+    if (line === '' || line.startsWith('//')) {
+      continue;
+    }
+    return /^(cuda_tile\.module\b|entry\s+@)/.test(line);
+  }
+  return false;
+}
+
+/** The executable for a configured path: absolute/relative paths must exist; bare names are looked up on PATH. */
+export function resolveExecutable(command: string): string | undefined {
+  const isFile = (p: string) => {
+    try {
+      return fs.statSync(p).isFile();
+    } catch {
+      return false;
+    }
+  };
+  const expanded = command.replace(/^~(?=$|[\\/])/, process.env.HOME ?? '~');
+  if (expanded.includes('/') || expanded.includes('\\')) {
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    const full = path.isAbsolute(expanded) || !folder ? expanded : path.join(folder, expanded);
+    return isFile(full) ? full : undefined;
+  }
+  const exts = process.platform === 'win32' ? (process.env.PATHEXT ?? '.EXE;.CMD;.BAT').split(';') : [''];
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    for (const ext of exts) {
+      const candidate = path.join(dir, expanded + ext);
+      if (dir && isFile(candidate)) {
+        return candidate;
+      }
+    }
+  }
+  return undefined;
+}
+
+function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,280 @@
+// SYNTAX TEST "source.cuda-tile" "example_long.mlir.src (real kernel; scopes from test/grammar/gen_tests.py)"
+// Long (cuda_tile.-prefixed) form of examples/vector_add.mlir: c[i] = a[i] + b[i] over 128-element tiles.
+// <------------ comment.line.double-slash.cuda-tile
+cuda_tile.module @examples {
+// <---------------- keyword.other.module.cuda-tile
+//               ^^^^^^^^^ entity.name.namespace.symbol.cuda-tile
+  cuda_tile.entry @vector_add(%a: !cuda_tile.tile<ptr<f32>>, %b: !cuda_tile.tile<ptr<f32>>, %c: !cuda_tile.tile<ptr<f32>>) {
+//^^^^^^^^^^^^^^^ storage.type.function.cuda-tile
+//                ^^^^^^^^^^^ entity.name.function.symbol.cuda-tile
+//                            ^^ variable.other.value.cuda-tile
+//                                 ^^^^^^^^^ entity.name.namespace.dialect.cuda-tile
+//                                           ^^^^ support.type.cuda-tile
+//                                                ^^^ support.type.cuda-tile
+//                                                    ^^^ storage.type.element.cuda-tile
+//                                                           ^^ variable.other.value.cuda-tile
+//                                                                ^^^^^^^^^ entity.name.namespace.dialect.cuda-tile
+//                                                                          ^^^^ support.type.cuda-tile
+//                                                                               ^^^ support.type.cuda-tile
+//                                                                                   ^^^ storage.type.element.cuda-tile
+//                                                                                          ^^ variable.other.value.cuda-tile
+//                                                                                               ^^^^^^^^^ entity.name.namespace.dialect.cuda-tile
+//                                                                                                         ^^^^ support.type.cuda-tile
+//                                                                                                              ^^^ support.type.cuda-tile
+//                                                                                                                  ^^^ storage.type.element.cuda-tile
+    %bid, %unused_y, %unused_z = cuda_tile.get_tile_block_id : !cuda_tile.tile<i32>
+//  ^^^^ variable.other.value.cuda-tile
+//        ^^^^^^^^^ variable.other.value.cuda-tile
+//                   ^^^^^^^^^ variable.other.value.cuda-tile
+//                               ^^^^^^^^^ entity.name.namespace.dialect.cuda-tile
+//                                         ^^^^^^^^^^^^^^^^^ support.function.op.cuda-tile
+//                                                              ^^^^^^^^^ entity.name.namespace.dialect.cuda-tile
+//                                                                        ^^^^ support.type.cuda-tile
+//                                                                             ^^^ storage.type.element.cuda-tile
+    %c128 = cuda_tile.constant <i32: 128> : !cuda_tile.tile<i32>
+//  ^^^^^ variable.other.value.cuda-tile
+//          ^^^^^^^^^ entity.name.namespace.dialect.cuda-tile
+//                    ^^^^^^^^ support.function.op.cuda-tile
+//                              ^^^ storage.type.element.cuda-tile
+//                                   ^^^ constant.numeric.integer.cuda-tile
+//                                           ^^^^^^^^^ entity.name.namespace.dialect.cuda-tile
+//                                                     ^^^^ support.type.cuda-tile
+//                                                          ^^^ storage.type.element.cuda-tile
+    %base = cuda_tile.muli %bid, %c128 : !cuda_tile.tile<i32>
+//  ^^^^^ variable.other.value.cuda-tile
+//          ^^^^^^^^^ entity.name.namespace.dialect.cuda-tile
+//                    ^^^^ support.function.op.cuda-tile
+//                         ^^^^ variable.other.value.cuda-tile
+//                               ^^^^^ variable.other.value.cuda-tile
+//                                        ^^^^^^^^^ entity.name.namespace.dialect.cuda-tile
+//                                                  ^^^^ support.type.cuda-tile
+//                                                       ^^^ storage.type.element.cuda-tile
+    %base_1d = cuda_tile.reshape %base : !cuda_tile.tile<i32> -> !cuda_tile.tile<1xi32>
+//  ^^^^^^^^ variable.other.value.cuda-tile
+//             ^^^^^^^^^ entity.name.namespace.dialect.cuda-tile
+//                       ^^^^^^^ support.function.op.cuda-tile
+//                               ^^^^^ variable.other.value.cuda-tile
+//                                        ^^^^^^^^^ entity.name.namespace.dialect.cuda-tile
+//                                                  ^^^^ support.type.cuda-tile
+//                                                       ^^^ storage.type.element.cuda-tile
+//                                                                ^^^^^^^^^ entity.name.namespace.dialect.cuda-tile
+//                                                                          ^^^^ support.type.cuda-tile
+//                                                                               ^ constant.numeric.integer.dimension.cuda-tile
+//                                                                                ^ keyword.operator.shape.cuda-tile
+//                                                                                 ^^^ storage.type.element.cuda-tile
+    %base_v = cuda_tile.broadcast %base_1d : !cuda_tile.tile<1xi32> -> !cuda_tile.tile<128xi32>
+//  ^^^^^^^ variable.other.value.cuda-tile
+//            ^^^^^^^^^ entity.name.namespace.dialect.cuda-tile
+//                      ^^^^^^^^^ support.function.op.cuda-tile
+//                                ^^^^^^^^ variable.other.value.cuda-tile
+//                                            ^^^^^^^^^ entity.name.namespace.dialect.cuda-tile
+//                                                      ^^^^ support.type.cuda-tile
+//                                                           ^ constant.numeric.integer.dimension.cuda-tile
+//                                                            ^ keyword.operator.shape.cuda-tile
+//                                                             ^^^ storage.type.element.cuda-tile
+//                                                                      ^^^^^^^^^ entity.name.namespace.dialect.cuda-tile
+//                                                                                ^^^^ support.type.cuda-tile
+//                                                                                     ^^^ constant.numeric.integer.dimension.cuda-tile
+//                                                                                        ^ keyword.operator.shape.cuda-tile
+//                                                                                         ^^^ storage.type.element.cuda-tile
+    %lane = cuda_tile.iota : !cuda_tile.tile<128xi32>
+//  ^^^^^ variable.other.value.cuda-tile
+//          ^^^^^^^^^ entity.name.namespace.dialect.cuda-tile
+//                    ^^^^ support.function.op.cuda-tile
+//                            ^^^^^^^^^ entity.name.namespace.dialect.cuda-tile
+//                                      ^^^^ support.type.cuda-tile
+//                                           ^^^ constant.numeric.integer.dimension.cuda-tile
+//                                              ^ keyword.operator.shape.cuda-tile
+//                                               ^^^ storage.type.element.cuda-tile
+    %idx = cuda_tile.addi %base_v, %lane : !cuda_tile.tile<128xi32>
+//  ^^^^ variable.other.value.cuda-tile
+//         ^^^^^^^^^ entity.name.namespace.dialect.cuda-tile
+//                   ^^^^ support.function.op.cuda-tile
+//                        ^^^^^^^ variable.other.value.cuda-tile
+//                                 ^^^^^ variable.other.value.cuda-tile
+//                                          ^^^^^^^^^ entity.name.namespace.dialect.cuda-tile
+//                                                    ^^^^ support.type.cuda-tile
+//                                                         ^^^ constant.numeric.integer.dimension.cuda-tile
+//                                                            ^ keyword.operator.shape.cuda-tile
+//                                                             ^^^ storage.type.element.cuda-tile
+    %a_1d = cuda_tile.reshape %a : !cuda_tile.tile<ptr<f32>> -> !cuda_tile.tile<1xptr<f32>>
+//  ^^^^^ variable.other.value.cuda-tile
+//          ^^^^^^^^^ entity.name.namespace.dialect.cuda-tile
+//                    ^^^^^^^ support.function.op.cuda-tile
+//                            ^^ variable.other.value.cuda-tile
+//                                  ^^^^^^^^^ entity.name.namespace.dialect.cuda-tile
+//                                            ^^^^ support.type.cuda-tile
+//                                                 ^^^ support.type.cuda-tile
+//                                                     ^^^ storage.type.element.cuda-tile
+//                                                               ^^^^^^^^^ entity.name.namespace.dialect.cuda-tile
+//                                                                         ^^^^ support.type.cuda-tile
+//                                                                                    ^^^ storage.type.element.cuda-tile
+    %a_v = cuda_tile.broadcast %a_1d : !cuda_tile.tile<1xptr<f32>> -> !cuda_tile.tile<128xptr<f32>>
+//  ^^^^ variable.other.value.cuda-tile
+//         ^^^^^^^^^ entity.name.namespace.dialect.cuda-tile
+//                   ^^^^^^^^^ support.function.op.cuda-tile
+//                             ^^^^^ variable.other.value.cuda-tile
+//                                      ^^^^^^^^^ entity.name.namespace.dialect.cuda-tile
+//                                                ^^^^ support.type.cuda-tile
+//                                                           ^^^ storage.type.element.cuda-tile
+//                                                                     ^^^^^^^^^ entity.name.namespace.dialect.cuda-tile
+//                                                                               ^^^^ support.type.cuda-tile
+//                                                                                            ^^^ storage.type.element.cuda-tile
+    %a_p = cuda_tile.offset %a_v, %idx : !cuda_tile.tile<128xptr<f32>>, !cuda_tile.tile<128xi32> -> !cuda_tile.tile<128xptr<f32>>
+//  ^^^^ variable.other.value.cuda-tile
+//         ^^^^^^^^^ entity.name.namespace.dialect.cuda-tile
+//                   ^^^^^^ support.function.op.cuda-tile
+//                          ^^^^ variable.other.value.cuda-tile
+//                                ^^^^ variable.other.value.cuda-tile
+//                                        ^^^^^^^^^ entity.name.namespace.dialect.cuda-tile
+//                                                  ^^^^ support.type.cuda-tile
+//                                                               ^^^ storage.type.element.cuda-tile
+//                                                                       ^^^^^^^^^ entity.name.namespace.dialect.cuda-tile
+//                                                                                 ^^^^ support.type.cuda-tile
+//                                                                                      ^^^ constant.numeric.integer.dimension.cuda-tile
+//                                                                                         ^ keyword.operator.shape.cuda-tile
+//                                                                                          ^^^ storage.type.element.cuda-tile
+//                                                                                                   ^^^^^^^^^ entity.name.namespace.dialect.cuda-tile
+//                                                                                                             ^^^^ support.type.cuda-tile
+//                                                                                                                          ^^^ storage.type.element.cuda-tile
+    %b_1d = cuda_tile.reshape %b : !cuda_tile.tile<ptr<f32>> -> !cuda_tile.tile<1xptr<f32>>
+//  ^^^^^ variable.other.value.cuda-tile
+//          ^^^^^^^^^ entity.name.namespace.dialect.cuda-tile
+//                    ^^^^^^^ support.function.op.cuda-tile
+//                            ^^ variable.other.value.cuda-tile
+//                                  ^^^^^^^^^ entity.name.namespace.dialect.cuda-tile
+//                                            ^^^^ support.type.cuda-tile
+//                                                 ^^^ support.type.cuda-tile
+//                                                     ^^^ storage.type.element.cuda-tile
+//                                                               ^^^^^^^^^ entity.name.namespace.dialect.cuda-tile
+//                                                                         ^^^^ support.type.cuda-tile
+//                                                                                    ^^^ storage.type.element.cuda-tile
+    %b_v = cuda_tile.broadcast %b_1d : !cuda_tile.tile<1xptr<f32>> -> !cuda_tile.tile<128xptr<f32>>
+//  ^^^^ variable.other.value.cuda-tile
+//         ^^^^^^^^^ entity.name.namespace.dialect.cuda-tile
+//                   ^^^^^^^^^ support.function.op.cuda-tile
+//                             ^^^^^ variable.other.value.cuda-tile
+//                                      ^^^^^^^^^ entity.name.namespace.dialect.cuda-tile
+//                                                ^^^^ support.type.cuda-tile
+//                                                           ^^^ storage.type.element.cuda-tile
+//                                                                     ^^^^^^^^^ entity.name.namespace.dialect.cuda-tile
+//                                                                               ^^^^ support.type.cuda-tile
+//                                                                                            ^^^ storage.type.element.cuda-tile
+    %b_p = cuda_tile.offset %b_v, %idx : !cuda_tile.tile<128xptr<f32>>, !cuda_tile.tile<128xi32> -> !cuda_tile.tile<128xptr<f32>>
+//  ^^^^ variable.other.value.cuda-tile
+//         ^^^^^^^^^ entity.name.namespace.dialect.cuda-tile
+//                   ^^^^^^ support.function.op.cuda-tile
+//                          ^^^^ variable.other.value.cuda-tile
+//                                ^^^^ variable.other.value.cuda-tile
+//                                        ^^^^^^^^^ entity.name.namespace.dialect.cuda-tile
+//                                                  ^^^^ support.type.cuda-tile
+//                                                               ^^^ storage.type.element.cuda-tile
+//                                                                       ^^^^^^^^^ entity.name.namespace.dialect.cuda-tile
+//                                                                                 ^^^^ support.type.cuda-tile
+//                                                                                      ^^^ constant.numeric.integer.dimension.cuda-tile
+//                                                                                         ^ keyword.operator.shape.cuda-tile
+//                                                                                          ^^^ storage.type.element.cuda-tile
+//                                                                                                   ^^^^^^^^^ entity.name.namespace.dialect.cuda-tile
+//                                                                                                             ^^^^ support.type.cuda-tile
+//                                                                                                                          ^^^ storage.type.element.cuda-tile
+    %c_1d = cuda_tile.reshape %c : !cuda_tile.tile<ptr<f32>> -> !cuda_tile.tile<1xptr<f32>>
+//  ^^^^^ variable.other.value.cuda-tile
+//          ^^^^^^^^^ entity.name.namespace.dialect.cuda-tile
+//                    ^^^^^^^ support.function.op.cuda-tile
+//                            ^^ variable.other.value.cuda-tile
+//                                  ^^^^^^^^^ entity.name.namespace.dialect.cuda-tile
+//                                            ^^^^ support.type.cuda-tile
+//                                                 ^^^ support.type.cuda-tile
+//                                                     ^^^ storage.type.element.cuda-tile
+//                                                               ^^^^^^^^^ entity.name.namespace.dialect.cuda-tile
+//                                                                         ^^^^ support.type.cuda-tile
+//                                                                                    ^^^ storage.type.element.cuda-tile
+    %c_v = cuda_tile.broadcast %c_1d : !cuda_tile.tile<1xptr<f32>> -> !cuda_tile.tile<128xptr<f32>>
+//  ^^^^ variable.other.value.cuda-tile
+//         ^^^^^^^^^ entity.name.namespace.dialect.cuda-tile
+//                   ^^^^^^^^^ support.function.op.cuda-tile
+//                             ^^^^^ variable.other.value.cuda-tile
+//                                      ^^^^^^^^^ entity.name.namespace.dialect.cuda-tile
+//                                                ^^^^ support.type.cuda-tile
+//                                                           ^^^ storage.type.element.cuda-tile
+//                                                                     ^^^^^^^^^ entity.name.namespace.dialect.cuda-tile
+//                                                                               ^^^^ support.type.cuda-tile
+//                                                                                            ^^^ storage.type.element.cuda-tile
+    %c_p = cuda_tile.offset %c_v, %idx : !cuda_tile.tile<128xptr<f32>>, !cuda_tile.tile<128xi32> -> !cuda_tile.tile<128xptr<f32>>
+//  ^^^^ variable.other.value.cuda-tile
+//         ^^^^^^^^^ entity.name.namespace.dialect.cuda-tile
+//                   ^^^^^^ support.function.op.cuda-tile
+//                          ^^^^ variable.other.value.cuda-tile
+//                                ^^^^ variable.other.value.cuda-tile
+//                                        ^^^^^^^^^ entity.name.namespace.dialect.cuda-tile
+//                                                  ^^^^ support.type.cuda-tile
+//                                                               ^^^ storage.type.element.cuda-tile
+//                                                                       ^^^^^^^^^ entity.name.namespace.dialect.cuda-tile
+//                                                                                 ^^^^ support.type.cuda-tile
+//                                                                                      ^^^ constant.numeric.integer.dimension.cuda-tile
+//                                                                                         ^ keyword.operator.shape.cuda-tile
+//                                                                                          ^^^ storage.type.element.cuda-tile
+//                                                                                                   ^^^^^^^^^ entity.name.namespace.dialect.cuda-tile
+//                                                                                                             ^^^^ support.type.cuda-tile
+//                                                                                                                          ^^^ storage.type.element.cuda-tile
+    %x, %t0 = cuda_tile.load_ptr_tko weak %a_p : !cuda_tile.tile<128xptr<f32>> -> !cuda_tile.tile<128xf32>, token
+//  ^^ variable.other.value.cuda-tile
+//      ^^^ variable.other.value.cuda-tile
+//            ^^^^^^^^^ entity.name.namespace.dialect.cuda-tile
+//                      ^^^^^^^^^^^^ support.function.op.cuda-tile
+//                                        ^^^^ variable.other.value.cuda-tile
+//                                                ^^^^^^^^^ entity.name.namespace.dialect.cuda-tile
+//                                                          ^^^^ support.type.cuda-tile
+//                                                                       ^^^ storage.type.element.cuda-tile
+//                                                                                 ^^^^^^^^^ entity.name.namespace.dialect.cuda-tile
+//                                                                                           ^^^^ support.type.cuda-tile
+//                                                                                                ^^^ constant.numeric.integer.dimension.cuda-tile
+//                                                                                                   ^ keyword.operator.shape.cuda-tile
+//                                                                                                    ^^^ storage.type.element.cuda-tile
+//                                                                                                          ^^^^^ support.type.cuda-tile
+    %y, %t1 = cuda_tile.load_ptr_tko weak %b_p : !cuda_tile.tile<128xptr<f32>> -> !cuda_tile.tile<128xf32>, token
+//  ^^ variable.other.value.cuda-tile
+//      ^^^ variable.other.value.cuda-tile
+//            ^^^^^^^^^ entity.name.namespace.dialect.cuda-tile
+//                      ^^^^^^^^^^^^ support.function.op.cuda-tile
+//                                        ^^^^ variable.other.value.cuda-tile
+//                                                ^^^^^^^^^ entity.name.namespace.dialect.cuda-tile
+//                                                          ^^^^ support.type.cuda-tile
+//                                                                       ^^^ storage.type.element.cuda-tile
+//                                                                                 ^^^^^^^^^ entity.name.namespace.dialect.cuda-tile
+//                                                                                           ^^^^ support.type.cuda-tile
+//                                                                                                ^^^ constant.numeric.integer.dimension.cuda-tile
+//                                                                                                   ^ keyword.operator.shape.cuda-tile
+//                                                                                                    ^^^ storage.type.element.cuda-tile
+//                                                                                                          ^^^^^ support.type.cuda-tile
+    %sum = cuda_tile.addf %x, %y : !cuda_tile.tile<128xf32>
+//  ^^^^ variable.other.value.cuda-tile
+//         ^^^^^^^^^ entity.name.namespace.dialect.cuda-tile
+//                   ^^^^ support.function.op.cuda-tile
+//                        ^^ variable.other.value.cuda-tile
+//                            ^^ variable.other.value.cuda-tile
+//                                  ^^^^^^^^^ entity.name.namespace.dialect.cuda-tile
+//                                            ^^^^ support.type.cuda-tile
+//                                                 ^^^ constant.numeric.integer.dimension.cuda-tile
+//                                                    ^ keyword.operator.shape.cuda-tile
+//                                                     ^^^ storage.type.element.cuda-tile
+    %t2 = cuda_tile.store_ptr_tko weak %c_p, %sum : !cuda_tile.tile<128xptr<f32>>, !cuda_tile.tile<128xf32> -> token
+//  ^^^ variable.other.value.cuda-tile
+//        ^^^^^^^^^ entity.name.namespace.dialect.cuda-tile
+//                  ^^^^^^^^^^^^^ support.function.op.cuda-tile
+//                                     ^^^^ variable.other.value.cuda-tile
+//                                           ^^^^ variable.other.value.cuda-tile
+//                                                   ^^^^^^^^^ entity.name.namespace.dialect.cuda-tile
+//                                                             ^^^^ support.type.cuda-tile
+//                                                                          ^^^ storage.type.element.cuda-tile
+//                                                                                  ^^^^^^^^^ entity.name.namespace.dialect.cuda-tile
+//                                                                                            ^^^^ support.type.cuda-tile
+//                                                                                                 ^^^ constant.numeric.integer.dimension.cuda-tile
+//                                                                                                    ^ keyword.operator.shape.cuda-tile
+//                                                                                                     ^^^ storage.type.element.cuda-tile
+//                                                                                                             ^^^^^ support.type.cuda-tile
+    cuda_tile.return
+//  ^^^^^^^^^ entity.name.namespace.dialect.cuda-tile
+//            ^^^^^^ keyword.control.op.cuda-tile
+  }
+}

@@ -1,0 +1,90 @@
+"""Builds the VS Code extension (.vsix) and runs its TextMate grammar tests.
+
+Runs `bash editors/vscode/build.sh` (npm ci + tsc + vsce package) and `npm test`
+(vscode-tmgrammar-test on real kernels) when node and npm are installed; skipped otherwise.
+A fresh checkout needs the npm registry for `npm ci` (about 1-2 minutes; later runs reuse
+editors/vscode/node_modules).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+VSCODE = ROOT / "editors" / "vscode"
+GRAMMARS = [
+    "cuda-tile.tmLanguage.json",
+    "cuda-tile-stage.tmLanguage.json",
+    "ptx.tmLanguage.json",
+    "llvm-ir.tmLanguage.json",
+]
+
+needs_npm = pytest.mark.skipif(
+    shutil.which("npm") is None or shutil.which("node") is None,
+    reason="npm/node not installed: the VS Code extension build (editors/vscode/build.sh) needs node >= 20 and npm",
+)
+
+
+def run(cmd: list[str], timeout: int) -> subprocess.CompletedProcess[str]:
+    proc = subprocess.run(cmd, cwd=VSCODE, capture_output=True, text=True, timeout=timeout, check=False)
+    assert proc.returncode == 0, (
+        f"{' '.join(cmd)} failed ({proc.returncode}):\n{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}"
+    )
+    return proc
+
+
+@pytest.fixture(scope="module")
+def vsix() -> Path:
+    version = json.loads((VSCODE / "package.json").read_text())["version"]
+    target = VSCODE / f"tile-lsp-{version}.vsix"
+    target.unlink(missing_ok=True)
+    run(["bash", str(VSCODE / "build.sh")], timeout=600)
+    assert target.is_file(), f"build.sh did not produce {target.name}"
+    return target
+
+
+@needs_npm
+def test_vsix_contents(vsix: Path) -> None:
+    with zipfile.ZipFile(vsix) as zf:
+        names = set(zf.namelist())
+        manifest = json.loads(zf.read("extension/package.json"))
+    assert "extension/package.json" in names
+    assert "extension/out/extension.js" in names
+    assert "extension/out/tileLspContext.js" in names
+    assert any(n.startswith("extension/node_modules/vscode-languageclient/") for n in names)
+    for grammar in GRAMMARS:
+        assert f"extension/syntaxes/{grammar}" in names
+    assert not any(n.startswith("extension/src/") or n.startswith("extension/test/") for n in names)
+    contributes = manifest["contributes"]
+    assert {"cuda-tile", "ptx", "cuda-tile-stage"} <= {lang["id"] for lang in contributes["languages"]}
+    assert {"tileLsp.showStage", "tileLsp.showPtx", "tileLsp.restartServer"} <= {
+        c["command"] for c in contributes["commands"]
+    }
+    props = contributes["configuration"]["properties"]
+    server_keys = ["gpuName", "computeCapability", "optLevel", "lineinfo", "ptxasPath", "previewOnSave", "previewDir"]
+    assert {f"tileLsp.{k}" for k in ["serverPath", *server_keys]} <= set(props)
+
+
+def test_settings_match_server_schema() -> None:
+    """Every server setting (tile_lsp.session.Settings) has a tileLsp.* setting with the same default."""
+    from tile_lsp.session import Settings
+
+    props = json.loads((VSCODE / "package.json").read_text())["contributes"]["configuration"]["properties"]
+    defaults = Settings()
+    for key in Settings.__dataclass_fields__:
+        assert f"tileLsp.{key}" in props, key
+        assert props[f"tileLsp.{key}"]["default"] == getattr(defaults, key), key
+
+
+@needs_npm
+def test_grammars(vsix: Path) -> None:  # after the build: node_modules is in place
+    proc = run(["npm", "test"], timeout=300)
+    out = proc.stdout + proc.stderr
+    assert "failed" not in out, out[-4000:]
+    assert out.count("run successfuly") >= 5, out[-4000:]
