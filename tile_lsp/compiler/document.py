@@ -54,9 +54,6 @@ class Item:
     def absolute(self, span: Span) -> Span:
         return Span(span.start + self.start, span.end + self.start)
 
-    def contains(self, offset: int) -> bool:
-        return self.start <= offset <= self.end
-
 
 @dataclass
 class DocumentAnalysis:

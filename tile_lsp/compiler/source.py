@@ -7,8 +7,8 @@ split file and single entries re-parsed alone still report original positions.
 from __future__ import annotations
 
 import bisect
-from itertools import accumulate
 from dataclasses import dataclass, field
+from itertools import accumulate
 from typing import NamedTuple
 
 

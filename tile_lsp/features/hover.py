@@ -15,6 +15,7 @@ from tile_lsp.compiler.dialects.cuda_tile import types as ct
 from tile_lsp.compiler.document import DocumentAnalysis
 from tile_lsp.compiler.source import SourceText, Span
 from tile_lsp.compiler.syntax.attributes import attr_str
+from tile_lsp.compiler.syntax.base import ParseError
 from tile_lsp.compiler.syntax.parser import Parser
 from tile_lsp.compiler.syntax.types import parse_type, type_str
 from tile_lsp.features.index import OpRef, SymbolRef, TypeRef, ValueRef, target_at
@@ -110,7 +111,7 @@ def type_hover(text: str) -> str | None:
     p = Parser(SourceText(text))
     try:
         t = parse_type(p)
-    except Exception:  # a half-typed type is not worth an error in a hover
+    except ParseError:  # a half-typed type is not worth an error in a hover
         return None
     return f"`{type_str(t)}`\n\n{describe_type(t)}"
 

@@ -106,21 +106,6 @@ def type_at(doc: DocumentAnalysis, offset: int) -> TypeRef | None:
     return None
 
 
-def op_at(doc: DocumentAnalysis, offset: int) -> tuple[Item, Operation] | None:
-    """The innermost op whose text covers `offset`."""
-    item = doc.item_at(offset)
-    if item is None:
-        return None
-    local = item.local(offset)
-    best: tuple[int, Operation] | None = None
-    for op, info in item.result.smap.ops.items():
-        if info.span.start <= local <= info.span.end:
-            size = info.span.end - info.span.start
-            if best is None or size < best[0]:
-                best = (size, op)
-    return (item, best[1]) if best else None
-
-
 def value_occurrences(item: Item, value: SSAValue) -> list[tuple[Span, bool]]:
     """Every (absolute span, is_definition) of a value inside its item. A result group
     (`%r:2 = ...`) is one name: the uses of all its results count (`%r#1` is `%r`)."""

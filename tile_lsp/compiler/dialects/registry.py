@@ -101,7 +101,6 @@ class OpFields:
         self.required_props: tuple[str, ...] = ()
         self.counts: tuple[tuple[str, int, bool], ...] = ()
         self.segmented = False
-        self.result_segmented = False
         if not (isinstance(cls, type) and issubclass(cls, IRDLOperation)):
             return
         d = cls.get_irdl_definition()
@@ -120,7 +119,6 @@ class OpFields:
         )
         names = {type(o).__name__ for o in d.options}
         self.segmented = "AttrSizedOperandSegments" in names
-        self.result_segmented = "AttrSizedResultSegments" in names
 
 
 def structure_error(op: Operation) -> str | None:

@@ -41,10 +41,7 @@ def parse_attribute(p: Parser) -> Attribute:
         return _parse_number(p)
     if k == lexer.STRING:
         p.advance()
-        s = builtin.StringAttr(unescape(tok))
-        if p.at_punct(":") and False:  # typed strings are not used by cuda_tile
-            pass
-        return s
+        return builtin.StringAttr(unescape(tok))
     if k == lexer.BARE:
         if tok in ("true", "false"):
             p.advance()

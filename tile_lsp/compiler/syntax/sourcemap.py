@@ -53,10 +53,3 @@ class SourceMap:
         info = self.ops.get(op)
         return info.span if info else None
 
-    def merge(self, other: SourceMap) -> None:
-        self.ops.update(other.ops)
-        self.value_defs.update(other.value_defs)
-        self.value_names.update(other.value_names)
-        self.uses.extend(other.uses)
-        self.symbol_uses.extend(other.symbol_uses)
-        self.block_spans.update(other.block_spans)

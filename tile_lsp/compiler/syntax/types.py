@@ -336,23 +336,12 @@ def _parse_tensor_view(p: Parser) -> Attribute:
 def _parse_partition_view(p: Parser) -> Attribute:
     start = p.starts[p.i]
     p.expect_punct("<")
-    p.expect_keyword("tile")
-    p.expect_punct("=")
-    p.expect_punct("(")
-    tile_dims: list[int] = []
-    if not p.at_punct(")"):
-        tile_dims, _ = _parse_dim_list_only(p)
-    p.expect_punct(")")
+    tile_dims = _parse_tile_dims(p)
     p.expect_punct(",")
     padding = _parse_padding_prefix(p)
     view = _parse_inner_tensor_view(p)
-    dim_map: list[int] = []
-    if p.accept_punct(","):
-        p.expect_keyword("dim_map")
-        p.expect_punct("=")
-        dim_map = _parse_int_list(p, allow_dynamic=False)
+    dim_map = _parse_dim_map_suffix(p)
     p.expect_punct(">")
-    assert isinstance(view, ct.TensorViewType)
     # NVIDIA's PartitionViewType::verify runs when the type is built, i.e. while parsing.
     error = _tiled_view_error(tile_dims, view, dim_map, padding)
     if error is not None:
@@ -382,6 +371,15 @@ def _parse_tile_dims(p: Parser) -> list[int]:
         dims, _ = _parse_dim_list_only(p)
     p.expect_punct(")")
     return dims
+
+
+def _parse_dim_map_suffix(p: Parser) -> list[int]:
+    """Optional `, dim_map=[...]` after the tensor_view (empty: the identity map)."""
+    if not p.accept_punct(","):
+        return []
+    p.expect_keyword("dim_map")
+    p.expect_punct("=")
+    return _parse_int_list(p, allow_dynamic=False)
 
 
 def _parse_padding_prefix(p: Parser) -> str:
@@ -449,11 +447,7 @@ def _parse_strided_view(p: Parser) -> Attribute:
     p.expect_punct(",")
     padding = _parse_padding_prefix(p)
     view = _parse_inner_tensor_view(p)
-    dim_map: list[int] = []
-    if p.accept_punct(","):
-        p.expect_keyword("dim_map")
-        p.expect_punct("=")
-        dim_map = _parse_int_list(p, allow_dynamic=False)
+    dim_map = _parse_dim_map_suffix(p)
     p.expect_punct(">")
     error = _tiled_view_error(tile_dims, view, dim_map, padding)
     if error is None and len(strides) != len(tile_dims):
@@ -522,6 +516,19 @@ def _dims(shape: tuple[int, ...]) -> str:
     return "".join(("?" if d < 0 else str(d)) + "x" for d in shape)
 
 
+def _tile_and_padding(
+    t: ct.PartitionViewType | ct.StridedViewType | ct.GatherScatterViewType, between: str = ""
+) -> str:
+    """`tile=(AxB), [between]padding_value = kw, ` of a tiled view (up to its tensor_view)."""
+    tile_dims = "x".join(str(d) for d in t.tile_shape)
+    pad = f"padding_value = {t.padding_value.data}, " if t.padding_value.data else ""
+    return f"tile=({tile_dims}), {between}{pad}"
+
+
+def _dim_map_text(t: ct.PartitionViewType | ct.StridedViewType) -> str:
+    return ", dim_map=[" + ", ".join(str(d) for d in t.dim_map) + "]" if t.has_explicit_dim_map else ""
+
+
 def type_str(t: Attribute, short: bool = True) -> str:
     """Spelling of a type; `short` drops the `!cuda_tile.` prefix on the outer type."""
     prefix = "" if short else "!cuda_tile."
@@ -537,26 +544,16 @@ def type_str(t: Attribute, short: bool = True) -> str:
             strides = ", strides=[" + ",".join("?" if s < 0 else str(s) for s in t.strides) + "]"
         return f"{prefix}tensor_view<{_dims(t.shape)}{type_str(t.element_type)}{strides}>"
     if isinstance(t, ct.PartitionViewType):
-        tile_dims = "x".join(str(d) for d in t.tile_shape)
-        pad = f"padding_value = {t.padding_value.data}, " if t.padding_value.data else ""
-        dm = ""
-        if t.has_explicit_dim_map:
-            dm = ", dim_map=[" + ", ".join(str(d) for d in t.dim_map) + "]"
-        return f"{prefix}partition_view<tile=({tile_dims}), {pad}{type_str(t.tensor_view)}{dm}>"
+        return f"{prefix}partition_view<{_tile_and_padding(t)}{type_str(t.tensor_view)}{_dim_map_text(t)}>"
     if isinstance(t, ct.StridedViewType):
-        tile_dims = "x".join(str(d) for d in t.tile_shape)
         steps = ",".join(str(d) for d in t.traversal_strides)
-        pad = f"padding_value = {t.padding_value.data}, " if t.padding_value.data else ""
-        dm = ", dim_map=[" + ", ".join(str(d) for d in t.dim_map) + "]" if t.has_explicit_dim_map else ""
         return (
-            f"{prefix}strided_view<tile=({tile_dims}), traversal_strides=[{steps}], "
-            f"{pad}{type_str(t.tensor_view)}{dm}>"
+            f"{prefix}strided_view<{_tile_and_padding(t, f'traversal_strides=[{steps}], ')}"
+            f"{type_str(t.tensor_view)}{_dim_map_text(t)}>"
         )
     if isinstance(t, ct.GatherScatterViewType):
-        tile_dims = "x".join(str(d) for d in t.tile_shape)
-        pad = f"padding_value = {t.padding_value.data}, " if t.padding_value.data else ""
         return (
-            f"{prefix}gather_scatter_view<tile=({tile_dims}), {pad}{type_str(t.tensor_view)}, "
+            f"{prefix}gather_scatter_view<{_tile_and_padding(t)}{type_str(t.tensor_view)}, "
             f"sparse_dim={t.sparse_dim}>"
         )
     spelled = ct.ELEMENT_TYPE_SPELLING.get(t)

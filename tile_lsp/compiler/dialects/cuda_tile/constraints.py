@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from xdsl.dialects import builtin
 from xdsl.ir import Attribute, Operation
@@ -51,6 +51,11 @@ def tile_of(*elements: Attribute, rank: int | None = None, ptr: bool = False) ->
         return e in allowed or (ptr and isinstance(e, ct.PointerType))
 
     return TypeConstraint(f"{prefix} of {desc_elems} values", pred)
+
+
+def variadic(c: TypeConstraint) -> TypeConstraint:
+    """ODS's wording for each operand of a variadic group: `variadic of ...`."""
+    return TypeConstraint(f"variadic of {c.description}", c.predicate)
 
 
 F16, BF16, F32, F64, TF32 = (
@@ -177,44 +182,41 @@ class AllTypesMatch(TypeRule):
 
 
 @dataclass(frozen=True)
-class SameShape(TypeRule):
+class _AllAgree(TypeRule):
+    """All of `names` agree on one property of their types (`key`), ODS-worded by `WHAT`."""
+
+    names: tuple[str, ...]
+    WHAT: ClassVar[str] = ""
+
+    def __init__(self, *names: str):
+        object.__setattr__(self, "names", names)
+
+    @staticmethod
+    def key(t: Attribute) -> object:
+        raise NotImplementedError
+
+    def verify(self, op: Operation) -> str | None:
+        keys = [self.key(t) for n in self.names for t in _get_types(op, n)]
+        if keys and any(k != keys[0] for k in keys):
+            return f"failed to verify that all of {{{', '.join(self.names)}}} have {self.WHAT}"
+        return None
+
+
+class SameShape(_AllAgree):
     """AllShapesMatch / SameOperandsAndResultShape."""
 
-    names: tuple[str, ...]
-
-    def __init__(self, *names: str):
-        object.__setattr__(self, "names", names)
-
-    def verify(self, op: Operation) -> str | None:
-        shapes = [ct.shape_of(t) for n in self.names for t in _get_types(op, n)]
-        if shapes and any(s != shapes[0] for s in shapes):
-            return f"failed to verify that all of {{{', '.join(self.names)}}} have same shape"
-        return None
+    WHAT: ClassVar[str] = "same shape"
+    key = staticmethod(ct.shape_of)
 
 
-@dataclass(frozen=True)
-class SameElementType(TypeRule):
-    names: tuple[str, ...]
-
-    def __init__(self, *names: str):
-        object.__setattr__(self, "names", names)
-
-    def verify(self, op: Operation) -> str | None:
-        elems = [ct.element_type(t) for n in self.names for t in _get_types(op, n)]
-        if elems and any(e != elems[0] for e in elems):
-            return f"failed to verify that all of {{{', '.join(self.names)}}} have the same element type"
-        return None
+class SameElementType(_AllAgree):
+    WHAT: ClassVar[str] = "the same element type"
+    key = staticmethod(ct.element_type)
 
 
-@dataclass(frozen=True)
-class SameRank(TypeRule):
-    names: tuple[str, ...]
+class SameRank(_AllAgree):
+    WHAT: ClassVar[str] = "same rank"
 
-    def __init__(self, *names: str):
-        object.__setattr__(self, "names", names)
-
-    def verify(self, op: Operation) -> str | None:
-        ranks = [len(ct.shape_of(t)) for n in self.names for t in _get_types(op, n)]
-        if ranks and any(r != ranks[0] for r in ranks):
-            return f"failed to verify that all of {{{', '.join(self.names)}}} have same rank"
-        return None
+    @staticmethod
+    def key(t: Attribute) -> object:
+        return len(ct.shape_of(t))

@@ -240,7 +240,7 @@ STRIDED_VIEW = C.TypeConstraint("strided view type", lambda t: isinstance(t, ct.
 GATHER_SCATTER_VIEW = C.TypeConstraint("gather/scatter view type", lambda t: isinstance(t, ct.GatherScatterViewType))
 TILE_VIEW = C.TypeConstraint("TileView instance", ct.is_tile_view)
 SCALAR_PTR = C.tile_of(ptr=True, rank=0)
-SCALAR_INT = C.tile_of(*C.INTS, rank=0)
+SCALAR_INT = C.SCALAR_INT
 
 
 def q(t: Attribute) -> str:
@@ -301,53 +301,43 @@ class TokenOperand(C.TypeRule):
 TOKEN_OPERAND = TokenOperand()
 
 
-class PointerOf(C.TypeRule):
-    """TypesMatchWith: `ptr_name` must be the pointer tile of `value_name`'s type."""
+class _PairRule(C.TypeRule):
+    """A TypesMatchWith-style check of `name` against `other` (skipped when either is absent)."""
 
-    def __init__(self, ptr_name: str, value_name: str, summary: str):
-        self.ptr_name = ptr_name
-        self.value_name = value_name
+    def __init__(self, name: str, other: str, summary: str):
+        self.name = name
+        self.other = other
         self.summary = summary
 
+    def holds(self, a: Attribute, b: Attribute) -> bool:
+        raise NotImplementedError
+
     def verify(self, op: Operation) -> str | None:
-        ptrs, values = types_of(op, self.ptr_name), types_of(op, self.value_name)
-        if not ptrs or not values:
-            return None
-        v = values[0]
-        want = ct.tile(v.shape, ct.PointerType(v.element_type)) if isinstance(v, ct.TileType) else None
-        if ptrs[0] != want:
+        a, b = types_of(op, self.name), types_of(op, self.other)
+        if a and b and not self.holds(a[0], b[0]):
             return f"failed to verify that {self.summary}"
         return None
 
 
-class ShapeOf(C.TypeRule):
+class PointerOf(_PairRule):
+    """TypesMatchWith: `name` must be the pointer tile of `other`'s type."""
+
+    def holds(self, a: Attribute, b: Attribute) -> bool:
+        return isinstance(b, ct.TileType) and a == ct.tile(b.shape, ct.PointerType(b.element_type))
+
+
+class ShapeOf(_PairRule):
     """OptionalTypesMatchWith on shapes: `name` (when present) has `other`'s shape."""
 
-    def __init__(self, name: str, other: str, summary: str):
-        self.name = name
-        self.other = other
-        self.summary = summary
-
-    def verify(self, op: Operation) -> str | None:
-        a, b = types_of(op, self.name), types_of(op, self.other)
-        if a and b and ct.shape_of(a[0]) != ct.shape_of(b[0]):
-            return f"failed to verify that {self.summary}"
-        return None
+    def holds(self, a: Attribute, b: Attribute) -> bool:
+        return ct.shape_of(a) == ct.shape_of(b)
 
 
-class SameTypeAs(C.TypeRule):
+class SameTypeAs(_PairRule):
     """OptionalTypesMatchWith on whole types: `name` (when present) has `other`'s type."""
 
-    def __init__(self, name: str, other: str, summary: str):
-        self.name = name
-        self.other = other
-        self.summary = summary
-
-    def verify(self, op: Operation) -> str | None:
-        a, b = types_of(op, self.name), types_of(op, self.other)
-        if a and b and a[0] != b[0]:
-            return f"failed to verify that {self.summary}"
-        return None
+    def holds(self, a: Attribute, b: Attribute) -> bool:
+        return a == b
 
 
 class SameOperandsAndResultShape(C.TypeRule):

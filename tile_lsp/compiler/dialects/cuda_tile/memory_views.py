@@ -35,8 +35,8 @@ if TYPE_CHECKING:
     from tile_lsp.compiler.syntax.printer import Printer
     from tile_lsp.compiler.verifier import VerifyContext
 
-VARIADIC_SCALAR_INT = C.TypeConstraint("variadic of " + M.SCALAR_INT.description, M.SCALAR_INT.predicate)
-VARIADIC_INT_TILE = C.TypeConstraint("variadic of " + C.INT_TILE.description, C.INT_TILE.predicate)
+VARIADIC_SCALAR_INT = C.variadic(C.SCALAR_INT)
+VARIADIC_INT_TILE = C.variadic(C.INT_TILE)
 
 
 def _attr_suffix(op: Operation) -> str:

@@ -209,7 +209,7 @@ class AtomicRedViewTkoOp(_AtomicOp):
     )
     TYPE_CONSTRAINTS = {
         "view": M.TILE_VIEW,
-        "index": C.TypeConstraint("variadic of " + C.INT_TILE.description, C.INT_TILE.predicate),
+        "index": C.variadic(C.INT_TILE),
         "value": M.TILE,
         "token": M.TOKEN,
         "result_token": M.TOKEN,

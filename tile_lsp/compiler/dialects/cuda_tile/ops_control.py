@@ -82,14 +82,20 @@ def _new(cls: type[Operation]) -> Operation:
 class _Terminator(CudaTileOp):
     """`kw [%a, %b : t1, t2]`: the shared syntax of yield, continue and break."""
 
+    operands_ = var_operand_def()
     TILE_FORMAT: ClassVar[str | None] = "attr-dict ($operands_^ `:` custom<CudaTileType>(type($operands_)))?"
     PARENTS: ClassVar[tuple[str, ...]] = ()
 
-    def parent_error(self) -> OpError | None:
+    def verify_tile(self, ctx: VerifyContext) -> VerifyResult:
         parent = self.parent_op()
-        if parent is None or parent.name in self.PARENTS:
-            return None
-        return OpError(f"expects parent op to be one of '{', '.join(self.PARENTS)}'")
+        if parent is not None and parent.name not in self.PARENTS:
+            yield OpError(f"expects parent op to be one of '{', '.join(self.PARENTS)}'")
+            return
+        yield from self.verify_in_parent()
+
+    def verify_in_parent(self) -> VerifyResult:
+        """Checks that run once the direct parent is one of `PARENTS`."""
+        return iter(())
 
 
 def _enclosing_loop(op: Operation, allowed: tuple[str, ...]) -> tuple[Operation | None, OpError | None]:
@@ -116,17 +122,11 @@ class YieldOp(_Terminator):
     """
 
     name = "cuda_tile.yield"
-    operands_ = var_operand_def()
     PARENTS: ClassVar[tuple[str, ...]] = ("cuda_tile.if", "cuda_tile.reduce", "cuda_tile.scan")
 
     def elide_if_implicit(self) -> bool:
         parent = self.parent_op()
         return not self.operands and parent is not None and parent.name == "cuda_tile.if"
-
-    def verify_tile(self, ctx: VerifyContext) -> VerifyResult:
-        err = self.parent_error()
-        if err is not None:
-            yield err
 
 
 @tile_op
@@ -139,18 +139,13 @@ class ContinueOp(_Terminator):
     """
 
     name = "cuda_tile.continue"
-    operands_ = var_operand_def()
     PARENTS: ClassVar[tuple[str, ...]] = ("cuda_tile.for", "cuda_tile.if", "cuda_tile.loop")
 
     def elide_if_implicit(self) -> bool:
         parent = self.parent_op()
         return not self.operands and parent is not None and parent.name in ("cuda_tile.for", "cuda_tile.loop")
 
-    def verify_tile(self, ctx: VerifyContext) -> VerifyResult:
-        err = self.parent_error()
-        if err is not None:
-            yield err
-            return
+    def verify_in_parent(self) -> VerifyResult:
         loop, err = _enclosing_loop(self, ("cuda_tile.for", "cuda_tile.loop"))
         if err is not None:
             yield err
@@ -182,14 +177,9 @@ class BreakOp(_Terminator):
     """
 
     name = "cuda_tile.break"
-    operands_ = var_operand_def()
     PARENTS: ClassVar[tuple[str, ...]] = ("cuda_tile.if", "cuda_tile.loop")
 
-    def verify_tile(self, ctx: VerifyContext) -> VerifyResult:
-        err = self.parent_error()
-        if err is not None:
-            yield err
-            return
+    def verify_in_parent(self) -> VerifyResult:
         loop, err = _enclosing_loop(self, ("cuda_tile.loop",))
         if err is not None:
             yield err

@@ -5,7 +5,7 @@ Each op class carries its syntax, type constraints and NVIDIA-worded checks.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from xdsl.ir import Attribute, Operation
 from xdsl.irdl import operand_def, opt_prop_def, result_def
@@ -23,7 +23,32 @@ from tile_lsp.compiler.dialects.cuda_tile.arith_syntax import IEEE_MODES, UNIT, 
 from tile_lsp.compiler.dialects.cuda_tile.base import CudaTileOp, VerifyResult, tile_op
 
 if TYPE_CHECKING:
+    from tile_lsp.compiler.syntax.format import AttrSyntax
     from tile_lsp.compiler.verifier import VerifyContext
+
+
+class _ApproxUnaryOp(FloatUnaryOp):
+    """A float unary op with `rounding<approx|full>` (default full); each names its own directive."""
+
+    rounding_mode = opt_prop_def(Attribute)
+
+    def verify_tile(self, ctx: VerifyContext) -> VerifyResult:
+        mode = case_of(self, "rounding_mode", "full")
+        yield from check_rounding(mode, ("approx", "full"))
+        yield from check_approx(self, mode == "approx")
+
+
+class _FtzUnaryOp(FloatUnaryOp):
+    """A float unary op with an optional `flush_to_zero`."""
+
+    flush_to_zero = opt_prop_def(Attribute)
+    TILE_FORMAT: ClassVar[str | None] = (
+        "$source (`flush_to_zero` $flush_to_zero^)? attr-dict `:` custom<CudaTileType>(type($result))"
+    )
+    ATTR_SYNTAX: ClassVar[dict[str, AttrSyntax]] = {"flush_to_zero": UNIT}
+
+    def verify_tile(self, ctx: VerifyContext) -> VerifyResult:
+        yield from check_ftz(self)
 
 
 @tile_op
@@ -111,7 +136,7 @@ class TanOp(FloatUnaryOp):
 
 
 @tile_op
-class TanHOp(FloatUnaryOp):
+class TanHOp(_ApproxUnaryOp):
     """Hyperbolic tangent of each element; `rounding<approx>` trades accuracy for speed on f32.
 
     ```mlir
@@ -120,17 +145,11 @@ class TanHOp(FloatUnaryOp):
     """
 
     name = "cuda_tile.tanh"
-    rounding_mode = opt_prop_def(Attribute)
     TILE_FORMAT = "$source custom<TanHOpRoundingMode>($rounding_mode) attr-dict `:` custom<CudaTileType>(type($result))"
-
-    def verify_tile(self, ctx: VerifyContext) -> VerifyResult:
-        mode = case_of(self, "rounding_mode", "full")
-        yield from check_rounding(mode, ("approx", "full"))
-        yield from check_approx(self, mode == "approx")
 
 
 @tile_op
-class ExpOp(FloatUnaryOp):
+class ExpOp(_ApproxUnaryOp):
     """Natural exponential `e^x` of each element; `rounding<approx>` is a fast f32 variant.
 
     ```mlir
@@ -139,17 +158,11 @@ class ExpOp(FloatUnaryOp):
     """
 
     name = "cuda_tile.exp"
-    rounding_mode = opt_prop_def(Attribute)
     TILE_FORMAT = "$source custom<ExpOpRoundingMode>($rounding_mode) attr-dict `:` custom<CudaTileType>(type($result))"
-
-    def verify_tile(self, ctx: VerifyContext) -> VerifyResult:
-        mode = case_of(self, "rounding_mode", "full")
-        yield from check_rounding(mode, ("approx", "full"))
-        yield from check_approx(self, mode == "approx")
 
 
 @tile_op
-class Exp2Op(FloatUnaryOp):
+class Exp2Op(_FtzUnaryOp):
     """Two raised to the power of each element.
 
     ```mlir
@@ -158,12 +171,6 @@ class Exp2Op(FloatUnaryOp):
     """
 
     name = "cuda_tile.exp2"
-    flush_to_zero = opt_prop_def(Attribute)
-    TILE_FORMAT = "$source (`flush_to_zero` $flush_to_zero^)? attr-dict `:` custom<CudaTileType>(type($result))"
-    ATTR_SYNTAX = {"flush_to_zero": UNIT}
-
-    def verify_tile(self, ctx: VerifyContext) -> VerifyResult:
-        yield from check_ftz(self)
 
 
 @tile_op
@@ -215,7 +222,7 @@ class SqrtOp(FloatUnaryOp):
 
 
 @tile_op
-class RsqrtOp(FloatUnaryOp):
+class RsqrtOp(_FtzUnaryOp):
     """Reciprocal square root `1 / sqrt(x)` of each element.
 
     ```mlir
@@ -224,12 +231,6 @@ class RsqrtOp(FloatUnaryOp):
     """
 
     name = "cuda_tile.rsqrt"
-    flush_to_zero = opt_prop_def(Attribute)
-    TILE_FORMAT = "$source (`flush_to_zero` $flush_to_zero^)? attr-dict `:` custom<CudaTileType>(type($result))"
-    ATTR_SYNTAX = {"flush_to_zero": UNIT}
-
-    def verify_tile(self, ctx: VerifyContext) -> VerifyResult:
-        yield from check_ftz(self)
 
 
 @tile_op

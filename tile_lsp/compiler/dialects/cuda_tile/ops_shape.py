@@ -24,8 +24,8 @@ if TYPE_CHECKING:
     from tile_lsp.compiler.verifier import VerifyContext
 
 I32_SCALAR = ct.tile((), builtin.i32)
-INDEX_RESULTS = C.TypeConstraint(f"variadic of {C.SCALAR_INT.description}", C.SCALAR_INT.predicate)
-I32_INDICES = C.TypeConstraint(f"variadic of {C.SCALAR_I32.description}", C.SCALAR_I32.predicate)
+INDEX_RESULTS = C.variadic(C.SCALAR_INT)
+I32_INDICES = C.variadic(C.SCALAR_I32)
 # pack/unpack also move sub-byte integers (i4), which ANY_TILE's element list lacks.
 ANY_ELEMENT_TILE = C.TypeConstraint("tile of any type values", lambda t: isinstance(t, ct.TileType))
 UNARY_FORMAT = "$source attr-dict `:` custom<CudaTileType>(type($source)) `->` custom<CudaTileType>(type($result))"
@@ -82,10 +82,6 @@ def _dims(shape: tuple[int, ...]) -> str:
     return ", ".join(str(d) for d in shape)
 
 
-def _shape(v: Attribute) -> tuple[int, ...]:
-    return ct.shape_of(v)
-
-
 @tile_op
 class BroadcastOp(CudaTileOp):
     """Stretches size-1 dimensions of a tile to the (same-rank) result shape.
@@ -104,7 +100,7 @@ class BroadcastOp(CudaTileOp):
     TYPE_RULES = (SameOperandsAndResultElementType(), C.SameRank("source", "result"))
 
     def verify_tile(self, ctx: VerifyContext) -> VerifyResult:
-        src, res = _shape(self.source.type), _shape(self.result.type)
+        src, res = ct.shape_of(self.source.type), ct.shape_of(self.result.type)
         if any(s != r and s != 1 for s, r in zip(src, res)):
             yield OpError(
                 "expects the shape of source tile to be compatible with that of the result tile, "
@@ -157,7 +153,7 @@ class PermuteOp(CudaTileOp):
     TYPE_RULES = (C.SameElementType("source", "result"), C.SameRank("source", "result"))
 
     def verify_tile(self, ctx: VerifyContext) -> VerifyResult:
-        src, res = _shape(self.source.type), _shape(self.result.type)
+        src, res = ct.shape_of(self.source.type), ct.shape_of(self.result.type)
         perm = self.permutation.get_values()
         rank = len(src)
         if rank < 2:
@@ -202,7 +198,7 @@ class CatOp(CudaTileOp):
     TYPE_RULES = (C.SameRank("lhs", "rhs", "result"), C.SameElementType("lhs", "rhs", "result"))
 
     def verify_tile(self, ctx: VerifyContext) -> VerifyResult:
-        lhs, rhs, res = _shape(self.lhs.type), _shape(self.rhs.type), _shape(self.result.type)
+        lhs, rhs, res = ct.shape_of(self.lhs.type), ct.shape_of(self.rhs.type), ct.shape_of(self.result.type)
         dim = self.dim.value.data
         rank = len(lhs)
         if not 0 <= dim < rank:
@@ -249,7 +245,7 @@ class ExtractOp(CudaTileOp):
         if ct.element_type(self.source.type) != ct.element_type(self.result.type):
             yield OpError("source and result element type do not match")
             return
-        src, res = _shape(self.source.type), _shape(self.result.type)
+        src, res = ct.shape_of(self.source.type), ct.shape_of(self.result.type)
         if len(self.indices) != len(src):
             yield OpError(f"expected {len(src)} indices, but got {len(self.indices)}")
             return

@@ -95,8 +95,12 @@ class ModuleOp(CudaTileOp):
 
 
 class FunctionLike(CudaTileOp):
-    """Shared syntax of entry and the test-only function op."""
+    """Shared fields and syntax of entry and the test-only function op."""
 
+    sym_name = prop_def(builtin.StringAttr)
+    function_type = prop_def(builtin.FunctionType)
+    optimization_hints = opt_prop_def(Attribute)
+    body = region_def()
     ISOLATED: ClassVar[bool] = True
     DEFAULT_DIALECT: ClassVar[str | None] = "cuda_tile"
 
@@ -189,10 +193,6 @@ class EntryOp(FunctionLike):
     """
 
     name = "cuda_tile.entry"
-    sym_name = prop_def(builtin.StringAttr)
-    function_type = prop_def(builtin.FunctionType)
-    optimization_hints = opt_prop_def(Attribute)
-    body = region_def()
 
     def verify_tile(self, ctx: VerifyContext) -> VerifyResult:
         yield from super().verify_tile(ctx)
@@ -220,10 +220,6 @@ class TestingFuncOp(FunctionLike):
     """
 
     name = "cuda_tile.testing$func"
-    sym_name = prop_def(builtin.StringAttr)
-    function_type = prop_def(builtin.FunctionType)
-    optimization_hints = opt_prop_def(Attribute)
-    body = region_def()
 
     def verify_tile(self, ctx: VerifyContext) -> VerifyResult:
         yield from super().verify_tile(ctx)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from xdsl.dialects import builtin
 from xdsl.ir import Attribute, Data, ParametrizedAttribute, TypeAttribute
@@ -111,21 +111,20 @@ class TensorViewType(ParametrizedAttribute, TypeAttribute):
         return len(self.shape_attr.data)
 
 
-@irdl_attr_definition
-class PartitionViewType(ParametrizedAttribute, TypeAttribute):
-    """`partition_view<tile=(4x4), tensor_view<...>>`: a tensor view cut into tiles."""
+class _TiledView:
+    """Accessors of the views that cut a tensor_view into tiles (no IRDL parameters here)."""
 
-    name = "cuda_tile.partition_view"
-    tile_shape_attr: IntTuple
-    tensor_view: TensorViewType
-    dim_map_attr: IntTuple  # empty means the identity map
-    padding_value: builtin.StringAttr  # "" means no padding value
-
-    PADDING_VALUES: ClassVar[tuple[str, ...]] = ("zero", "neg_zero", "nan", "pos_inf", "neg_inf")
+    if TYPE_CHECKING:
+        tile_shape_attr: IntTuple
 
     @property
     def tile_shape(self) -> tuple[int, ...]:
         return self.tile_shape_attr.data
+
+
+class _DimMappedView(_TiledView):
+    if TYPE_CHECKING:
+        dim_map_attr: IntTuple  # empty means the identity map
 
     @property
     def dim_map(self) -> tuple[int, ...]:
@@ -140,7 +139,20 @@ class PartitionViewType(ParametrizedAttribute, TypeAttribute):
 
 
 @irdl_attr_definition
-class StridedViewType(ParametrizedAttribute, TypeAttribute):
+class PartitionViewType(ParametrizedAttribute, TypeAttribute, _DimMappedView):
+    """`partition_view<tile=(4x4), tensor_view<...>>`: a tensor view cut into tiles."""
+
+    name = "cuda_tile.partition_view"
+    tile_shape_attr: IntTuple
+    tensor_view: TensorViewType
+    dim_map_attr: IntTuple  # empty means the identity map
+    padding_value: builtin.StringAttr  # "" means no padding value
+
+    PADDING_VALUES: ClassVar[tuple[str, ...]] = ("zero", "neg_zero", "nan", "pos_inf", "neg_inf")
+
+
+@irdl_attr_definition
+class StridedViewType(ParametrizedAttribute, TypeAttribute, _DimMappedView):
     """`strided_view<tile=(4x4), traversal_strides=[2,2], tensor_view<...>>`: tiles whose
     origins step by the traversal strides instead of the tile size (13.3)."""
 
@@ -152,26 +164,12 @@ class StridedViewType(ParametrizedAttribute, TypeAttribute):
     padding_value: builtin.StringAttr  # "" means no padding value
 
     @property
-    def tile_shape(self) -> tuple[int, ...]:
-        return self.tile_shape_attr.data
-
-    @property
     def traversal_strides(self) -> tuple[int, ...]:
         return self.traversal_strides_attr.data
 
-    @property
-    def dim_map(self) -> tuple[int, ...]:
-        dm = self.dim_map_attr.data
-        return dm if dm else tuple(range(len(self.tile_shape_attr.data)))
-
-    @property
-    def has_explicit_dim_map(self) -> bool:
-        dm = self.dim_map_attr.data
-        return bool(dm) and dm != tuple(range(len(dm)))
-
 
 @irdl_attr_definition
-class GatherScatterViewType(ParametrizedAttribute, TypeAttribute):
+class GatherScatterViewType(ParametrizedAttribute, TypeAttribute, _TiledView):
     """`gather_scatter_view<tile=(8x16), tensor_view<...>, sparse_dim=0>`: tiles gathered
     along one dimension by a 1-D tile of indices (13.3)."""
 
@@ -180,10 +178,6 @@ class GatherScatterViewType(ParametrizedAttribute, TypeAttribute):
     tensor_view: TensorViewType
     sparse_dim_attr: IntTuple  # one element
     padding_value: builtin.StringAttr  # "" means no padding value
-
-    @property
-    def tile_shape(self) -> tuple[int, ...]:
-        return self.tile_shape_attr.data
 
     @property
     def sparse_dim(self) -> int:
