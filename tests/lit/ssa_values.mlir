@@ -51,3 +51,15 @@ cuda_tile.module @valid_generic {
     return
   }
 }
+
+// -----
+
+cuda_tile.module @use_before_def {
+  entry @k(%a: tile<f32>) {
+    // expected-error @below {{'cuda_tile.addf' op operand #1 does not dominate this use}}
+    %b = addf %a, %later : tile<f32>
+    // expected-note @below {{operand defined here}}
+    %later = mulf %a, %a : tile<f32>
+    return
+  }
+}

@@ -32,8 +32,8 @@ cuda_tile.module @kernels {
     %c0 = constant <i32: 0> : tile<i32>
     %c1 = constant <i32: 1> : tile<i32>
     %r = for %i in (%c0 to %n, step %c1) : tile<i32> iter_values(%acc = %a) -> (tile<f32>) {
-      %next = addf %later, %acc : tile<f32>
-      %later = mulf %acc, %acc : tile<f32>
+      %earlier = mulf %acc, %acc : tile<f32>
+      %next = addf %earlier, %acc : tile<f32>
       continue %next : tile<f32>
     }
     return
@@ -185,9 +185,19 @@ async def test_definition_of_values_and_block_arguments(client: LanguageClient):
 
 @pytest.mark.asyncio(loop_scope="module")
 async def test_definition_of_forward_references_and_globals(client: LanguageClient):
+    # Half-edited code: `%later` is used one line before it is defined. That is an error
+    # (the definition cannot dominate the use), and navigation still finds the definition.
+    forward = MODULE.replace(
+        "%earlier = mulf %acc, %acc : tile<f32>\n      %next = addf %earlier, %acc : tile<f32>",
+        "%next = addf %later, %acc : tile<f32>\n      %later = mulf %acc, %acc : tile<f32>",
+    )
+    c = "file:///tmp/nav_forward.mlir"
+    assert [d.message for d in await _open(client, c, forward)] == [
+        "'cuda_tile.addf' op operand #0 does not dominate this use"
+    ]
+    assert await _definition(client, c, _in(forward, "%later,")) == [_start(forward, "%later =")]
+    client.text_document_did_close(lsp.DidCloseTextDocumentParams(text_document=_doc(c)))
     await _open(client, A, MODULE)
-    # `%later` is used one line before it is defined, inside the `for` body.
-    assert await _definition(client, A, _in(MODULE, "%later,")) == [_start(MODULE, "%later =")]
     # `get_global @scale` goes to the global; so does the global's own name.
     assert await _definition(client, A, _in(MODULE, "@scale :")) == [_start(MODULE, "@scale <")]
     assert await _definition(client, A, _in(MODULE, "@scale <")) == [_start(MODULE, "@scale <")]

@@ -346,6 +346,7 @@ class Parser(TokenCursor):
                             span,
                             f"definition of SSA value '{name}#{idx}' has type {_q(real.type)}",
                         )
+                    self._report_forward_uses(ph, span)
                     ph.replace_all_uses_with(real)
                     self._retarget_uses(ph, real)
         scope.values[name] = list(values)
@@ -360,6 +361,24 @@ class Parser(TokenCursor):
             # user's names must survive printing exactly (the regex is xDSL's own rule).
             if idx == 0 and _VALID_NAME_HINT.match(base):
                 v._name = base  # noqa: SLF001
+
+    def _report_forward_uses(self, placeholder: SSAValue, def_span: Span) -> None:
+        """A cuda_tile op that used a value before its definition: cuda_tile regions have one
+        block, so the definition cannot dominate the use (MLIR's verifier wording)."""
+        from tile_lsp.compiler.dialects.cuda_tile.base import CudaTileOp
+
+        for use in list(placeholder.uses):
+            user = use.operation
+            if not isinstance(user, CudaTileOp):
+                continue
+            info = self.smap.ops.get(user)
+            at = info.span if info is not None else def_span
+            self.sink.error(
+                at,
+                f"'{user.name}' op operand #{use.index} does not dominate this use",
+                Related(def_span, "operand defined here"),
+            )
+            self.diagnosed_ops.add(user)
 
     def _retarget_uses(self, old: SSAValue, new: SSAValue) -> None:
         uses = self.smap.uses
