@@ -152,3 +152,10 @@ def test_hover_on_every_op_of_a_real_kernel():
             assert got is not None and got.startswith(f"**{op.name}**"), op.name
             seen += 1
     assert seen > 100
+
+
+def test_hover_on_a_result_group_use_names_the_result():
+    src = "entry @k(%a: tile<i32>) {\n  %q:3 = get_tile_block_id : tile<i32>\n  %s = addi %q#1, %a : tile<i32>\n  return\n}\n"
+    doc = analyze(src)
+    found = hover.hover(doc, src.index("%q#1") + 2)
+    assert found is not None and found[0].startswith("`%q#1`: `tile<i32>`")

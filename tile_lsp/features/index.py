@@ -60,7 +60,7 @@ def target_at(doc: DocumentAnalysis, offset: int) -> Target | None:
     for use in smap.uses:
         if use.span.start <= local <= use.span.end:
             name = doc.source.text[item.start + use.span.start : item.start + use.span.end]
-            return ValueRef(item, use.value, name.split("#")[0], item.absolute(use.span), False)
+            return ValueRef(item, use.value, name, item.absolute(use.span), False)
     for info in smap.ops.values():
         if info.symbol_span is not None and info.symbol_span.start <= local <= info.symbol_span.end:
             name = _symbol_text(doc, item, info.symbol_span)
