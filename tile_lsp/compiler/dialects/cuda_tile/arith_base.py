@@ -13,8 +13,8 @@ from xdsl.irdl import operand_def, opt_prop_def, result_def
 
 from tile_lsp.compiler.dialects.cuda_tile import constraints as C
 from tile_lsp.compiler.dialects.cuda_tile.arith_checks import check_ftz, check_rounding
-from tile_lsp.compiler.dialects.cuda_tile.arith_syntax import IEEE_MODES, OVERFLOW, UNIT, case_of
-from tile_lsp.compiler.dialects.cuda_tile.attrs import enum
+from tile_lsp.compiler.dialects.cuda_tile.arith_syntax import IEEE_MODES, OVERFLOW, case_of
+from tile_lsp.compiler.dialects.cuda_tile.attrs import UNIT, enum
 from tile_lsp.compiler.dialects.cuda_tile.base import CudaTileOp, VerifyResult
 from tile_lsp.compiler.dialects.cuda_tile.constraints import TypeConstraint, TypeRule
 

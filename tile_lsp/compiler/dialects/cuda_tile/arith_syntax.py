@@ -9,10 +9,10 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from xdsl.dialects import builtin
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Operation
 
 from tile_lsp.compiler.dialects.cuda_tile.attrs import EnumAttr, EnumSyntax, enum
-from tile_lsp.compiler.dialects.cuda_tile.custom import ROUNDING
+from tile_lsp.compiler.dialects.cuda_tile.custom import ROUNDING, directive_target
 from tile_lsp.compiler.syntax import lexer
 from tile_lsp.compiler.syntax.format import CUSTOM_DIRECTIVES
 
@@ -34,26 +34,6 @@ IEEE_MODES = ("nearest_even", "zero", "negative_inf", "positive_inf")
 DIRECTIVE_KEYWORDS: dict[str, tuple[str, tuple[str, ...]]] = {}
 
 
-class UnitSyntax:
-    """A unit attribute inside an optional group: the group's keyword is its whole spelling."""
-
-    def can_start(self, p: Parser) -> bool:
-        return False
-
-    def parse(self, p: Parser) -> Attribute:
-        return builtin.UnitAttr()
-
-    def print(self, a: Attribute) -> str:
-        return ""
-
-
-UNIT = UnitSyntax()
-
-
-def _target(arg: str) -> str:
-    return arg.replace("type(", "").replace("ref(", "").rstrip(")").lstrip("$")
-
-
 def case_of(op: Operation, name: str, default: str) -> str:
     """The case of enum property `name`, or `default` when it is absent."""
     a = op.properties.get(name)
@@ -68,7 +48,7 @@ def _keyword_directive(directive: str, kind: str, message: str, cases: Sequence[
     DIRECTIVE_KEYWORDS[directive] = (kind, tuple(cases))
 
     def parse(p: Parser, state: OpState, args: list[str]) -> None:
-        name = _target(args[0])
+        name = directive_target(args[0])
         span = p.span()
         state.spans[name] = span
         if p.kind != lexer.BARE:
@@ -82,7 +62,7 @@ def _keyword_directive(directive: str, kind: str, message: str, cases: Sequence[
         state.properties[name] = enum(kind, word)
 
     def print_(pr: Printer, op: Operation, args: list[str]) -> str:
-        a = op.properties.get(_target(args[0]))
+        a = op.properties.get(directive_target(args[0]))
         return a.case if isinstance(a, EnumAttr) else ""
 
     CUSTOM_DIRECTIVES[directive] = (parse, print_)
@@ -120,7 +100,7 @@ def _rounding_directive(directive: str, shown: Sequence[str], default: str, stri
     DIRECTIVE_KEYWORDS[directive] = ("rounding", tuple(f"rounding<{m}>" for m in shown))
 
     def parse(p: Parser, state: OpState, args: list[str]) -> None:
-        name = _target(args[0])
+        name = directive_target(args[0])
         if not p.at_keyword("rounding"):
             state.properties[name] = enum("rounding", default)
             return
@@ -137,7 +117,7 @@ def _rounding_directive(directive: str, shown: Sequence[str], default: str, stri
         state.properties[name] = enum("rounding", word)
 
     def print_(pr: Printer, op: Operation, args: list[str]) -> str:
-        case = case_of(op, _target(args[0]), default)
+        case = case_of(op, directive_target(args[0]), default)
         return "" if case == default else f"rounding<{case}>"
 
     CUSTOM_DIRECTIVES[directive] = (parse, print_)
@@ -155,7 +135,7 @@ _rounding_directive("IntegerRoundingMode", ("nearest_int_to_zero",), "nearest_in
 
 
 def _parse_unit_flags(p: Parser, state: OpState, args: list[str]) -> None:
-    names = [_target(a) for a in args]
+    names = [directive_target(a) for a in args]
     while p.kind == lexer.BARE and p.tok in names:
         word = p.tok
         if word in state.properties:
@@ -166,7 +146,7 @@ def _parse_unit_flags(p: Parser, state: OpState, args: list[str]) -> None:
 
 
 def _print_unit_flags(pr: Printer, op: Operation, args: list[str]) -> str:
-    return " ".join(n for n in (_target(a) for a in args) if n in op.properties)
+    return " ".join(n for n in (directive_target(a) for a in args) if n in op.properties)
 
 
 CUSTOM_DIRECTIVES["UnitFlags"] = (_parse_unit_flags, _print_unit_flags)

@@ -300,6 +300,22 @@ class EnumSyntax:
 ENUM_KINDS: dict[str, EnumSyntax] = {}
 
 
+class UnitSyntax:
+    """A unit attribute inside an optional group: the group's keyword is its whole spelling."""
+
+    def can_start(self, p: Parser) -> bool:
+        return False
+
+    def parse(self, p: Parser) -> Attribute:
+        return builtin.UnitAttr()
+
+    def print(self, a: Attribute) -> str:
+        return ""
+
+
+UNIT = UnitSyntax()
+
+
 def _parse_qualified_enum(kind: str):  # type: ignore[no-untyped-def]
     def parse(p: Parser) -> Attribute:
         syntax = ENUM_KINDS[kind]

@@ -23,8 +23,8 @@ if TYPE_CHECKING:
 
 
 @cache
-def _target(arg: str) -> str:
-    """`type($x)` / `$x` / `ref($x)` -> `x`."""
+def directive_target(arg: str) -> str:
+    """`type($x)` / `$x` / `ref($x)` -> `x`: the field a custom directive argument names."""
     return arg.replace("type(", "").replace("ref(", "").rstrip(")").lstrip("$")
 
 
@@ -39,7 +39,7 @@ def _type_targets(op_name: str, args: tuple[str, ...]) -> tuple[tuple[str, bool,
     arity = dict(fields.operands + fields.results) if fields else {}
     out = []
     for arg in args:
-        name = _target(arg)
+        name = directive_target(arg)
         out.append((name, arity.get(name, "single") == "variadic", name in result_names))
     return tuple(out)
 
@@ -69,7 +69,7 @@ def _parse_cuda_tile_type(p: Parser, state: OpState, args: list[str]) -> None:
 def _print_cuda_tile_type(pr: Printer, op: Operation, args: list[str]) -> str:
     parts = []
     for arg in args:
-        x = getattr(op, _target(arg))
+        x = getattr(op, directive_target(arg))
         values = list(x) if isinstance(x, list | tuple) else ([] if x is None else [x])
         parts.append(", ".join(pr.type(v.type) for v in values))
     return ", ".join(parts)
@@ -93,13 +93,13 @@ def _parse_symbol(p: Parser, state: OpState, args: list[str]) -> None:
     name = symbol_name(p.tok)
     state.spans["@" + name] = p.span()
     p.advance()
-    state.properties[_target(args[0])] = builtin.SymbolRefAttr(name)
+    state.properties[directive_target(args[0])] = builtin.SymbolRefAttr(name)
 
 
 def _print_symbol(pr: Printer, op: Operation, args: list[str]) -> str:
     from tile_lsp.compiler.syntax.attributes import attr_str
 
-    return attr_str(op.properties[_target(args[0])])
+    return attr_str(op.properties[directive_target(args[0])])
 
 
 CUSTOM_DIRECTIVES["SymbolRef"] = (_parse_symbol, _print_symbol)

@@ -17,6 +17,7 @@ from tile_lsp.compiler.dialects import registry
 from tile_lsp.compiler.dialects.cuda_tile import constraints as C
 from tile_lsp.compiler.dialects.cuda_tile import types as ct
 from tile_lsp.compiler.dialects.cuda_tile.base import OpError, VerifyResult
+from tile_lsp.compiler.dialects.cuda_tile.custom import directive_target
 from tile_lsp.compiler.dialects.cuda_tile.hints import hints_body_str, parse_hints_body
 from tile_lsp.compiler.syntax import lexer
 from tile_lsp.compiler.syntax.format import CUSTOM_DIRECTIVES
@@ -137,31 +138,11 @@ class I64Syntax:
 I64 = I64Syntax()
 
 
-class UnitSyntax:
-    """A unit attribute whose whole spelling is its optional group's keyword (`global`)."""
-
-    def can_start(self, p: Parser) -> bool:
-        return False
-
-    def parse(self, p: Parser) -> Attribute:
-        return builtin.UnitAttr()
-
-    def print(self, a: Attribute) -> str:
-        return ""
-
-
-UNIT = UnitSyntax()
-
-
 # -- custom<MemoryAttributes> (view loads and stores) ----------------------------------
 
 
-def _target(arg: str) -> str:
-    return arg.replace("type(", "").replace("ref(", "").rstrip(")").lstrip("$")
-
-
 def _parse_memory_attributes(p: Parser, state: OpState, args: list[str]) -> None:
-    ordering_name, scope_name = _target(args[0]), _target(args[1])
+    ordering_name, scope_name = directive_target(args[0]), directive_target(args[1])
     span = p.span()
     word = p.tok if p.kind == lexer.BARE else ""
     if word not in ORDERING.index:
@@ -194,8 +175,8 @@ def _parse_memory_attributes(p: Parser, state: OpState, args: list[str]) -> None
 
 
 def _print_memory_attributes(pr: Printer, op: Operation, args: list[str]) -> str:
-    ordering = ORDERING.print(op.properties[_target(args[0])])
-    scope = op.properties.get(_target(args[1]))
+    ordering = ORDERING.print(op.properties[directive_target(args[0])])
+    scope = op.properties.get(directive_target(args[1]))
     return ordering if scope is None else f"{ordering} {SCOPE.print(scope)}"
 
 
@@ -206,7 +187,7 @@ CUSTOM_DIRECTIVES["MemoryAttributes"] = (_parse_memory_attributes, _print_memory
 
 
 def _parse_type_splat(p: Parser, state: OpState, args: list[str]) -> None:
-    name = _target(args[0])
+    name = directive_target(args[0])
     types = [parse_type(p)]
     # Views whose indices differ in type (gather/scatter) list one type per index.
     while p.at_punct(",") and p.kinds[p.i + 1] in (lexer.BARE, lexer.BANG):
@@ -217,7 +198,7 @@ def _parse_type_splat(p: Parser, state: OpState, args: list[str]) -> None:
 
 
 def _print_type_splat(pr: Printer, op: Operation, args: list[str]) -> str:
-    values = list(getattr(op, _target(args[0])))
+    values = list(getattr(op, directive_target(args[0])))
     if not values:
         # NVIDIA's printer requires an index; keep the text parseable.
         return pr.type(ct.tile((), builtin.i32))

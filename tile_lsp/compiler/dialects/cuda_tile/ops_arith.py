@@ -28,8 +28,8 @@ from tile_lsp.compiler.dialects.cuda_tile.arith_checks import (
     check_ftz,
     check_rounding,
 )
-from tile_lsp.compiler.dialects.cuda_tile.arith_syntax import IEEE_MODES, OVERFLOW, UNIT, case_of
-from tile_lsp.compiler.dialects.cuda_tile.attrs import enum
+from tile_lsp.compiler.dialects.cuda_tile.arith_syntax import IEEE_MODES, OVERFLOW, case_of
+from tile_lsp.compiler.dialects.cuda_tile.attrs import UNIT, enum
 from tile_lsp.compiler.dialects.cuda_tile.base import CudaTileOp, OpError, VerifyResult, tile_op
 from tile_lsp.compiler.dialects.cuda_tile.custom import ROUNDING
 

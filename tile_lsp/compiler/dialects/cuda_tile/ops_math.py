@@ -19,7 +19,8 @@ from tile_lsp.compiler.dialects.cuda_tile.arith_checks import (
     check_ftz,
     check_rounding,
 )
-from tile_lsp.compiler.dialects.cuda_tile.arith_syntax import IEEE_MODES, UNIT, case_of
+from tile_lsp.compiler.dialects.cuda_tile.arith_syntax import IEEE_MODES, case_of
+from tile_lsp.compiler.dialects.cuda_tile.attrs import UNIT
 from tile_lsp.compiler.dialects.cuda_tile.base import CudaTileOp, VerifyResult, tile_op
 
 if TYPE_CHECKING:

@@ -24,6 +24,7 @@ from tile_lsp.compiler.dialects.cuda_tile import constraints as C
 from tile_lsp.compiler.dialects.cuda_tile import memory_syntax as M
 from tile_lsp.compiler.dialects.cuda_tile import memory_views
 from tile_lsp.compiler.dialects.cuda_tile import types as ct
+from tile_lsp.compiler.dialects.cuda_tile.attrs import UNIT
 from tile_lsp.compiler.dialects.cuda_tile.base import CudaTileOp, OpError, VerifyResult, tile_op
 from tile_lsp.compiler.dialects.cuda_tile.hints import verify_op_hints
 
@@ -219,7 +220,7 @@ class AllocaOp(CudaTileOp):
         "`num_elem` `=` $num_elem `,` `alignment` `=` $alignment (`global` $global^)? attr-dict `:` "
         "custom<CudaTileType>(type($result))"
     )
-    ATTR_SYNTAX = {"num_elem": M.I64, "alignment": M.I64, "global": M.UNIT}
+    ATTR_SYNTAX = {"num_elem": M.I64, "alignment": M.I64, "global": UNIT}
     TYPE_CONSTRAINTS = {"result": M.SCALAR_PTR}
     SINCE = "13.3"
 

@@ -16,7 +16,7 @@ from xdsl.irdl import operand_def, opt_prop_def, prop_def, result_def
 from tile_lsp.compiler.dialects.cuda_tile import constraints as C
 from tile_lsp.compiler.dialects.cuda_tile import memory_syntax as M
 from tile_lsp.compiler.dialects.cuda_tile import types as ct
-from tile_lsp.compiler.dialects.cuda_tile.attrs import EnumAttr
+from tile_lsp.compiler.dialects.cuda_tile.attrs import UNIT, EnumAttr
 from tile_lsp.compiler.dialects.cuda_tile.base import CudaTileOp, OpError, VerifyResult, tile_op
 
 if TYPE_CHECKING:
@@ -112,7 +112,7 @@ class MmaFOp(CudaTileOp):
         "$lhs `,` $rhs `,` $acc (`fast_acc` $fast_acc^)? attr-dict `:` custom<CudaTileType>(type($lhs)) `,` "
         "custom<CudaTileType>(type($rhs)) `,` custom<CudaTileType>(type($acc))"
     )
-    ATTR_SYNTAX = {"fast_acc": M.UNIT}
+    ATTR_SYNTAX = {"fast_acc": UNIT}
     TYPE_CONSTRAINTS = {"lhs": MMAF_OPERAND, "rhs": MMAF_OPERAND, "acc": MMAF_ACC, "result": MMAF_ACC}
     TYPE_RULES = (C.AllTypesMatch("acc", "result"), C.SameElementType("lhs", "rhs"), C.SameRank("lhs", "rhs", "acc"))
 
