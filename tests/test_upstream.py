@@ -3,6 +3,8 @@ text, lexical errors reported, value and symbol navigation by tokens."""
 
 from __future__ import annotations
 
+import subprocess
+
 from tile_lsp.compiler.document import analyze
 from tile_lsp.features.navigation import definition, references
 
@@ -26,12 +28,34 @@ def test_valid_upstream_text_has_no_diagnostics():
     assert analyze(TEXT).diagnostics == []
 
 
-def test_every_upstream_conformance_file_is_clean(shared):
+def test_no_false_errors_on_valid_upstream_chunks(shared):
+    """Every chunk without an `expected-error` annotation gets no error (notes for ops
+    tile-lsp does not define are fine), unless upstream mlir-opt 22 rejects it too: some
+    test files are newer than MLIR 22 (see ../shared/README.md)."""
+    from backhalf.util import mlir_opt_path
+
+    from tile_lsp.compiler.frontend import split_chunks
+
     root = shared / "conformance" / "mlir-upstream"
     files = sorted(root.rglob("*.mlir"))
     assert files
+    drift = []
     for f in files:
-        assert analyze(f.read_text(), str(f)).diagnostics == [], f
+        text = f.read_text()
+        errors = [d for d in analyze(text, str(f)).diagnostics if d.is_error]
+        for chunk in split_chunks(text):
+            body = text[chunk.start : chunk.end]
+            if "expected-error" in body:
+                continue
+            inside = [d.message for d in errors if chunk.start <= d.span.start < chunk.end]
+            if not inside:
+                continue
+            opt = mlir_opt_path()
+            assert opt is not None, (f, inside)
+            res = subprocess.run([opt], input=body, capture_output=True, text=True, timeout=60)
+            assert res.returncode != 0, (f, inside)  # mlir-opt 22 accepts it: our error is false
+            drift.append(f.name)
+    assert len(drift) <= 4, drift  # today: nvvmir.mlir (nvvm.nanosleep), NVGPU/roundtrip.mlir
 
 
 def test_lexical_errors_are_reported():

@@ -1,0 +1,4 @@
+"""Upstream MLIR dialects (gpu, nvgpu, nvvm, llvm, arith, scf, cf, math, memref, func, vector)
+on xDSL: the context, a parser that records where every op came from, and the printer
+used for stage dumps that upstream `mlir-opt` 22 must accept.
+"""

@@ -1,0 +1,173 @@
+"""Parse and print upstream-dialect MLIR with xDSL.
+
+`parse_upstream` never raises for user errors: a parse error becomes one diagnostic at its
+span. Every parsed op without an explicit `loc(...)` gets a `FileLineColLoc` of where it was
+written, so every later stage can point back at the source (see `op_span`).
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cache
+
+from xdsl.context import Context
+from xdsl.dialects import builtin
+from xdsl.dialects.builtin import FileLineColLoc, IntAttr, StringAttr
+from xdsl.ir import Attribute, Dialect, Operation
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import ParseError
+
+from tile_lsp.compiler.diagnostics import Diagnostic, DiagnosticSink
+from tile_lsp.compiler.source import SourceText, Span
+
+# Dialects taken from xDSL as they are; ours (nvgpu, nvvm, the gpu syntax, extra llvm ops)
+# are added on top by `_our_dialects`.
+_XDSL_DIALECTS = ("builtin", "arith", "cf", "func", "math", "memref", "scf", "vector", "llvm", "gpu", "index", "ub")
+
+
+def _our_dialects() -> list[Callable[[], Dialect]]:
+    from tile_lsp.compiler.mlir.dialects import registered
+
+    return registered()
+
+
+@cache
+def upstream_context() -> Context:
+    """One shared context with every dialect the back half reads or writes."""
+    from xdsl.dialects import get_all_dialects
+
+    ctx = Context(allow_unregistered=True)
+    available = get_all_dialects()
+    ours = {d().name: d for d in _our_dialects()}
+    for name in _XDSL_DIALECTS:
+        if name in ours:
+            continue
+        if name in available:
+            ctx.register_dialect(name, available[name])
+    for name, factory in ours.items():
+        ctx.register_dialect(name, factory)
+    return ctx
+
+
+class _TrackingParser(Parser):
+    """xDSL's parser that remembers each op's source range and stamps a location on it."""
+
+    def __init__(self, ctx: Context, text: str, source: SourceText, base: int) -> None:
+        super().__init__(ctx, text, source.path or "<input>")
+        self._source = source
+        self._base = base
+        self._last_end = 0
+        self.spans: dict[Operation, Span] = {}
+        self._file = StringAttr(source.path or "<input>")
+
+    def _consume_token(self, expected_kind=None):  # type: ignore[no-untyped-def]
+        tok = super()._consume_token(expected_kind)
+        self._last_end = tok.span.end
+        return tok
+
+    def parse_operation(self) -> Operation:
+        start = self._current_token.span.start
+        op = super().parse_operation()
+        span = Span(self._base + start, self._base + max(self._last_end, start))
+        self.spans[op] = span
+        if isinstance(op.location, builtin.UnknownLoc):
+            line, col = self._source.line_col(span.start)
+            op.location = FileLineColLoc(self._file, IntAttr(line + 1), IntAttr(col + 1))
+        return op
+
+
+@dataclass
+class UpstreamParse:
+    """The result of parsing one upstream-dialect text (or chunk of it)."""
+
+    source: SourceText
+    module: builtin.ModuleOp | None
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    spans: dict[Operation, Span] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return self.module is not None and not any(d.is_error for d in self.diagnostics)
+
+
+def parse_upstream(source: SourceText, span: Span | None = None, verify: bool = True) -> UpstreamParse:
+    """Parse `source` (or the chunk `span` of it) as upstream MLIR; verify with xDSL's verifiers."""
+    span = span or Span(0, len(source.text))
+    sink = DiagnosticSink(stage="mlir")
+    parser = _TrackingParser(upstream_context(), source.text[span.start : span.end], source, span.start)
+    try:
+        module = parser.parse_module()
+    except ParseError as exc:
+        start = span.start + exc.span.start
+        end = span.start + max(exc.span.end, exc.span.start + 1)
+        sink.error(Span(start, min(end, len(source.text))), exc.msg)
+        return UpstreamParse(source, None, sink.items, parser.spans)
+    except Exception as exc:  # a dialect's custom parser failed in an unplanned way
+        at = span.start + parser.pos
+        sink.error(Span(at, min(at + 1, len(source.text))), f"cannot parse: {exc}")
+        return UpstreamParse(source, None, sink.items, parser.spans)
+    result = UpstreamParse(source, module, sink.items, parser.spans)
+    if verify:
+        verify_ops(result, sink)
+    return result
+
+
+def verify_ops(result: UpstreamParse, sink: DiagnosticSink) -> None:
+    """Run each op's own verifier (not the nested ones) and report failures at the op."""
+    from xdsl.utils.exceptions import VerifyException
+
+    assert result.module is not None
+    for op in result.module.walk():
+        try:
+            op.verify_()
+        except VerifyException as exc:
+            sink.error(op_span(op, result.source, result.spans), str(exc))
+        except Exception as exc:  # verifier crash: still a diagnostic, never a dead server
+            sink.error(op_span(op, result.source, result.spans), f"verifier failed: {exc}")
+
+
+def op_span(op: Operation, source: SourceText, spans: dict[Operation, Span] | None = None) -> Span:
+    """Where `op` (or the source op it was lowered from) is in `source`."""
+    if spans is not None and op in spans:
+        return spans[op]
+    loc: Attribute | None = op.location
+    at = location_offset(loc, source)
+    if at is None:
+        parent = op.parent_op()
+        if parent is not None and not isinstance(parent, builtin.ModuleOp):
+            return op_span(parent, source, spans)
+        return Span(0, min(1, len(source.text)))
+    end = source.text.find("\n", at)
+    return Span(at, end if end > at else min(at + 1, len(source.text)))
+
+
+def location_offset(loc: Attribute | None, source: SourceText) -> int | None:
+    """Offset of the first FileLineColLoc inside `loc` (fused/callsite/name locs unwrapped)."""
+    while loc is not None:
+        if isinstance(loc, FileLineColLoc):
+            line = loc.line.data - 1
+            if line < 0 or line >= len(source.line_starts()):
+                return None
+            return source.offset(line, max(0, loc.column.data - 1))
+        if isinstance(loc, builtin.NameLoc):
+            loc = loc.location
+        elif isinstance(loc, builtin.CallSiteLoc):
+            loc = loc.caller
+        elif isinstance(loc, builtin.FusedLoc):
+            locs = loc.locations
+            loc = locs.data[0] if isinstance(locs, builtin.ArrayAttr) and locs.data else None
+        else:
+            return None
+    return None
+
+
+def print_ir(op: Operation, *, generic: bool = False, locations: bool = False) -> str:
+    """MLIR text of `op` that `mlir-opt` 22 parses (custom forms only where they match)."""
+    out = io.StringIO()
+    printer = Printer(stream=out, print_generic_format=generic, print_debuginfo=locations)
+    printer.print_op(op)
+    out.write("\n")
+    return out.getvalue()

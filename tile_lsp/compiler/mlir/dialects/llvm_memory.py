@@ -1,0 +1,599 @@
+"""llvm dialect memory ops in MLIR 22 syntax: atomicrmw, cmpxchg, fence, load/store with
+their atomic/volatile/invariant forms, and getelementptr with no-wrap flags."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects import llvm as x
+from xdsl.dialects.builtin import (
+    I64,
+    DenseArrayBase,
+    IntegerAttr,
+    IntegerType,
+    StringAttr,
+    UnitAttr,
+    VectorType,
+    i32,
+    i64,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_op_definition,
+    operand_def,
+    opt_prop_def,
+    prop_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import NoMemoryEffect
+from xdsl.utils.exceptions import VerifyException
+
+from tile_lsp.compiler.mlir.dialects.llvm_syntax import (
+    ATOMIC_BIN_OPS,
+    ORDERING_NAMES,
+    ORDERINGS,
+    parse_optional_syncscope,
+    parse_ordering,
+    print_attr_dict,
+    print_syncscope,
+    take_props,
+    unit,
+)
+
+
+@irdl_op_definition
+class AtomicRMWOp(IRDLOperation):
+    """Atomic read-modify-write; the result is the old value.
+
+    ```mlir
+    %old = llvm.atomicrmw add %ptr, %v syncscope("block") monotonic : !llvm.ptr<1>, i32
+    ```
+    """
+
+    name = "llvm.atomicrmw"
+
+    ptr = operand_def(x.LLVMPointerType)
+    val = operand_def()
+    res = result_def()
+
+    bin_op = prop_def(IntegerAttr[I64])
+    ordering = prop_def(IntegerAttr[I64])
+    syncscope = opt_prop_def(StringAttr)
+    alignment = opt_prop_def(IntegerAttr[I64])
+    volatile_ = opt_prop_def(UnitAttr)
+
+    def __init__(
+        self,
+        bin_op: str,
+        ptr: SSAValue,
+        val: SSAValue,
+        ordering: str = "monotonic",
+        syncscope: str | None = None,
+        alignment: int | None = None,
+        volatile: bool = False,
+    ) -> None:
+        super().__init__(
+            operands=[ptr, val],
+            result_types=[val.type],
+            properties={
+                "bin_op": IntegerAttr(ATOMIC_BIN_OPS.index(bin_op), i64),
+                "ordering": IntegerAttr(ORDERINGS[ordering], i64),
+                "syncscope": StringAttr(syncscope) if syncscope else None,
+                "alignment": IntegerAttr(alignment, i64) if alignment else None,
+                "volatile_": unit(volatile),
+            },
+        )
+
+    @property
+    def bin_op_name(self) -> str:
+        return ATOMIC_BIN_OPS[self.bin_op.value.data]
+
+    @classmethod
+    def parse(cls, parser: Parser) -> AtomicRMWOp:
+        volatile = parser.parse_optional_keyword("volatile") is not None
+        kind = parser.parse_identifier()
+        if kind not in ATOMIC_BIN_OPS:
+            parser.raise_error(f"expected an atomic operation ({', '.join(ATOMIC_BIN_OPS)}), got '{kind}'")
+        ptr = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        val = parser.parse_unresolved_operand()
+        scope = parse_optional_syncscope(parser)
+        ordering = parse_ordering(parser)
+        attrs = dict(parser.parse_optional_attr_dict())
+        parser.parse_punctuation(":")
+        ptr_type = parser.parse_type()
+        parser.parse_punctuation(",")
+        val_type = parser.parse_type()
+        op = cls(
+            kind,
+            parser.resolve_operand(ptr, ptr_type),
+            parser.resolve_operand(val, val_type),
+            ORDERING_NAMES[ordering],
+            scope.data if scope else None,
+            volatile=volatile,
+        )
+        take_props(op, attrs)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        if self.volatile_ is not None:
+            printer.print_string(" volatile")
+        printer.print_string(f" {self.bin_op_name} ")
+        printer.print_operand(self.ptr)
+        printer.print_string(", ")
+        printer.print_operand(self.val)
+        print_syncscope(printer, self.syncscope)
+        printer.print_string(f" {ORDERING_NAMES[self.ordering.value.data]}")
+        print_attr_dict(printer, self, ("alignment",))
+        printer.print_string(" : ")
+        printer.print_attribute(self.ptr.type)
+        printer.print_string(", ")
+        printer.print_attribute(self.val.type)
+
+
+@irdl_op_definition
+class CmpXchgOp(IRDLOperation):
+    """Atomic compare-and-exchange; the result is `!llvm.struct<(T, i1)>` (old value, success).
+
+    ```mlir
+    %r = llvm.cmpxchg %ptr, %cmp, %new acq_rel monotonic : !llvm.ptr<1>, i32
+    ```
+    """
+
+    name = "llvm.cmpxchg"
+
+    ptr = operand_def(x.LLVMPointerType)
+    cmp = operand_def()
+    val = operand_def()
+    res = result_def(x.LLVMStructType)
+
+    success_ordering = prop_def(IntegerAttr[I64])
+    failure_ordering = prop_def(IntegerAttr[I64])
+    syncscope = opt_prop_def(StringAttr)
+    alignment = opt_prop_def(IntegerAttr[I64])
+    weak = opt_prop_def(UnitAttr)
+    volatile_ = opt_prop_def(UnitAttr)
+
+    def __init__(
+        self,
+        ptr: SSAValue,
+        cmp: SSAValue,
+        val: SSAValue,
+        success: str = "acq_rel",
+        failure: str = "monotonic",
+        syncscope: str | None = None,
+        weak: bool = False,
+        volatile: bool = False,
+        alignment: int | None = None,
+    ) -> None:
+        super().__init__(
+            operands=[ptr, cmp, val],
+            result_types=[x.LLVMStructType.from_type_list([val.type, IntegerType(1)])],
+            properties={
+                "success_ordering": IntegerAttr(ORDERINGS[success], i64),
+                "failure_ordering": IntegerAttr(ORDERINGS[failure], i64),
+                "syncscope": StringAttr(syncscope) if syncscope else None,
+                "alignment": IntegerAttr(alignment, i64) if alignment else None,
+                "weak": unit(weak),
+                "volatile_": unit(volatile),
+            },
+        )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> CmpXchgOp:
+        weak = parser.parse_optional_keyword("weak") is not None
+        volatile = parser.parse_optional_keyword("volatile") is not None
+        ptr = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        cmp = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        val = parser.parse_unresolved_operand()
+        scope = parse_optional_syncscope(parser)
+        success = parse_ordering(parser)
+        failure = parse_ordering(parser)
+        attrs = dict(parser.parse_optional_attr_dict())
+        parser.parse_punctuation(":")
+        ptr_type = parser.parse_type()
+        parser.parse_punctuation(",")
+        val_type = parser.parse_type()
+        op = cls(
+            parser.resolve_operand(ptr, ptr_type),
+            parser.resolve_operand(cmp, val_type),
+            parser.resolve_operand(val, val_type),
+            ORDERING_NAMES[success],
+            ORDERING_NAMES[failure],
+            scope.data if scope else None,
+            weak,
+            volatile,
+        )
+        take_props(op, attrs)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        if self.weak is not None:
+            printer.print_string(" weak")
+        if self.volatile_ is not None:
+            printer.print_string(" volatile")
+        printer.print_string(" ")
+        printer.print_list((self.ptr, self.cmp, self.val), printer.print_operand)
+        print_syncscope(printer, self.syncscope)
+        printer.print_string(f" {ORDERING_NAMES[self.success_ordering.value.data]}")
+        printer.print_string(f" {ORDERING_NAMES[self.failure_ordering.value.data]}")
+        print_attr_dict(printer, self, ("alignment",))
+        printer.print_string(" : ")
+        printer.print_attribute(self.ptr.type)
+        printer.print_string(", ")
+        printer.print_attribute(self.val.type)
+
+
+@irdl_op_definition
+class FenceOp(IRDLOperation):
+    """A memory fence.
+
+    ```mlir
+    llvm.fence syncscope("block") acq_rel
+    ```
+    """
+
+    name = "llvm.fence"
+
+    ordering = prop_def(IntegerAttr[I64])
+    syncscope = opt_prop_def(StringAttr)
+
+    def __init__(self, ordering: str = "seq_cst", syncscope: str | None = None) -> None:
+        super().__init__(
+            properties={
+                "ordering": IntegerAttr(ORDERINGS[ordering], i64),
+                "syncscope": StringAttr(syncscope) if syncscope else None,
+            }
+        )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> FenceOp:
+        scope = parse_optional_syncscope(parser)
+        ordering = parse_ordering(parser)
+        attrs = dict(parser.parse_optional_attr_dict())
+        op = cls(ORDERING_NAMES[ordering], scope.data if scope else None)
+        take_props(op, attrs)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        print_syncscope(printer, self.syncscope)
+        printer.print_string(f" {ORDERING_NAMES[self.ordering.value.data]}")
+        print_attr_dict(printer, self, ())
+
+
+@irdl_op_definition
+class LoadOp(IRDLOperation):
+    """A load (MLIR 22 syntax: `volatile`, `atomic [syncscope(..)] <ordering>`, `invariant`).
+
+    ```mlir
+    %v = llvm.load %p atomic syncscope("device") acquire {alignment = 4 : i64} : !llvm.ptr<1> -> i32
+    ```
+    """
+
+    name = "llvm.load"
+
+    ptr = operand_def(x.LLVMPointerType)
+    dereferenced_value = result_def()
+
+    alignment = opt_prop_def(IntegerAttr[I64])
+    ordering = prop_def(IntegerAttr[I64], default_value=IntegerAttr(0, i64))
+    syncscope = opt_prop_def(StringAttr)
+    volatile_ = opt_prop_def(UnitAttr)
+    nontemporal = opt_prop_def(UnitAttr)
+    invariant = opt_prop_def(UnitAttr)
+    invariantGroup = opt_prop_def(UnitAttr)
+
+    def __init__(
+        self,
+        ptr: SSAValue | Operation,
+        result_type: Attribute,
+        alignment: int | None = None,
+        ordering: int = 0,
+        volatile: bool = False,
+        syncscope: str | None = None,
+        nontemporal: bool = False,
+        invariant: bool = False,
+    ) -> None:
+        super().__init__(
+            operands=[ptr],
+            result_types=[result_type],
+            properties={
+                "ordering": IntegerAttr(ordering, i64),
+                "alignment": IntegerAttr(alignment, i64) if alignment else None,
+                "volatile_": unit(volatile),
+                "syncscope": StringAttr(syncscope) if syncscope else None,
+                "nontemporal": unit(nontemporal),
+                "invariant": unit(invariant),
+            },
+        )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> LoadOp:
+        volatile = parser.parse_optional_keyword("volatile") is not None
+        ptr = parser.parse_unresolved_operand()
+        ordering, scope = 0, None
+        if parser.parse_optional_keyword("atomic") is not None:
+            scope = parse_optional_syncscope(parser)
+            ordering = parse_ordering(parser)
+        invariant = parser.parse_optional_keyword("invariant") is not None
+        invariant_group = parser.parse_optional_keyword("invariant_group") is not None
+        attrs = dict(parser.parse_optional_attr_dict())
+        parser.parse_punctuation(":")
+        ptr_type = parser.parse_type()
+        parser.parse_punctuation("->")
+        result_type = parser.parse_type()
+        op = cls(
+            parser.resolve_operand(ptr, ptr_type),
+            result_type,
+            ordering=ordering,
+            volatile=volatile,
+            syncscope=scope.data if scope else None,
+            invariant=invariant,
+        )
+        if invariant_group:
+            op.properties["invariantGroup"] = UnitAttr()
+        take_props(op, attrs)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        if self.volatile_ is not None:
+            printer.print_string(" volatile")
+        printer.print_string(" ")
+        printer.print_operand(self.ptr)
+        if self.ordering.value.data:
+            printer.print_string(" atomic")
+            print_syncscope(printer, self.syncscope)
+            printer.print_string(f" {ORDERING_NAMES[self.ordering.value.data]}")
+        if self.invariant is not None:
+            printer.print_string(" invariant")
+        if self.invariantGroup is not None:
+            printer.print_string(" invariant_group")
+        print_attr_dict(printer, self, ("alignment", "nontemporal"))
+        printer.print_string(" : ")
+        printer.print_attribute(self.ptr.type)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.dereferenced_value.type)
+
+
+@irdl_op_definition
+class StoreOp(IRDLOperation):
+    """A store (MLIR 22 syntax: `volatile`, `atomic [syncscope(..)] <ordering>`).
+
+    ```mlir
+    llvm.store %v, %p atomic release {alignment = 4 : i64} : i32, !llvm.ptr<1>
+    ```
+    """
+
+    name = "llvm.store"
+
+    value = operand_def()
+    ptr = operand_def(x.LLVMPointerType)
+
+    alignment = opt_prop_def(IntegerAttr[I64])
+    ordering = prop_def(IntegerAttr[I64], default_value=IntegerAttr(0, i64))
+    syncscope = opt_prop_def(StringAttr)
+    volatile_ = opt_prop_def(UnitAttr)
+    nontemporal = opt_prop_def(UnitAttr)
+    invariantGroup = opt_prop_def(UnitAttr)
+
+    def __init__(
+        self,
+        value: SSAValue | Operation,
+        ptr: SSAValue | Operation,
+        alignment: int | None = None,
+        ordering: int = 0,
+        volatile: bool = False,
+        nontemporal: bool = False,
+        syncscope: str | None = None,
+    ) -> None:
+        super().__init__(
+            operands=[value, ptr],
+            properties={
+                "ordering": IntegerAttr(ordering, i64),
+                "alignment": IntegerAttr(alignment, i64) if alignment else None,
+                "volatile_": unit(volatile),
+                "nontemporal": unit(nontemporal),
+                "syncscope": StringAttr(syncscope) if syncscope else None,
+            },
+        )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> StoreOp:
+        volatile = parser.parse_optional_keyword("volatile") is not None
+        value = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        ptr = parser.parse_unresolved_operand()
+        ordering, scope = 0, None
+        if parser.parse_optional_keyword("atomic") is not None:
+            scope = parse_optional_syncscope(parser)
+            ordering = parse_ordering(parser)
+        invariant_group = parser.parse_optional_keyword("invariant_group") is not None
+        attrs = dict(parser.parse_optional_attr_dict())
+        parser.parse_punctuation(":")
+        value_type = parser.parse_type()
+        parser.parse_punctuation(",")
+        ptr_type = parser.parse_type()
+        op = cls(
+            parser.resolve_operand(value, value_type),
+            parser.resolve_operand(ptr, ptr_type),
+            ordering=ordering,
+            volatile=volatile,
+            syncscope=scope.data if scope else None,
+        )
+        if invariant_group:
+            op.properties["invariantGroup"] = UnitAttr()
+        take_props(op, attrs)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        if self.volatile_ is not None:
+            printer.print_string(" volatile")
+        printer.print_string(" ")
+        printer.print_operand(self.value)
+        printer.print_string(", ")
+        printer.print_operand(self.ptr)
+        if self.ordering.value.data:
+            printer.print_string(" atomic")
+            print_syncscope(printer, self.syncscope)
+            printer.print_string(f" {ORDERING_NAMES[self.ordering.value.data]}")
+        if self.invariantGroup is not None:
+            printer.print_string(" invariant_group")
+        print_attr_dict(printer, self, ("alignment", "nontemporal"))
+        printer.print_string(" : ")
+        printer.print_attribute(self.value.type)
+        printer.print_string(", ")
+        printer.print_attribute(self.ptr.type)
+
+
+# MLIR's GEPNoWrapFlags bits and the keywords the custom syntax spells them with.
+GEP_INBOUNDS_FLAG, GEP_NUSW, GEP_NUW = 1, 2, 4
+GEP_INBOUNDS = GEP_INBOUNDS_FLAG | GEP_NUSW
+
+
+def gep_flag_words(flags: int) -> list[str]:
+    """`inbounds` / `nusw` and `nuw`, as MLIR 22 prints them (`inbounds|nuw`)."""
+    words = []
+    if flags & GEP_INBOUNDS_FLAG:
+        words.append("inbounds")
+    elif flags & GEP_NUSW:
+        words.append("nusw")
+    if flags & GEP_NUW:
+        words.append("nuw")
+    return words
+
+
+@irdl_op_definition
+class GEPOp(IRDLOperation):
+    """Address arithmetic with MLIR 22's no-wrap flags (in `noWrapFlags`, as upstream keeps them).
+
+    ```mlir
+    %p2 = llvm.getelementptr inbounds|nuw %p[%i] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+    ```
+    """
+
+    name = "llvm.getelementptr"
+
+    ptr = operand_def(x.LLVMPointerType)
+    ssa_indices = var_operand_def(IntegerType)
+    elem_type = prop_def()
+    noWrapFlags = prop_def(IntegerAttr, default_value=IntegerAttr(0, 32))
+    rawConstantIndices = prop_def(DenseArrayBase.constr(i32))
+    result = result_def(x.LLVMPointerType)
+
+    traits = traits_def(NoMemoryEffect())
+
+    def __init__(
+        self,
+        ptr: SSAValue | Operation,
+        indices: Sequence[int],
+        pointee_type: Attribute,
+        ssa_indices: Sequence[SSAValue | Operation] | None = None,
+        result_type: x.LLVMPointerType | None = None,
+        inbounds: bool = False,
+        no_wrap_flags: int = 0,
+    ) -> None:
+        flags = no_wrap_flags | (GEP_INBOUNDS if inbounds else 0)
+        super().__init__(
+            operands=[ptr, list(ssa_indices or [])],
+            result_types=[result_type or SSAValue.get(ptr).type],
+            properties={
+                "rawConstantIndices": DenseArrayBase.from_list(i32, indices),
+                "elem_type": pointee_type,
+                "noWrapFlags": IntegerAttr(flags, 32),
+            },
+        )
+
+    @staticmethod
+    def from_mixed_indices(
+        ptr: SSAValue | Operation,
+        indices: Sequence[int | SSAValue | Operation],
+        pointee_type: Attribute,
+        result_type: x.LLVMPointerType | None = None,
+        inbounds: bool = False,
+    ) -> GEPOp:
+        """Indices as a mix of constants and SSA values (`[0, %i]`)."""
+        consts = [i if isinstance(i, int) else x.GEP_USE_SSA_VAL for i in indices]
+        values = [SSAValue.get(i) for i in indices if not isinstance(i, int)]
+        return GEPOp(ptr, consts, pointee_type, values, result_type, inbounds)
+
+    @property
+    def no_wrap_flags(self) -> int:
+        return self.noWrapFlags.value.data
+
+    @property
+    def inbounds(self) -> UnitAttr | None:
+        """xDSL's spelling of the inbounds flag, for code written against xDSL's GEPOp."""
+        return UnitAttr() if self.no_wrap_flags & GEP_INBOUNDS_FLAG else None
+
+    def verify_(self) -> None:
+        indices = [int(i) for i in self.rawConstantIndices.get_values()]
+        dynamic = sum(1 for i in indices if i == x.GEP_USE_SSA_VAL)
+        if dynamic != len(self.ssa_indices):
+            raise VerifyException(f"expected {dynamic} dynamic indices, got {len(self.ssa_indices)}")
+        current: Attribute = self.elem_type  # the first index only offsets the pointer
+        for i, idx in enumerate(indices[1:], start=1):
+            if isinstance(current, x.LLVMArrayType):
+                current = current.type
+            elif isinstance(current, VectorType):
+                current = current.element_type
+            elif isinstance(current, x.LLVMStructType):
+                if idx == x.GEP_USE_SSA_VAL:
+                    raise VerifyException(f"expected index {i} indexing a struct to be constant")
+                if not 0 <= idx < len(current.types.data):
+                    raise VerifyException(f"index {i} ({idx}) is out of range for the struct")
+                current = current.types.data[idx]
+            else:
+                raise VerifyException(f"index {i} cannot index into {current}")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> GEPOp:
+        from xdsl.dialects.utils.dynamic_index_list import parse_dynamic_index_list_without_types
+
+        flags = 0
+        while True:
+            word = (
+                parser.parse_optional_keyword("inbounds")
+                or parser.parse_optional_keyword("nusw")
+                or parser.parse_optional_keyword("nuw")
+            )
+            if word is None:
+                break
+            flags |= {"inbounds": GEP_INBOUNDS, "nusw": GEP_NUSW, "nuw": GEP_NUW}[word]
+            if parser.parse_optional_punctuation("|") is None:
+                break
+        ptr = parser.parse_unresolved_operand()
+        ssa_refs, const_indices = parse_dynamic_index_list_without_types(parser, x.GEP_USE_SSA_VAL)
+        attrs = dict(parser.parse_optional_attr_dict())
+        parser.parse_punctuation(":")
+        ftype = parser.parse_function_type()
+        parser.parse_punctuation(",")
+        elem_type = parser.parse_type()
+        resolved = parser.resolve_operands([ptr, *ssa_refs], ftype.inputs.data, parser.pos)
+        result_type = ftype.outputs.data[0]
+        if not isinstance(result_type, x.LLVMPointerType):
+            parser.raise_error("getelementptr must produce an !llvm.ptr")
+        op = cls(resolved[0], list(const_indices), elem_type, resolved[1:], result_type, no_wrap_flags=flags)
+        take_props(op, attrs)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        from xdsl.dialects.utils.dynamic_index_list import print_dynamic_index_list
+
+        words = gep_flag_words(self.no_wrap_flags)
+        if words:
+            printer.print_string(" " + "|".join(words))
+        printer.print_string(" ")
+        printer.print_operand(self.ptr)
+        print_dynamic_index_list(printer, x.GEP_USE_SSA_VAL, self.ssa_indices, self.rawConstantIndices.iter_values())
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_function_type([self.ptr.type, *(v.type for v in self.ssa_indices)], [self.result.type])
+        printer.print_string(", ")
+        printer.print_attribute(self.elem_type)

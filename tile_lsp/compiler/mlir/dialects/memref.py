@@ -1,0 +1,166 @@
+"""The memref dialect: xDSL's ops, with MLIR 22's custom syntax where xDSL has none.
+
+Overrides (same op names and property names as xDSL's, so passes written against xDSL keep
+working): `memref.global` (`"private" constant @g : memref<..> = dense<..> {alignment = 64 : i64}`,
+`= uninitialized`, or no initializer for a declaration), `memref.cast`,
+`memref.memory_space_cast`, `memref.copy`, `memref.rank`.
+"""
+
+from __future__ import annotations
+
+import io
+
+from xdsl.dialects import memref as xmemref
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    IndexType,
+    IntegerAttr,
+    MemRefType,
+    StringAttr,
+    SymbolNameConstraint,
+    TensorType,
+    UnitAttr,
+    UnrankedMemRefType,
+)
+from xdsl.ir import Attribute, Dialect
+from xdsl.irdl import (
+    IRDLOperation,
+    base,
+    irdl_op_definition,
+    operand_def,
+    opt_prop_def,
+    prop_def,
+    result_def,
+    traits_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import MemoryAllocEffect, MemoryReadEffect, MemoryWriteEffect, NoMemoryEffect, SymbolOpInterface
+from xdsl.utils.exceptions import VerifyException
+
+_ANY_MEMREF = base(MemRefType) | base(UnrankedMemRefType)
+
+
+@irdl_op_definition
+class GlobalOp(IRDLOperation):
+    """`memref.global ("vis")? (constant)? @name : memref<..> (= uninitialized | = <attr>)? attr-dict`.
+
+    No initializer = an external declaration (`initial_value` absent)."""
+
+    name = "memref.global"
+
+    sym_name = prop_def(SymbolNameConstraint())
+    sym_visibility = opt_prop_def(StringAttr)
+    type = prop_def(MemRefType)
+    initial_value = opt_prop_def(base(UnitAttr) | base(DenseIntOrFPElementsAttr))
+    constant = opt_prop_def(UnitAttr)
+    alignment = opt_prop_def(IntegerAttr)
+
+    traits = traits_def(SymbolOpInterface(), MemoryAllocEffect())
+
+    def verify_(self) -> None:
+        if self.alignment is not None:
+            value = self.alignment.value.data
+            if value <= 0 or value & (value - 1):
+                raise VerifyException(f"alignment attribute value {value} is not a power of 2")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> GlobalOp:
+        props: dict[str, Attribute] = {}
+        visibility = parser.parse_optional_str_literal()
+        if visibility is not None:
+            props["sym_visibility"] = StringAttr(visibility)
+        if parser.parse_optional_keyword("constant") is not None:
+            props["constant"] = UnitAttr()
+        props["sym_name"] = parser.parse_symbol_name()
+        parser.parse_punctuation(":")
+        props["type"] = parser.parse_type()
+        if parser.parse_optional_punctuation("=") is not None:
+            t = props["type"]
+            if parser.parse_optional_keyword("uninitialized") is not None:
+                props["initial_value"] = UnitAttr()
+            elif isinstance(t, MemRefType) and parser.parse_optional_keyword("dense") is not None:
+                tensor = TensorType(t.get_element_type(), t.get_shape())
+                props["initial_value"] = parser.parse_dense_int_or_fp_elements_attr(tensor)  # type: ignore[arg-type]
+            else:
+                props["initial_value"] = parser.parse_attribute()
+        attrs = dict(parser.parse_optional_attr_dict())
+        for key in ("alignment", "sym_visibility", "constant", "initial_value"):
+            if key in attrs:
+                props[key] = attrs.pop(key)
+        op = cls.create(properties=props, attributes=attrs)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        if self.sym_visibility is not None:
+            printer.print_string(" ")
+            printer.print_attribute(self.sym_visibility)
+        if self.constant is not None:
+            printer.print_string(" constant")
+        printer.print_string(f" @{self.sym_name.data} : ")
+        printer.print_attribute(self.type)
+        if isinstance(self.initial_value, UnitAttr):
+            printer.print_string(" = uninitialized")
+        elif self.initial_value is not None:
+            # upstream writes the initializer without its (implied) tensor type
+            buf = io.StringIO()
+            Printer(stream=buf).print_attribute(self.initial_value)
+            text = buf.getvalue()
+            printer.print_string(" = " + text.rsplit(" : ", 1)[0] if text.endswith(">") else " = " + text)
+        extra = dict(self.attributes)
+        if self.alignment is not None:
+            extra["alignment"] = self.alignment
+        printer.print_op_attributes(extra)
+
+
+@irdl_op_definition
+class CastOp(IRDLOperation):
+    name = "memref.cast"
+    source = operand_def(_ANY_MEMREF)
+    dest = result_def(_ANY_MEMREF)
+    traits = traits_def(NoMemoryEffect())
+    assembly_format = "$source attr-dict `:` type($source) `to` type($dest)"
+
+    @staticmethod
+    def get(source: object, type: MemRefType | UnrankedMemRefType) -> CastOp:
+        return CastOp.build(operands=[source], result_types=[type])  # type: ignore[list-item]
+
+
+@irdl_op_definition
+class MemorySpaceCastOp(IRDLOperation):
+    name = "memref.memory_space_cast"
+    source = operand_def(_ANY_MEMREF)
+    dest = result_def(_ANY_MEMREF)
+    traits = traits_def(NoMemoryEffect())
+    assembly_format = "$source attr-dict `:` type($source) `to` type($dest)"
+
+
+@irdl_op_definition
+class CopyOp(IRDLOperation):
+    name = "memref.copy"
+    source = operand_def(_ANY_MEMREF)
+    target = operand_def(_ANY_MEMREF)
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+    assembly_format = "$source `,` $target attr-dict `:` type($source) `to` type($target)"
+
+
+@irdl_op_definition
+class RankOp(IRDLOperation):
+    name = "memref.rank"
+    memref = operand_def(_ANY_MEMREF)
+    rank = result_def(IndexType)
+    traits = traits_def(NoMemoryEffect())
+    assembly_format = "$memref attr-dict `:` type($memref)"
+
+
+OPS: list[type[IRDLOperation]] = [GlobalOp, CastOp, MemorySpaceCastOp, CopyOp, RankOp]
+
+
+def dialect() -> Dialect:
+    """xDSL's memref dialect with the ops above replacing xDSL's of the same name."""
+    ours = {op.name for op in OPS}
+    kept = [op for op in xmemref.MemRef.operations if op.name not in ours]
+    return Dialect("memref", [*kept, *OPS], list(xmemref.MemRef.attributes))
+
+
+__all__ = ["CastOp", "CopyOp", "GlobalOp", "MemorySpaceCastOp", "RankOp", "dialect"]

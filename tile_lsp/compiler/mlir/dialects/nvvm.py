@@ -1,0 +1,948 @@
+"""The nvvm dialect in MLIR 22 syntax: special registers, barriers, warp collectives, fences,
+conversions and prefetch; attributes (enums, `#nvvm.target`) live in nvvm_attrs.py and the
+architecture families (mbarrier, TMA, WGMMA, mma, ldmatrix, cp.async) in nvvm_arch.py.
+
+```mlir
+%tid = nvvm.read.ptx.sreg.tid.x : i32
+nvvm.barrier0
+%v = nvvm.shfl.sync bfly %mask, %x, %off, %clamp : f32 -> f32
+```
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import (
+    I32,
+    BoolAttr,
+    IntegerAttr,
+    IntegerType,
+    UnitAttr,
+    VectorType,
+    f32,
+    i1,
+    i32,
+)
+from xdsl.dialects.llvm import LLVMPointerType, LLVMStructType
+from xdsl.ir import (
+    Attribute,
+    Dialect,
+    Operation,
+    SSAValue,
+)
+from xdsl.irdl import (
+    AnyAttr,
+    AttrSizedOperandSegments,
+    IRDLOperation,
+    ParsePropInAttrDict,
+    irdl_op_definition,
+    operand_def,
+    opt_operand_def,
+    opt_prop_def,
+    opt_result_def,
+    prop_def,
+    result_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
+
+from tile_lsp.compiler.mlir.dialects.nvvm_attrs import (
+    BarrierReduction,
+    BarrierReductionAttr,
+    ConstantRangeAttr,
+    FPRoundingMode,
+    FPRoundingModeAttr,
+    GridDepAction,
+    GridDepActionAttr,
+    MatchSyncKind,
+    MatchSyncKindAttr,
+    MemScopeKind,
+    MemScopeKindAttr,
+    NVVMTargetAttr,
+    PrefetchCacheLevel,
+    PrefetchCacheLevelAttr,
+    ProxyKind,
+    ProxyKindAttr,
+    ReduxKind,
+    ReduxKindAttr,
+    SaturationMode,
+    SaturationModeAttr,
+    SetMaxRegisterAction,
+    SetMaxRegisterActionAttr,
+    SharedSpace,
+    SharedSpaceAttr,
+    ShflKind,
+    ShflKindAttr,
+    VoteSyncKind,
+    VoteSyncKindAttr,
+)
+
+# --------------------------------------------------------------------------------------------
+# Special registers
+
+
+class SpecialRegisterOp(IRDLOperation):
+    """Base of `nvvm.read.ptx.sreg.*`: `(range <i32, lo, hi>)? attr-dict : type`."""
+
+    res = result_def()
+    range = opt_prop_def(ConstantRangeAttr)
+
+    irdl_options = (ParsePropInAttrDict(),)
+
+    def __init__(self, result_type: Attribute = i32) -> None:
+        super().__init__(result_types=[result_type])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> SpecialRegisterOp:
+        rng = None
+        if parser.parse_optional_keyword("range") is not None:
+            rng = ConstantRangeAttr.new(ConstantRangeAttr.parse_parameters(parser))
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        typ = parser.parse_type()
+        op = cls(typ)
+        if rng is not None:
+            op.properties["range"] = rng
+        if "range" in attrs:
+            op.properties["range"] = attrs.pop("range")
+        op.attributes.update(attrs)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        if self.range is not None:
+            printer.print_string(" range ")
+            self.range.print_parameters(printer)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.res.type)
+
+
+_SREG_NAMES = (
+    "laneid", "warpsize", "warpid", "nwarpid", "smid", "nsmid", "gridid",
+    "lanemask.eq", "lanemask.le", "lanemask.lt", "lanemask.ge", "lanemask.gt",
+    *(f"{reg}.{axis}" for reg in ("tid", "ntid", "ctaid", "nctaid", "clusterid", "nclusterid",
+                                  "cluster.ctaid", "cluster.nctaid") for axis in "xyz"),
+    "cluster.ctarank", "cluster.nctarank",
+    "clock", "clock64", "globaltimer", "globaltimer.lo",
+    *(f"envreg{i}" for i in range(32)),
+)  # fmt: skip
+
+
+def _sreg_class(reg: str) -> type[SpecialRegisterOp]:
+    title = "".join(part.capitalize() for part in reg.split("."))
+    cls = type(
+        f"Read{title}Op",
+        (SpecialRegisterOp,),
+        {"name": f"nvvm.read.ptx.sreg.{reg}", "__doc__": f"Reads %{reg}: `nvvm.read.ptx.sreg.{reg} : i32`."},
+    )
+    return irdl_op_definition(cls)
+
+
+SPECIAL_REGISTER_OPS: dict[str, type[SpecialRegisterOp]] = {
+    f"nvvm.read.ptx.sreg.{reg}": _sreg_class(reg) for reg in _SREG_NAMES
+}
+
+
+# --------------------------------------------------------------------------------------------
+# Barriers and cluster barriers
+
+
+class _NoOperandOp(IRDLOperation):
+    """Ops written as just their name plus an attribute dictionary."""
+
+    assembly_format = "attr-dict"
+
+    def __init__(self) -> None:
+        super().__init__()
+
+
+@irdl_op_definition
+class Barrier0Op(_NoOperandOp):
+    """CTA barrier 0 (`bar.sync 0`): `nvvm.barrier0`."""
+
+    name = "nvvm.barrier0"
+
+
+@irdl_op_definition
+class BarrierOp(IRDLOperation):
+    """Aligned CTA barrier: `nvvm.barrier id = %id number_of_threads = %n`."""
+
+    name = "nvvm.barrier"
+
+    barrierId = opt_operand_def(i32)
+    numberOfThreads = opt_operand_def(i32)
+    reductionPredicate = opt_operand_def(i32)
+    reductionOp = opt_prop_def(BarrierReductionAttr)
+    res = opt_result_def(i32)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> BarrierOp:
+        groups: list[list[SSAValue]] = [[], [], []]
+        if parser.parse_optional_keyword("id") is not None:
+            parser.parse_punctuation("=")
+            groups[0].append(parser.parse_operand())
+        if parser.parse_optional_keyword("number_of_threads") is not None:
+            parser.parse_punctuation("=")
+            groups[1].append(parser.parse_operand())
+        props: dict[str, Attribute] = {}
+        reduction = parser.parse_optional_attribute()
+        if reduction is not None:
+            props["reductionOp"] = reduction
+            groups[2].append(parser.parse_operand())
+        results: list[Attribute] = []
+        if parser.parse_optional_punctuation("->") is not None:
+            results.append(parser.parse_type())
+        attrs = parser.parse_optional_attr_dict()
+        return cls.build(operands=groups, result_types=[results], properties=props, attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        if self.barrierId is not None:
+            printer.print_string(" id = ")
+            printer.print_operand(self.barrierId)
+        if self.numberOfThreads is not None:
+            printer.print_string(" number_of_threads = ")
+            printer.print_operand(self.numberOfThreads)
+        if self.reductionOp is not None and self.reductionPredicate is not None:
+            printer.print_string(" ")
+            printer.print_attribute(self.reductionOp)
+            printer.print_string(" ")
+            printer.print_operand(self.reductionPredicate)
+        if self.res is not None:
+            printer.print_string(" -> ")
+            printer.print_attribute(self.res.type)
+        printer.print_op_attributes(self.attributes)
+
+    def __init__(self, barrier_id: SSAValue | None = None, number_of_threads: SSAValue | None = None) -> None:
+        super().__init__(
+            operands=[
+                [barrier_id] if barrier_id is not None else [],
+                [number_of_threads] if number_of_threads is not None else [],
+                [],
+            ],
+            result_types=[[]],
+        )
+
+
+@irdl_op_definition
+class BarrierArriveOp(IRDLOperation):
+    """`bar.arrive`: `nvvm.barrier.arrive id = %id number_of_threads = %n`."""
+
+    name = "nvvm.barrier.arrive"
+
+    barrierId = opt_operand_def(i32)
+    numberOfThreads = operand_def(i32)
+
+    assembly_format = "(`id` `=` $barrierId^)? `number_of_threads` `=` $numberOfThreads attr-dict"
+
+    def __init__(self, number_of_threads: SSAValue, barrier_id: SSAValue | None = None) -> None:
+        super().__init__(operands=[[barrier_id] if barrier_id is not None else [], number_of_threads])
+
+
+@irdl_op_definition
+class SyncWarpOp(IRDLOperation):
+    """`bar.warp.sync`: `nvvm.bar.warp.sync %mask : i32`."""
+
+    name = "nvvm.bar.warp.sync"
+
+    mask = operand_def()
+
+    assembly_format = "$mask attr-dict `:` type($mask)"
+
+    def __init__(self, mask: SSAValue) -> None:
+        super().__init__(operands=[mask])
+
+
+class _AlignedOp(IRDLOperation):
+    aligned = opt_prop_def(UnitAttr)
+
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "attr-dict"
+
+    def __init__(self, aligned: bool = False) -> None:
+        super().__init__(properties={"aligned": UnitAttr()} if aligned else {})
+
+
+@irdl_op_definition
+class ClusterArriveOp(_AlignedOp):
+    """`barrier.cluster.arrive`: `nvvm.cluster.arrive {aligned}`."""
+
+    name = "nvvm.cluster.arrive"
+
+
+@irdl_op_definition
+class ClusterArriveRelaxedOp(_AlignedOp):
+    """`barrier.cluster.arrive.relaxed`: `nvvm.cluster.arrive.relaxed`."""
+
+    name = "nvvm.cluster.arrive.relaxed"
+
+
+@irdl_op_definition
+class ClusterWaitOp(_AlignedOp):
+    """`barrier.cluster.wait`: `nvvm.cluster.wait`."""
+
+    name = "nvvm.cluster.wait"
+
+
+# --------------------------------------------------------------------------------------------
+# Fences
+
+
+@irdl_op_definition
+class FenceScClusterOp(_NoOperandOp):
+    """`fence.sc.cluster`."""
+
+    name = "nvvm.fence.sc.cluster"
+
+
+@irdl_op_definition
+class FenceMbarrierInitOp(_NoOperandOp):
+    """`fence.mbarrier_init.release.cluster`: `nvvm.fence.mbarrier.init`."""
+
+    name = "nvvm.fence.mbarrier.init"
+
+
+@irdl_op_definition
+class FenceProxyOp(IRDLOperation):
+    """`fence.proxy.<kind>`: `nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = ...}`."""
+
+    name = "nvvm.fence.proxy"
+
+    kind = prop_def(ProxyKindAttr)
+    space = opt_prop_def(SharedSpaceAttr)
+
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "attr-dict"
+
+    def __init__(self, kind: ProxyKind, space: SharedSpace | None = None) -> None:
+        props: dict[str, Attribute] = {"kind": ProxyKindAttr(kind)}
+        if space is not None:
+            props["space"] = SharedSpaceAttr(space)
+        super().__init__(properties=props)
+
+    def verify_(self) -> None:
+        if self.kind.data == ProxyKind.ASYNC_SHARED and self.space is None:
+            raise VerifyException("async_shared fence requires space attribute")
+
+
+@irdl_op_definition
+class FenceProxyAcquireOp(IRDLOperation):
+    """`nvvm.fence.proxy.acquire <cta> %addr, %size` (generic -> tensormap proxy)."""
+
+    name = "nvvm.fence.proxy.acquire"
+
+    scope = prop_def(MemScopeKindAttr)
+    addr = operand_def(LLVMPointerType())
+    size = operand_def(i32)
+    fromProxy = opt_prop_def(ProxyKindAttr)
+    toProxy = opt_prop_def(ProxyKindAttr)
+
+    assembly_format = (
+        "$scope $addr `,` $size (`from_proxy` `=` $fromProxy^)? (`to_proxy` `=` $toProxy^)? attr-dict"
+    )
+
+
+@irdl_op_definition
+class FenceProxyReleaseOp(IRDLOperation):
+    """`nvvm.fence.proxy.release <cta>` (generic -> tensormap proxy)."""
+
+    name = "nvvm.fence.proxy.release"
+
+    scope = prop_def(MemScopeKindAttr)
+    fromProxy = opt_prop_def(ProxyKindAttr)
+    toProxy = opt_prop_def(ProxyKindAttr)
+
+    assembly_format = "$scope (`from_proxy` `=` $fromProxy^)? (`to_proxy` `=` $toProxy^)? attr-dict"
+
+
+@irdl_op_definition
+class MembarOp(IRDLOperation):
+    """`membar.<scope>` / `fence.sc.<scope>`: `nvvm.memory.barrier <cta>`."""
+
+    name = "nvvm.memory.barrier"
+
+    scope = prop_def(MemScopeKindAttr)
+
+    assembly_format = "$scope attr-dict"
+
+
+# --------------------------------------------------------------------------------------------
+# Warp collectives
+
+
+@irdl_op_definition
+class ShflOp(IRDLOperation):
+    """`shfl.sync`: `nvvm.shfl.sync bfly %mask, %val, %offset, %clamp : f32 -> f32`."""
+
+    name = "nvvm.shfl.sync"
+
+    thread_mask = operand_def(i32)
+    val = operand_def()
+    offset = operand_def(i32)
+    mask_and_clamp = operand_def(i32)
+    kind = prop_def(ShflKindAttr)
+    return_value_and_is_valid = opt_prop_def(UnitAttr)
+    res = result_def()
+
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = (
+        "$kind $thread_mask `,` $val `,` $offset `,` $mask_and_clamp attr-dict `:` type($val) `->` type($res)"
+    )
+
+    def __init__(
+        self,
+        kind: ShflKind,
+        thread_mask: SSAValue,
+        val: SSAValue,
+        offset: SSAValue,
+        mask_and_clamp: SSAValue,
+        result_type: Attribute | None = None,
+        with_valid: bool = False,
+    ) -> None:
+        props: dict[str, Attribute] = {"kind": ShflKindAttr(kind)}
+        if with_valid:
+            props["return_value_and_is_valid"] = UnitAttr()
+        if result_type is None:
+            result_type = LLVMStructType.from_type_list([val.type, i1]) if with_valid else val.type
+        super().__init__(
+            operands=[thread_mask, val, offset, mask_and_clamp], properties=props, result_types=[result_type]
+        )
+
+    def verify_(self) -> None:
+        if self.return_value_and_is_valid is not None and not isinstance(self.res.type, LLVMStructType):
+            raise VerifyException("expected return type to be a two-element struct")
+
+
+@irdl_op_definition
+class VoteSyncOp(IRDLOperation):
+    """`vote.sync`: `nvvm.vote.sync ballot %mask, %pred -> i32`."""
+
+    name = "nvvm.vote.sync"
+
+    mask = operand_def(i32)
+    pred = operand_def(i1)
+    kind = prop_def(VoteSyncKindAttr)
+    res = result_def()
+
+    assembly_format = "$kind $mask `,` $pred attr-dict `->` type($res)"
+
+    def __init__(self, kind: VoteSyncKind, mask: SSAValue, pred: SSAValue) -> None:
+        super().__init__(
+            operands=[mask, pred],
+            properties={"kind": VoteSyncKindAttr(kind)},
+            result_types=[i32 if kind == VoteSyncKind.BALLOT else i1],
+        )
+
+    def verify_(self) -> None:
+        want = i32 if self.kind.data == VoteSyncKind.BALLOT else i1
+        if self.res.type != want:
+            raise VerifyException(f"vote.sync '{self.kind.data.value}' returns {want}")
+
+
+@irdl_op_definition
+class ElectSyncOp(IRDLOperation):
+    """`elect.sync`: `%p = nvvm.elect.sync -> i1` (membermask defaults to all lanes)."""
+
+    name = "nvvm.elect.sync"
+
+    membermask = opt_operand_def(i32)
+    pred = result_def(i1)
+
+    assembly_format = "($membermask^)? attr-dict `->` type(results)"
+
+    def __init__(self, membermask: SSAValue | None = None) -> None:
+        super().__init__(operands=[[membermask] if membermask is not None else []], result_types=[i1])
+
+
+@irdl_op_definition
+class ReduxOp(IRDLOperation):
+    """`redux.sync` (sm_80): `nvvm.redux.sync add %val, %mask : i32 -> i32`."""
+
+    name = "nvvm.redux.sync"
+
+    val = operand_def()
+    mask_and_clamp = operand_def(i32)
+    kind = prop_def(ReduxKindAttr)
+    abs = opt_prop_def(BoolAttr)
+    nan = opt_prop_def(BoolAttr)
+    res = result_def()
+
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$kind $val `,` $mask_and_clamp attr-dict `:` type($val) `->` type($res)"
+
+    def __init__(self, kind: ReduxKind, val: SSAValue, mask_and_clamp: SSAValue) -> None:
+        super().__init__(
+            operands=[val, mask_and_clamp], properties={"kind": ReduxKindAttr(kind)}, result_types=[val.type]
+        )
+
+
+@irdl_op_definition
+class MatchSyncOp(IRDLOperation):
+    """`match.{any,all}.sync`: `nvvm.match.sync any %mask, %val : i32 -> i32`."""
+
+    name = "nvvm.match.sync"
+
+    thread_mask = operand_def(i32)
+    val = operand_def()
+    kind = prop_def(MatchSyncKindAttr)
+    res = result_def()
+
+    assembly_format = "$kind $thread_mask `,` $val attr-dict `:` type($val) `->` type($res)"
+
+
+# --------------------------------------------------------------------------------------------
+# Arithmetic, conversions, misc
+
+
+@irdl_op_definition
+class RcpApproxFtzF32Op(IRDLOperation):
+    """`rcp.approx.ftz.f32`: `nvvm.rcp.approx.ftz.f %x : f32`."""
+
+    name = "nvvm.rcp.approx.ftz.f"
+
+    arg = operand_def(f32)
+    res = result_def(f32)
+
+    assembly_format = "$arg attr-dict `:` type($res)"
+
+    def __init__(self, arg: SSAValue) -> None:
+        super().__init__(operands=[arg], result_types=[arg.type])
+
+
+class _CvtModes(IRDLOperation):
+    rnd = opt_prop_def(FPRoundingModeAttr)
+    sat = opt_prop_def(SaturationModeAttr)
+    relu = opt_prop_def(BoolAttr)
+
+    irdl_options = (ParsePropInAttrDict(),)
+
+    def rounding(self) -> FPRoundingMode:
+        return self.rnd.data if self.rnd is not None else FPRoundingMode.NONE
+
+    def saturation(self) -> SaturationMode:
+        return self.sat.data if self.sat is not None else SaturationMode.NONE
+
+    def has_relu(self) -> bool:
+        return self.relu is not None and bool(self.relu.value.data)
+
+    def _modes(self, rnd: FPRoundingMode | None, sat: SaturationMode | None, relu: bool) -> dict[str, Attribute]:
+        props: dict[str, Attribute] = {}
+        if rnd is not None:
+            props["rnd"] = FPRoundingModeAttr(rnd)
+        if sat is not None:
+            props["sat"] = SaturationModeAttr(sat)
+        if relu:
+            props["relu"] = IntegerAttr(1, IntegerType(1))
+        return props
+
+
+@irdl_op_definition
+class ConvertFloatToTF32Op(_CvtModes):
+    """`cvt.<rnd>.tf32.f32`: `%r = nvvm.convert.float.to.tf32 %x {rnd = #nvvm.fp_rnd_mode<rn>}`."""
+
+    name = "nvvm.convert.float.to.tf32"
+
+    src = operand_def(f32)
+    res = result_def(i32)
+
+    assembly_format = "$src attr-dict"
+
+
+class _ConvertF32x2Op(_CvtModes):
+    src_hi = operand_def(f32)
+    src_lo = operand_def(f32)
+    dst = result_def(VectorType)
+
+    assembly_format = "$src_hi `,` $src_lo attr-dict `:` type($dst)"
+
+    def __init__(
+        self,
+        src_hi: SSAValue,
+        src_lo: SSAValue,
+        result_type: Attribute,
+        rnd: FPRoundingMode | None = FPRoundingMode.RN,
+        sat: SaturationMode | None = None,
+        relu: bool = False,
+    ) -> None:
+        super().__init__(
+            operands=[src_hi, src_lo], result_types=[result_type], properties=self._modes(rnd, sat, relu)
+        )
+
+
+@irdl_op_definition
+class ConvertF32x2ToF16x2Op(_ConvertF32x2Op):
+    """`cvt.rn.f16x2.f32`: `%r = nvvm.convert.f32x2.to.f16x2 %hi, %lo {rnd = ...} : vector<2xf16>`."""
+
+    name = "nvvm.convert.f32x2.to.f16x2"
+
+
+@irdl_op_definition
+class ConvertF32x2ToBF16x2Op(_ConvertF32x2Op):
+    """`cvt.rn.bf16x2.f32`: `%r = nvvm.convert.f32x2.to.bf16x2 %hi, %lo {rnd = ...} : vector<2xbf16>`."""
+
+    name = "nvvm.convert.f32x2.to.bf16x2"
+
+
+@irdl_op_definition
+class ConvertF32x2ToF8x2Op(_CvtModes):
+    """`cvt.rn.satfinite.e4m3x2.f32`: `nvvm.convert.f32x2.to.f8x2 %a, %b {...} : i16 (f8E4M3FN)`."""
+
+    name = "nvvm.convert.f32x2.to.f8x2"
+
+    a = operand_def()
+    b = operand_def()
+    dstTy = prop_def()
+    dst = result_def()
+
+    def __init__(self, a: SSAValue, b: SSAValue, result_type: Attribute, dst_ty: Attribute,
+                 rnd: FPRoundingMode | None = FPRoundingMode.RN,
+                 sat: SaturationMode | None = SaturationMode.SATFINITE, relu: bool = False) -> None:  # fmt: skip
+        props = self._modes(rnd, sat, relu)
+        props["dstTy"] = dst_ty
+        super().__init__(operands=[a, b], result_types=[result_type], properties=props)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ConvertF32x2ToF8x2Op:
+        a = parser.parse_operand()
+        parser.parse_punctuation(",")
+        b = parser.parse_operand()
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        res = parser.parse_type()
+        parser.parse_punctuation("(")
+        dst_ty = parser.parse_type()
+        parser.parse_punctuation(")")
+        props: dict[str, Attribute] = {"dstTy": dst_ty}
+        for key in ("rnd", "sat", "relu"):
+            if key in attrs:
+                props[key] = attrs.pop(key)
+        op = cls.create(operands=[a, b], result_types=[res], properties=props, attributes=attrs)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.a)
+        printer.print_string(", ")
+        printer.print_operand(self.b)
+        shown = {k: v for k, v in self.properties.items() if k != "dstTy"}
+        printer.print_op_attributes({**shown, **self.attributes})
+        printer.print_string(" : ")
+        printer.print_attribute(self.dst.type)
+        printer.print_string("(")
+        printer.print_attribute(self.dstTy)
+        printer.print_string(")")
+
+
+@irdl_op_definition
+class PrefetchOp(IRDLOperation):
+    """`prefetch[.tensormap]`: `nvvm.prefetch level = L2, %p : !llvm.ptr<1>` / `nvvm.prefetch tensormap, %p : !llvm.ptr`."""
+
+    name = "nvvm.prefetch"
+
+    addr = operand_def(LLVMPointerType)
+    predicate = opt_operand_def(i1)
+    cacheLevel = opt_prop_def(PrefetchCacheLevelAttr)
+    tensormap = opt_prop_def(UnitAttr)
+    uniform = opt_prop_def(UnitAttr)
+    in_param_space = opt_prop_def(UnitAttr)
+    evictPriority = opt_prop_def(AnyAttr())
+
+    irdl_options = (ParsePropInAttrDict(),)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> PrefetchOp:
+        props: dict[str, Attribute] = {}
+        if parser.parse_optional_keyword("level") is not None:
+            parser.parse_punctuation("=")
+            if parser.parse_optional_keyword("uniform") is not None:
+                props["uniform"] = UnitAttr()
+            props["cacheLevel"] = PrefetchCacheLevelAttr(parser.parse_str_enum(PrefetchCacheLevel))
+            if parser.parse_optional_punctuation(",") is not None and parser.parse_optional_keyword(
+                "evict_priority"
+            ):
+                parser.parse_punctuation("=")
+                props["evictPriority"] = parser.parse_attribute()
+                parser.parse_punctuation(",")
+        elif parser.parse_optional_keyword("tensormap") is not None:
+            props["tensormap"] = UnitAttr()
+            if parser.parse_optional_keyword("in_param_space") is not None:
+                props["in_param_space"] = UnitAttr()
+            parser.parse_punctuation(",")
+        addr = parser.parse_operand()
+        preds = []
+        if parser.parse_optional_punctuation(",") is not None:
+            parser.parse_keyword("predicate")
+            parser.parse_punctuation("=")
+            preds.append(parser.parse_operand())
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        parser.parse_type()
+        if preds:
+            parser.parse_punctuation(",")
+            parser.parse_type()
+        return cls.create(operands=[addr, *preds], properties=props, attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        if self.cacheLevel is not None:
+            printer.print_string(" level = ")
+            if self.uniform is not None:
+                printer.print_string("uniform ")
+            printer.print_string(self.cacheLevel.data.value)
+            if self.evictPriority is not None:
+                printer.print_string(", evict_priority = ")
+                printer.print_attribute(self.evictPriority)
+        elif self.tensormap is not None:
+            printer.print_string(" tensormap")
+            if self.in_param_space is not None:
+                printer.print_string(" in_param_space")
+        printer.print_string(", " if self.cacheLevel is not None or self.tensormap is not None else " ")
+        printer.print_operand(self.addr)
+        if self.predicate is not None:
+            printer.print_string(", predicate = ")
+            printer.print_operand(self.predicate)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.addr.type)
+        if self.predicate is not None:
+            printer.print_string(", ")
+            printer.print_attribute(self.predicate.type)
+
+
+@irdl_op_definition
+class NanosleepOp(IRDLOperation):
+    """`nanosleep.u32`: `nvvm.nanosleep %ns`."""
+
+    name = "nvvm.nanosleep"
+
+    duration = operand_def(i32)
+
+    assembly_format = "$duration attr-dict"
+
+
+@irdl_op_definition
+class MapaOp(IRDLOperation):
+    """`mapa`: address of the same variable in another CTA of the cluster."""
+
+    name = "nvvm.mapa"
+
+    a = operand_def(LLVMPointerType)
+    b = operand_def(i32)
+    res = result_def(LLVMPointerType)
+
+    assembly_format = "$a `,` $b attr-dict `:` type($a) `->` type($res)"
+
+
+@irdl_op_definition
+class ExitOp(_NoOperandOp):
+    """`exit`: `nvvm.exit`."""
+
+    name = "nvvm.exit"
+
+
+@irdl_op_definition
+class BreakpointOp(_NoOperandOp):
+    """`brkpt`: `nvvm.breakpoint`."""
+
+    name = "nvvm.breakpoint"
+
+
+@irdl_op_definition
+class SetMaxRegisterOp(IRDLOperation):
+    """`setmaxnreg` (sm_90a): `nvvm.setmaxregister increase 232`."""
+
+    name = "nvvm.setmaxregister"
+
+    action = prop_def(SetMaxRegisterActionAttr)
+    regCount = prop_def(IntegerAttr[I32])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> SetMaxRegisterOp:
+        action = SetMaxRegisterActionAttr(parser.parse_str_enum(SetMaxRegisterAction))
+        count = IntegerAttr(parser.parse_integer(), i32)
+        attrs = parser.parse_optional_attr_dict()
+        return cls.create(properties={"action": action, "regCount": count}, attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {self.action.data.value} {self.regCount.value.data}")
+        printer.print_op_attributes(self.attributes)
+
+
+@irdl_op_definition
+class GridDepControlOp(IRDLOperation):
+    """`griddepcontrol.{wait,launch_dependents}` (sm_90): `nvvm.griddepcontrol wait`."""
+
+    name = "nvvm.griddepcontrol"
+
+    kind = prop_def(GridDepActionAttr)
+
+    assembly_format = "$kind attr-dict"
+
+
+@irdl_op_definition
+class PMEventOp(IRDLOperation):
+    """`pmevent`: `nvvm.pmevent id = 10` / `nvvm.pmevent mask = 4`."""
+
+    name = "nvvm.pmevent"
+
+    eventId = opt_prop_def(IntegerAttr[I32])
+    maskedEventId = opt_prop_def(IntegerAttr)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> PMEventOp:
+        attrs = parser.parse_optional_attr_dict()
+        props: dict[str, Attribute] = {}
+        if parser.parse_optional_keyword("id") is not None:
+            parser.parse_punctuation("=")
+            props["eventId"] = IntegerAttr(parser.parse_integer(), i32)
+        if parser.parse_optional_keyword("mask") is not None:
+            parser.parse_punctuation("=")
+            props["maskedEventId"] = IntegerAttr(parser.parse_integer(), IntegerType(16))
+        return cls.create(properties=props, attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_op_attributes(self.attributes)
+        if self.eventId is not None:
+            printer.print_string(f" id = {self.eventId.value.data}")
+        if self.maskedEventId is not None:
+            printer.print_string(f" mask = {self.maskedEventId.value.data}")
+
+    def verify_(self) -> None:
+        if (self.eventId is None) == (self.maskedEventId is None):
+            raise VerifyException("exactly one of id or mask must be given")
+
+
+OPS: list[type[Operation]] = [
+    *SPECIAL_REGISTER_OPS.values(),
+    Barrier0Op,
+    BarrierOp,
+    BarrierArriveOp,
+    SyncWarpOp,
+    ClusterArriveOp,
+    ClusterArriveRelaxedOp,
+    ClusterWaitOp,
+    FenceScClusterOp,
+    FenceMbarrierInitOp,
+    FenceProxyOp,
+    FenceProxyAcquireOp,
+    FenceProxyReleaseOp,
+    MembarOp,
+    ShflOp,
+    VoteSyncOp,
+    ElectSyncOp,
+    ReduxOp,
+    MatchSyncOp,
+    RcpApproxFtzF32Op,
+    ConvertFloatToTF32Op,
+    ConvertF32x2ToF16x2Op,
+    ConvertF32x2ToBF16x2Op,
+    ConvertF32x2ToF8x2Op,
+    PrefetchOp,
+    NanosleepOp,
+    MapaOp,
+    ExitOp,
+    BreakpointOp,
+    SetMaxRegisterOp,
+    GridDepControlOp,
+    PMEventOp,
+]
+ATTRS: list[type[Attribute]] = [
+    ShflKindAttr,
+    VoteSyncKindAttr,
+    ReduxKindAttr,
+    MatchSyncKindAttr,
+    PrefetchCacheLevelAttr,
+    SetMaxRegisterActionAttr,
+    ProxyKindAttr,
+    SharedSpaceAttr,
+    MemScopeKindAttr,
+    FPRoundingModeAttr,
+    SaturationModeAttr,
+    BarrierReductionAttr,
+    GridDepActionAttr,
+    ConstantRangeAttr,
+    NVVMTargetAttr,
+]
+
+
+def dialect() -> Dialect:
+    """nvvm = the core ops here plus the architecture families of nvvm_arch.py (ours win on a clash)."""
+    from tile_lsp.compiler.mlir.dialects import nvvm_arch
+
+    ops: dict[str, type[Operation]] = {op.name: op for op in nvvm_arch.OPS}
+    ops.update({op.name: op for op in OPS})
+    attrs: dict[str, type[Attribute]] = {a.name: a for a in nvvm_arch.ATTRS}
+    attrs.update({a.name: a for a in ATTRS})
+    return Dialect("nvvm", list(ops.values()), list(attrs.values()))
+
+
+# The attribute classes are defined in nvvm_attrs.py and re-exported here.
+__all__ = [
+    "ATTRS",
+    "Barrier0Op",
+    "BarrierArriveOp",
+    "BarrierOp",
+    "BarrierReduction",
+    "BarrierReductionAttr",
+    "BreakpointOp",
+    "ClusterArriveOp",
+    "ClusterArriveRelaxedOp",
+    "ClusterWaitOp",
+    "ConstantRangeAttr",
+    "ConvertF32x2ToBF16x2Op",
+    "ConvertF32x2ToF16x2Op",
+    "ConvertF32x2ToF8x2Op",
+    "ConvertFloatToTF32Op",
+    "ElectSyncOp",
+    "ExitOp",
+    "FPRoundingMode",
+    "FPRoundingModeAttr",
+    "FenceMbarrierInitOp",
+    "FenceProxyAcquireOp",
+    "FenceProxyOp",
+    "FenceProxyReleaseOp",
+    "FenceScClusterOp",
+    "GridDepAction",
+    "GridDepActionAttr",
+    "GridDepControlOp",
+    "MapaOp",
+    "MatchSyncKind",
+    "MatchSyncKindAttr",
+    "MatchSyncOp",
+    "MemScopeKind",
+    "MemScopeKindAttr",
+    "MembarOp",
+    "NVVMTargetAttr",
+    "NanosleepOp",
+    "OPS",
+    "PMEventOp",
+    "PrefetchCacheLevel",
+    "PrefetchCacheLevelAttr",
+    "PrefetchOp",
+    "ProxyKind",
+    "ProxyKindAttr",
+    "RcpApproxFtzF32Op",
+    "ReduxKind",
+    "ReduxKindAttr",
+    "ReduxOp",
+    "SPECIAL_REGISTER_OPS",
+    "SaturationMode",
+    "SaturationModeAttr",
+    "SetMaxRegisterAction",
+    "SetMaxRegisterActionAttr",
+    "SetMaxRegisterOp",
+    "SharedSpace",
+    "SharedSpaceAttr",
+    "ShflKind",
+    "ShflKindAttr",
+    "ShflOp",
+    "SpecialRegisterOp",
+    "SyncWarpOp",
+    "VoteSyncKind",
+    "VoteSyncKindAttr",
+    "VoteSyncOp",
+    "_AlignedOp",
+    "_ConvertF32x2Op",
+    "_NoOperandOp",
+    "dialect",
+]
