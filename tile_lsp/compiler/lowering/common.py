@@ -1,0 +1,119 @@
+"""What every lowering stage shares: the context (options + diagnostics at source ranges),
+pattern application that stamps provenance on new ops, and the legality check.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from xdsl.dialects import builtin
+from xdsl.ir import Operation
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriterListener,
+    PatternRewriteWalker,
+    RewritePattern,
+)
+
+from tile_lsp.compiler.diagnostics import DiagnosticSink
+from tile_lsp.compiler.mlir.context import op_span
+from tile_lsp.compiler.source import SourceText, Span
+from tile_lsp.compiler.target import CompileOptions
+
+
+@dataclass
+class LoweringContext:
+    """Options and the diagnostics sink of one pipeline run over one source text."""
+
+    source: SourceText
+    options: CompileOptions
+    sink: DiagnosticSink = field(default_factory=DiagnosticSink)
+    spans: dict[Operation, Span] = field(default_factory=dict)
+
+    def span_of(self, op: Operation) -> Span:
+        return op_span(op, self.source, self.spans)
+
+    def error(self, op: Operation, message: str, stage: str | None = None) -> None:
+        """A diagnostic at the source op `op` came from (its location)."""
+        old = self.sink.stage
+        if stage is not None:
+            self.sink.stage = stage
+        try:
+            self.sink.error(self.span_of(op), message)
+        finally:
+            self.sink.stage = old
+
+    def warning(self, op: Operation, message: str) -> None:
+        self.sink.warning(self.span_of(op), message)
+
+
+class _Stamped(RewritePattern):
+    """Runs `inner` and gives every op it creates the location of the op it rewrote."""
+
+    def __init__(self, inner: RewritePattern, listener: PatternRewriterListener) -> None:
+        self.inner = inner
+        self.listener = listener
+        self.current: list[Operation] = []
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        self.current.append(op)
+        try:
+            self.inner.match_and_rewrite(op, rewriter)
+        finally:
+            self.current.pop()
+
+
+def apply_patterns(
+    module: builtin.ModuleOp,
+    patterns: Sequence[RewritePattern],
+    *,
+    walk_regions_first: bool = False,
+    dce: bool = True,
+) -> None:
+    """Greedy application to a fixpoint; new ops inherit the rewritten op's location.
+    `dce=False` keeps unused pure ops (upstream's conversions keep them too)."""
+    listener = PatternRewriterListener()
+    stamped: list[_Stamped] = []
+
+    def on_insert(new: Operation) -> None:
+        for pattern in stamped:
+            if pattern.current and isinstance(new.location, builtin.UnknownLoc):
+                new.location = pattern.current[-1].location
+                for nested in new.walk():
+                    if isinstance(nested.location, builtin.UnknownLoc):
+                        nested.location = new.location
+                return
+
+    listener.operation_insertion_handler.append(on_insert)
+    stamped = [_Stamped(p, listener) for p in patterns]
+    PatternRewriteWalker(
+        GreedyRewritePatternApplier(list(stamped), dce_enabled=dce), walk_regions_first=walk_regions_first, listener=listener
+    ).rewrite_module(module)
+
+
+def op_name(op: Operation) -> str:
+    """The written name, also for ops no dialect defines (xDSL calls those builtin.unregistered)."""
+    if isinstance(op, builtin.UnregisteredOp):
+        return op.op_name.data
+    return op.name
+
+
+def check_legal(
+    module: builtin.ModuleOp,
+    lctx: LoweringContext,
+    illegal_prefixes: Iterable[str],
+    allowed: Iterable[str] = (),
+    message: str = "failed to legalize operation '{name}'",
+) -> bool:
+    """Report every op whose name starts with an illegal prefix (MLIR's partial-conversion wording)."""
+    prefixes = tuple(illegal_prefixes)
+    keep = set(allowed)
+    ok = True
+    for op in module.walk():
+        name = op_name(op)
+        if name.startswith(prefixes) and name not in keep:
+            lctx.error(op, message.format(name=name))
+            ok = False
+    return ok

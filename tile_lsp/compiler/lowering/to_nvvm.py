@@ -1,0 +1,109 @@
+"""The nvvm stage (seed 000): gpu + nvgpu + std dialects -> nvvm + llvm inside the gpu.module,
+then the strict legality check (only gpu.module may survive of gpu/nvgpu; no std op survives).
+"""
+
+from __future__ import annotations
+
+from typing import cast
+
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
+
+from tile_lsp.compiler.lowering.common import LoweringContext, apply_patterns
+from tile_lsp.compiler.lowering.gpu_to_nvvm import gpu_function_patterns, gpu_patterns
+from tile_lsp.compiler.lowering.scf_to_cf import scf_patterns
+from tile_lsp.compiler.lowering.std_to_llvm import UNSUPPORTED, std_patterns
+from tile_lsp.compiler.lowering.types import reconcile_casts
+
+# Dialects whose ops must all be gone after this stage (besides gpu.module).
+STD_PREFIXES = ("arith.", "scf.", "cf.", "math.", "memref.", "func.", "vector.", "index.", "ub.")
+GPU_PREFIXES = ("gpu.", "nvgpu.")
+LEGAL_GPU = ("gpu.module",)
+
+
+def _nvgpu_patterns(lctx: LoweringContext) -> list[RewritePattern]:
+    """Helper B's nvgpu -> nvvm patterns (absent until that module exists)."""
+    try:
+        from tile_lsp.compiler.lowering.nvgpu_to_nvvm import nvgpu_patterns
+    except ImportError:
+        return []
+    return list(nvgpu_patterns(lctx))
+
+
+# Ops no pattern of this stage rewrites (already in the target dialects): skipped without
+# consulting every pattern, which keeps large modules (wgmma accumulators) fast.
+_DONE_PREFIXES = ("llvm.", "nvvm.")
+_DONE_NAMES = ("builtin.unrealized_conversion_cast",)
+
+
+class _SkipLowered(RewritePattern):
+    """`patterns` in order (first one that acts wins, as xDSL's greedy applier), not tried on
+    llvm/nvvm ops."""
+
+    def __init__(self, patterns: list[RewritePattern]) -> None:
+        self.patterns = patterns
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        name = op.name
+        if name.startswith(_DONE_PREFIXES) or name in _DONE_NAMES:
+            return
+        for pattern in self.patterns:
+            pattern.match_and_rewrite(op, rewriter)
+            if rewriter.has_done_action:
+                return
+
+
+def device_roots(module: ModuleOp) -> list[Operation]:
+    """What this stage lowers: every gpu.module (host code around them is left alone, as
+    upstream's pass does), or the whole module when it has none."""
+    found = [op for op in module.walk() if op.name == "gpu.module"]
+    return found or [module]
+
+
+def convert_to_nvvm(module: ModuleOp, lctx: LoweringContext) -> bool:
+    """Lower `module` in place; False (with diagnostics at the offending ops) when something is left."""
+    errors_before = sum(1 for d in lctx.sink.items if d.is_error)
+    ok = True
+    for root in device_roots(module):
+        # A gpu.module has a single-block `body` region just like builtin.module, which is all the
+        # pattern walker needs.
+        target = cast(ModuleOp, root)
+        apply_patterns(target, [_SkipLowered([*gpu_patterns(lctx), *_nvgpu_patterns(lctx)])])
+        apply_patterns(target, [_SkipLowered(scf_patterns(lctx))])
+        apply_patterns(target, [_SkipLowered([*std_patterns(lctx), *gpu_function_patterns(lctx)])])
+        reconcile_casts(root)
+        ok = check_nvvm_legality(root, lctx) and ok
+    errors_after = sum(1 for d in lctx.sink.items if d.is_error)
+    return ok and errors_after == errors_before
+
+
+def check_nvvm_legality(module: Operation, lctx: LoweringContext) -> bool:
+    """Every surviving gpu/nvgpu op (but gpu.module) and std op is an error at that op; casts
+    that did not fold are reported as unresolved materialisations."""
+    ok = True
+    for op in module.walk():
+        if op is module:
+            continue
+        name = op.name
+        if name.startswith(GPU_PREFIXES) and name not in LEGAL_GPU:
+            lctx.error(op, f"failed to legalize operation '{name}'")
+            ok = False
+        elif name.startswith(STD_PREFIXES):
+            lctx.error(op, UNSUPPORTED.format(what=f"'{name}'"))
+            ok = False
+        elif name == "builtin.unrealized_conversion_cast":
+            src = op.operands[0].type if op.operands else None
+            dst = op.results[0].type if op.results else None
+            owner = op.operands[0].owner if op.operands else None
+            # A cast fed by an op that is itself reported is a consequence, not a new error.
+            if owner is not None and getattr(owner, "name", "").startswith((*STD_PREFIXES, *GPU_PREFIXES)):
+                continue
+            if any(u.operation.name.startswith((*STD_PREFIXES, *GPU_PREFIXES)) for r in op.results for u in r.uses):
+                continue
+            lctx.error(op, f"failed to legalize unresolved materialization from '{src}' to '{dst}'")
+            ok = False
+    return ok
+
+
+__all__ = ["check_nvvm_legality", "convert_to_nvvm", "device_roots"]
