@@ -1,0 +1,287 @@
+"""Stages 6-8 end to end with the real tools: our LLVM IR -> llvmlite -O pipeline with minimal
+libdevice -> NVPTX PTX -> ptxas (skipped when no ptxas is found)."""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import re
+import shutil
+
+import pytest
+
+from backhalf.util import parse_ok
+from tile_lsp.compiler.backend.cuda_tools import find_libdevice
+from tile_lsp.compiler.backend.llvm import LLVMError, emit_ptx, optimize, optimize_with_stats
+from tile_lsp.compiler.backend.llvmir import emit_llvm_ir
+from tile_lsp.compiler.backend.ptxas import find_ptxas, parse_resources, run_ptxas
+from tile_lsp.compiler.diagnostics import DiagnosticSink
+from tile_lsp.compiler.lowering.common import LoweringContext
+from tile_lsp.compiler.target import CompileOptions, Target
+
+KERNEL = pathlib.Path(__file__).parent / "data" / "llvmir_kernel.mlir"
+TARGETS = [Target(80), Target(90, "a"), Target(100, "a")]
+
+
+def needs_ptxas() -> str:
+    path = find_ptxas(CompileOptions())
+    if path is None:
+        pytest.skip("ptxas not found")
+    return path
+
+
+def needs_libdevice() -> str:
+    path = find_libdevice()
+    if path is None:
+        pytest.skip("libdevice not found")
+    return path
+
+
+def compile_kernel(
+    target: Target, *, lineinfo: bool = False, opt_level: int = 3, text: str | None = None
+) -> tuple[str, CompileOptions]:
+    """The kernel file through emit -> optimize -> PTX; asserts no diagnostics."""
+    parsed = parse_ok(text if text is not None else KERNEL.read_text(), str(KERNEL))
+    assert parsed.module is not None
+    options = CompileOptions(target, opt_level=opt_level, lineinfo=lineinfo)
+    lctx = LoweringContext(parsed.source, options, spans=parsed.spans)
+    ir = emit_llvm_ir(parsed.module, lctx)
+    assert ir is not None, [d.message for d in lctx.sink.items]
+    sink = DiagnosticSink(stage="llvm-ir")
+    optimized = optimize(ir, options, sink)
+    assert not sink.items, [d.message for d in sink.items]
+    ptx = emit_ptx(optimized, target, opt_level=opt_level)
+    return ptx, options
+
+
+@pytest.mark.parametrize("target", TARGETS, ids=lambda t: t.chip)
+def test_kernel_assembles_with_ptxas(target: Target) -> None:
+    needs_libdevice()
+    ptx, options = compile_kernel(target)
+    assert f".target {target.chip}" in ptx
+    assert f".version {target.ptx_version // 10}.{target.ptx_version % 10}" in ptx
+    assert ".visible .entry axpy(" in ptx
+    needs_ptxas()
+    result = run_ptxas(ptx, target, options)
+    assert result.ok, result.diagnostics
+    assert result.cubin is not None and result.cubin[:4] == b"\x7fELF"
+    res = result.kernels["axpy"]
+    assert res.is_entry and res.registers > 0
+    assert res.shared_bytes == 512  # @smem: 128 x f32
+    assert res.barriers == 1  # bar.sync 0 from the inline asm
+
+
+def test_launch_bounds_reach_ptx() -> None:
+    ptx, _ = compile_kernel(Target(90, "a"))
+    assert re.search(r"^\.maxntid 128, 1, 1$", ptx, re.M)
+    text = KERNEL.read_text().replace(
+        "nvvm.maxntid = array<i32: 128, 1, 1>",
+        "nvvm.reqntid = array<i32: 128, 1, 1>, nvvm.minctasm = 2 : i32, nvvm.maxnreg = 64 : i32",
+    )
+    ptx2, _ = compile_kernel(Target(90, "a"), text=text)
+    assert re.search(r"^\.reqntid 128, 1, 1$", ptx2, re.M)
+    assert re.search(r"^\.minnctapersm 2$", ptx2, re.M)
+    assert re.search(r"^\.maxnreg 64$", ptx2, re.M)
+
+
+def _without_debug(ptx: str) -> list[str]:
+    drop = re.compile(r"^\s*(\.loc\b|\.file\b|\$L__(tmp|func_begin|func_end)\d+:|\.section\s+\.debug|$)")
+    return [line for line in ptx.splitlines() if not drop.match(line)]
+
+
+def test_lineinfo_adds_loc_and_file_only() -> None:
+    target = Target(90, "a")
+    with_lines, _ = compile_kernel(target, lineinfo=True)
+    plain, _ = compile_kernel(target)
+    assert re.search(rf'^\s*\.file\s+1 ".*{KERNEL.name}"', with_lines, re.M)
+    locs = re.findall(r"^\s*\.loc\s+1 (\d+) (\d+)", with_lines, re.M)
+    assert ("22", "7") in locs  # the __nv_expf call's line
+    assert ("48", "7") in locs  # the atomicrmw fadd
+    assert not re.search(r"^\s*\.(loc|file)\s", plain, re.M)
+    assert _without_debug(with_lines) == _without_debug(plain)
+    needs_ptxas()
+    result = run_ptxas(with_lines, target, CompileOptions(target, lineinfo=True))
+    assert result.ok, result.diagnostics
+    assert "-lineinfo" in result.command
+
+
+def test_libdevice_is_linked_minimally() -> None:
+    needs_libdevice()
+    ir = """target triple = "nvptx64-nvidia-cuda"
+declare float @__nv_sinf(float)
+declare float @__nv_powf(float, float)
+declare double @__nv_exp(double)
+define ptx_kernel void @k(ptr addrspace(1) %p) {
+  %v = load float, ptr addrspace(1) %p
+  %s = call float @__nv_sinf(float %v)
+  %w = call float @__nv_powf(float %s, float %v)
+  %d = fpext float %w to double
+  %e = call double @__nv_exp(double %d)
+  %t = fptrunc double %e to float
+  store float %t, ptr addrspace(1) %p
+  ret void
+}
+"""
+    target = Target(80)
+    sink = DiagnosticSink()
+    result = optimize_with_stats(ir, CompileOptions(target, opt_level=0), sink)
+    assert result.ok and not sink.items
+    stats = result.stats
+    assert stats.requested == ["__nv_exp", "__nv_powf", "__nv_sinf"]
+    assert set(stats.requested) <= set(stats.kept)
+    assert len(stats.kept) <= 10 < stats.libdevice_functions  # of ~350 definitions
+    assert stats.bytes_linked < 200_000  # the whole of libdevice is ~2.6 MB of IR text
+    defined = re.findall(r"^define (\w+ )*\S+ @(\S+)\(", result.ir, re.M)
+    names = [name for *_, name in defined]
+    assert names[0] == "k" and all(n.startswith("__nv_") for n in names[1:])
+    assert all("internal" in d[0] for d in defined[1:])  # linked functions are internalized
+    # at -O3 they are inlined and deleted
+    optimized = optimize_with_stats(ir, CompileOptions(target, opt_level=3), DiagnosticSink())
+    assert re.findall(r"^define .*@(\S+)\(", optimized.ir, re.M) == ["k"]
+    ptx = emit_ptx(optimized.ir, target)
+    assert "__nv_" not in ptx and "__nvvm_reflect" not in ptx
+
+
+def test_trimmed_libdevice_is_cached_per_file_version(tmp_path: pathlib.Path) -> None:
+    from tile_lsp.compiler.backend import llvm as backend
+
+    path = needs_libdevice()
+    copy = tmp_path / "libdevice.10.bc"
+    shutil.copyfile(path, copy)
+    tm = backend.target_machine(Target(80))
+    wanted = frozenset({"__nv_sinf"})
+    args = ("nvptx64-nvidia-cuda", str(tm.target_data), tm)
+    first = backend._trimmed_libdevice(str(copy), wanted, *args)
+    assert "__nv_sinf" in first.kept and not first.missing and first.definitions > 300
+    assert backend._trimmed_libdevice(str(copy), wanted, *args) is first  # same file: no re-parse
+    os.utime(copy, ns=(0, 0))  # a new version of the file (another mtime) is read again
+    again = backend._trimmed_libdevice(str(copy), wanted, *args)
+    assert again is not first and (again.kept, again.definitions) == (first.kept, first.definitions)
+    missing = backend._trimmed_libdevice(str(copy), frozenset({"__nv_nope"}), *args)
+    assert missing.missing == ("__nv_nope",) and not missing.bitcode
+
+
+def test_optimize_reports_invalid_ir() -> None:
+    sink = DiagnosticSink()
+    out = optimize("define void @f() {\n  ret i32 0\n}\n", CompileOptions(Target(80)), sink)
+    assert out.startswith("define void @f()")
+    assert [d.message.split(":")[0] for d in sink.items] == ["LLVM rejected the emitted IR"]
+
+
+def test_emit_ptx_failure_is_an_error_not_a_crash() -> None:
+    # wgmma needs sm_90a: LLVM's instruction selector aborts the process on sm_80
+    bad = (
+        "define void @f() {\n  call void @llvm.nvvm.wgmma.fence.sync.aligned()\n  ret void\n}\n"
+        "declare void @llvm.nvvm.wgmma.fence.sync.aligned()\n"
+    )
+    with pytest.raises(LLVMError, match="Cannot select: intrinsic %llvm.nvvm.wgmma.fence.sync.aligned"):
+        emit_ptx(bad, Target(80))
+    sink = DiagnosticSink()
+    assert emit_ptx(bad, Target(80), sink=sink) == ""
+    assert sink.has_errors
+    assert "wgmma.fence" in emit_ptx(bad, Target(90, "a"))
+
+
+def test_ptxas_error_names_line_and_command() -> None:
+    needs_ptxas()
+    target = Target(90, "a")
+    ptx, options = compile_kernel(target)
+    broken = ptx.replace("ld.global.", "ld.global.bogus.", 1)
+    line = next(i for i, text in enumerate(broken.splitlines(), 1) if "bogus" in text)
+    result = run_ptxas(broken, target, options)
+    assert not result.ok and result.cubin is None
+    assert result.messages[0].line == line and result.messages[0].severity == "error"
+    assert "bogus" in result.messages[0].text
+    assert re.search(r"ptxas -arch=sm_90a -O3 -v \S+\.ptx -o \S+\.cubin$", result.command)
+    assert result.diagnostics.endswith(f"reproduce with: {result.command}")
+    kept = result.command.split()[-3]
+    assert os.path.isfile(kept)  # the PTX is kept so the command reproduces the error
+    shutil.rmtree(os.path.dirname(kept))
+
+
+def test_ptxas_timeout_message() -> None:
+    needs_ptxas()
+    target = Target(90, "a")
+    ptx, _ = compile_kernel(target)
+    options = CompileOptions(target, ptxas_timeout=0.001)
+    result = run_ptxas(ptx, target, options)
+    assert not result.ok and result.timed_out
+    [msg] = result.messages
+    assert msg.text.startswith("ptxas timed out after 0.001 s (ptxas_timeout); command: ")
+    assert result.command in msg.text
+    shutil.rmtree(os.path.dirname(result.command.split()[-3]))
+
+
+def test_find_ptxas_honours_explicit_path(tmp_path: pathlib.Path) -> None:
+    assert find_ptxas(CompileOptions(ptxas=str(tmp_path / "missing"))) is None
+    result = run_ptxas("", Target(80), CompileOptions(Target(80), ptxas=str(tmp_path / "missing")))
+    assert not result.ok and result.messages[0].text.startswith("ptxas not found")
+
+
+def test_resource_parser() -> None:
+    out = """ptxas info    : 0 bytes gmem
+ptxas info    : Compiling entry function 'k' for 'sm_90a'
+ptxas info    : Function properties for k
+    16 bytes stack frame, 8 bytes spill stores, 4 bytes spill loads
+ptxas info    : Used 40 registers, used 1 barriers, 16 bytes cumulative stack size, 512 bytes smem, 376 bytes cmem[0]
+ptxas info    : Function properties for helper
+    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+"""
+    res = parse_resources(out)
+    k = res["k"]
+    assert (k.registers, k.spill_stores, k.spill_loads, k.stack_bytes, k.shared_bytes, k.barriers, k.cmem) == (
+        40,
+        8,
+        4,
+        16,
+        512,
+        1,
+        {0: 376},
+    )
+    assert k.is_entry and not res["helper"].is_entry
+
+
+def test_ptx_lines_map_back_to_source() -> None:
+    from tile_lsp.compiler.backend.ptx_map import ptx_line_to_source, source_to_ptx_lines
+
+    ptx, _ = compile_kernel(Target(90, "a"), lineinfo=True)
+    lines = ptx.splitlines()
+    mapping = ptx_line_to_source(ptx)
+    assert mapping and all(loc.path.endswith(KERNEL.name) for loc in mapping.values())
+    atom = next(i for i, t in enumerate(lines) if "atom.global" in t or "red.global" in t)
+    assert (mapping[atom].line, mapping[atom].column) in {(48, 7), (50, 7)}
+    back = source_to_ptx_lines(ptx)
+    assert atom in back[(mapping[atom].path, mapping[atom].line)]
+    assert not ptx_line_to_source(compile_kernel(Target(90, "a"))[0])
+
+
+@pytest.mark.parametrize("name", ["llvmir_upstream_saxpy.mlir", "llvmir_kernel.mlir"])
+def test_same_ptx_as_mlir_translate(name: str) -> None:
+    """Differential check against upstream: mlir-translate's LLVM IR and ours give the same PTX."""
+    import subprocess
+
+    from xdsl.dialects import builtin
+
+    from backhalf.util import print_ir
+    from tile_lsp.compiler.backend.llvmir import device_ops
+
+    translate = shutil.which("mlir-translate") or "/usr/lib/llvm-22/bin/mlir-translate"
+    if not os.access(translate, os.X_OK):
+        pytest.skip("mlir-translate 22 is not installed")
+    needs_libdevice()
+    path = KERNEL.parent / name
+    parsed = parse_ok(path.read_text(), str(path))
+    assert parsed.module is not None
+    target = Target(90, "a")
+    options = CompileOptions(target)
+    ours = emit_llvm_ir(parsed.module, LoweringContext(parsed.source, options, spans=parsed.spans))
+    assert ours is not None
+    # mlir-translate does not look inside gpu.module: give it the kernel's ops at top level
+    top = builtin.ModuleOp([op.clone() for op in device_ops(parsed.module)])
+    res = subprocess.run(
+        [translate, "--mlir-to-llvmir"], input=print_ir(top), capture_output=True, text=True, timeout=60
+    )
+    assert res.returncode == 0, res.stderr
+    ptx = [emit_ptx(optimize(ir, options, DiagnosticSink()), target) for ir in (res.stdout, ours)]
+    assert ptx[0] == ptx[1]
+    assert "ex2.approx.ftz.f32" in ptx[1] and "atom.global" in ptx[1]

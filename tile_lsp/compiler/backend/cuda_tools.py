@@ -1,0 +1,81 @@
+"""Where the CUDA pieces the back end uses live: ptxas and libdevice.
+
+Searched in order: an explicit path, PATH, CUDA_HOME / CUDA_PATH, /usr/local/cuda, and the
+`nvidia-cuda-nvcc` / `nvidia-nvvm` pip wheels (their files sit under site-packages/nvidia/).
+"""
+
+from __future__ import annotations
+
+import glob
+import importlib.util
+import os
+import shutil
+import sys
+from collections.abc import Iterator
+
+
+def cuda_roots() -> Iterator[str]:
+    """CUDA installation roots, most specific first."""
+    for var in ("CUDA_HOME", "CUDA_PATH", "CUDA_ROOT"):
+        value = os.environ.get(var)
+        if value:
+            yield value
+    yield "/usr/local/cuda"
+
+
+def wheel_dirs() -> Iterator[str]:
+    """The `nvidia` namespace-package folders of installed CUDA wheels."""
+    seen: set[str] = set()
+    try:
+        spec = importlib.util.find_spec("nvidia")
+    except (ImportError, ValueError):
+        spec = None
+    locations = list(spec.submodule_search_locations or []) if spec is not None else []
+    for entry in sys.path:
+        locations.append(os.path.join(entry, "nvidia"))
+    for loc in locations:
+        real = os.path.realpath(loc)
+        if real not in seen and os.path.isdir(real):
+            seen.add(real)
+            yield real
+
+
+def find_ptxas_binary(explicit: str | None = None) -> str | None:
+    """The ptxas to run, or None."""
+    if explicit:  # a path, or a program name on PATH
+        if os.path.isfile(explicit) and os.access(explicit, os.X_OK):
+            return explicit
+        return shutil.which(explicit) if os.sep not in explicit else None
+    on_path = shutil.which("ptxas")
+    if on_path:
+        return on_path
+    for root in cuda_roots():
+        cand = os.path.join(root, "bin", "ptxas")
+        if os.access(cand, os.X_OK):
+            return cand
+    for base in wheel_dirs():
+        for cand in sorted(glob.glob(os.path.join(base, "*", "bin", "ptxas"))):
+            if os.access(cand, os.X_OK):
+                return cand
+    return None
+
+
+def find_libdevice() -> str | None:
+    """Path of libdevice.10.bc (or another libdevice*.bc), or None."""
+    candidates: list[str] = []
+    for root in cuda_roots():
+        candidates.append(os.path.join(root, "nvvm", "libdevice"))
+    ptxas = find_ptxas_binary()
+    if ptxas:
+        candidates.append(os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(ptxas))), "nvvm", "libdevice"))
+    for base in wheel_dirs():
+        candidates.extend(sorted(glob.glob(os.path.join(base, "*", "nvvm", "libdevice"))))
+        candidates.extend(sorted(glob.glob(os.path.join(base, "nvvm", "libdevice"))))
+    for folder in candidates:
+        exact = os.path.join(folder, "libdevice.10.bc")
+        if os.path.isfile(exact):
+            return exact
+        others = sorted(glob.glob(os.path.join(folder, "libdevice*.bc")))
+        if others:
+            return others[0]
+    return None

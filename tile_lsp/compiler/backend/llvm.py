@@ -1,0 +1,311 @@
+"""Stages 6-7 with llvmlite (LLVM 22): link libdevice minimally, optimize at -O level, emit PTX.
+
+libdevice is linked the way nvcc does it, but smaller: only the `__nv_*` functions the module
+calls and what they reach are kept (the rest is dropped before linking), then internalized
+so the -O pipeline inlines and deletes them. Code generation runs in a forked child so an
+LLVM fatal error becomes a diagnostic, not a dead process.
+"""
+
+from __future__ import annotations
+
+import faulthandler
+import os
+import re
+import signal
+import tempfile
+from dataclasses import dataclass, field
+from functools import cache
+
+from tile_lsp.compiler.backend.cuda_tools import find_libdevice
+from tile_lsp.compiler.backend.llvmir_values import NVPTX_TRIPLE
+from tile_lsp.compiler.diagnostics import DiagnosticSink
+from tile_lsp.compiler.source import Span
+from tile_lsp.compiler.target import CompileOptions, Target
+
+_NOWHERE = Span(0, 0)
+_DEFAULT_CHIP = "sm_80"
+_DEFAULT_FEATURES = "+ptx70"
+
+
+class LLVMError(Exception):
+    """LLVM rejected the module or failed to generate code (the message says why)."""
+
+
+@dataclass
+class LinkStats:
+    """What linking libdevice did (for tests and the `llvm-ir` view's summary)."""
+
+    libdevice: str | None = None
+    requested: list[str] = field(default_factory=list)  # __nv_* the module called
+    kept: list[str] = field(default_factory=list)  # libdevice definitions linked in
+    libdevice_functions: int = 0  # definitions in the whole libdevice
+    bytes_before: int = 0  # IR text size before linking
+    bytes_linked: int = 0  # IR text size right after linking
+    bytes_after: int = 0  # IR text size after optimization
+
+
+@dataclass
+class OptimizeResult:
+    ir: str
+    ok: bool
+    stats: LinkStats
+
+
+@cache
+def _llvm():  # type: ignore[no-untyped-def]
+    import llvmlite.binding as llvm
+
+    llvm.initialize_all_targets()
+    llvm.initialize_all_asmprinters()
+    return llvm
+
+
+@dataclass(frozen=True)
+class _TrimmedLibdevice:
+    """The part of libdevice a set of `__nv_*` functions needs, as bitcode (cheap to re-parse)."""
+
+    bitcode: bytes
+    kept: tuple[str, ...]
+    definitions: int  # definitions in the whole libdevice
+    missing: tuple[str, ...]  # requested names libdevice does not define
+
+
+_TRIMMED: dict[tuple[str, int, int, frozenset[str], str, str], _TrimmedLibdevice] = {}
+_TRIMMED_MAX = 64
+
+
+def _trimmed_libdevice(path: str, wanted: frozenset[str], triple: str, data_layout: str, tm) -> _TrimmedLibdevice:  # type: ignore[no-untyped-def]
+    """libdevice minus what `wanted` does not reach (cached per file version and name set:
+    parsing and trimming the 470 KB library is most of the cost of linking it)."""
+    st = os.stat(path)
+    key = (path, st.st_mtime_ns, st.st_size, wanted, triple, data_layout)
+    found = _TRIMMED.get(key)
+    if found is not None:
+        return found
+    llvm = _llvm()
+    with open(path, "rb") as fh:
+        lib = llvm.parse_bitcode(fh.read())
+    definitions = [f for f in lib.functions if not f.is_declaration]
+    missing = tuple(sorted(wanted - {f.name for f in definitions}))
+    kept: tuple[str, ...] = ()
+    bitcode = b""
+    if not missing:
+        for f in definitions:
+            if f.name not in wanted:
+                f.linkage = llvm.Linkage.internal
+        for g in lib.global_variables:
+            if not g.is_declaration:
+                g.linkage = llvm.Linkage.internal
+        dce = llvm.create_new_module_pass_manager()
+        dce.add_global_dead_code_eliminate_pass()
+        dce.run(lib, llvm.create_pass_builder(tm, llvm.create_pipeline_tuning_options(speed_level=0)))
+        kept = tuple(sorted(f.name for f in lib.functions if not f.is_declaration))
+        lib.triple = triple
+        lib.data_layout = data_layout
+        bitcode = lib.as_bitcode()
+    result = _TrimmedLibdevice(bitcode, kept, len(definitions), missing)
+    if len(_TRIMMED) >= _TRIMMED_MAX:
+        _TRIMMED.pop(next(iter(_TRIMMED)))
+    _TRIMMED[key] = result
+    return result
+
+
+# DWARF sections in PTX use label differences, which ptxas accepts from PTX ISA 7.5 on.
+DEBUG_MIN_PTX = 75
+
+
+def target_machine(target: Target | None, opt_level: int = 3, *, debug: bool = False):  # type: ignore[no-untyped-def]
+    """An NVPTX target machine for `target` (cpu = chip, features = +ptxNN; at least
+    +ptx75 with full debug info)."""
+    llvm = _llvm()
+    chip = target.chip if target is not None else _DEFAULT_CHIP
+    features = target.ptx_feature if target is not None else _DEFAULT_FEATURES
+    if debug:
+        features = f"+ptx{max(DEBUG_MIN_PTX, int(features.removeprefix('+ptx')))}"
+    return llvm.Target.from_triple(NVPTX_TRIPLE).create_target_machine(
+        cpu=chip, features=features, opt=max(0, min(3, opt_level))
+    )
+
+
+def _called_libdevice(module) -> list[str]:  # type: ignore[no-untyped-def]
+    return sorted(f.name for f in module.functions if f.is_declaration and f.name.startswith("__nv_"))
+
+
+def link_libdevice(module, stats: LinkStats, sink: DiagnosticSink, tm) -> bool:  # type: ignore[no-untyped-def]
+    """Links the needed part of libdevice into `module` (in place); False after a diagnostic."""
+    llvm = _llvm()
+    stats.requested = _called_libdevice(module)
+    if not stats.requested:
+        return True
+    path = find_libdevice()
+    if path is None:
+        sink.error(
+            _NOWHERE,
+            "libdevice not found (needed for " + ", ".join(stats.requested) + "); set CUDA_HOME "
+            "or install the nvidia-nvvm / nvidia-cuda-nvcc wheel",
+        )
+        return False
+    stats.libdevice = path
+    trimmed = _trimmed_libdevice(path, frozenset(stats.requested), module.triple, module.data_layout, tm)
+    stats.libdevice_functions = trimmed.definitions
+    if trimmed.missing:
+        sink.error(_NOWHERE, "not in libdevice: " + ", ".join(trimmed.missing))
+        return False
+    stats.kept = list(trimmed.kept)
+    lib = llvm.parse_bitcode(trimmed.bitcode)
+    module.link_in(lib)
+    for f in module.functions:
+        if f.name in stats.kept:
+            f.linkage = llvm.Linkage.internal
+    return True
+
+
+def effective_opt_level(options: CompileOptions) -> int:
+    """-O level of the LLVM pipeline: 0 with --device-debug (as nvcc -G does), so the
+    `llvm.nvvm.move` pins and the `#dbg_value` records that read them survive (seed 001)."""
+    return 0 if options.device_debug else max(0, min(3, options.opt_level))
+
+
+def is_device_debug_ir(ir: str) -> bool:
+    """Whether `ir` carries full debug info (a FullDebug compile unit: --device-debug)."""
+    return "emissionKind: FullDebug" in ir
+
+
+def optimize_with_stats(ir: str, options: CompileOptions, sink: DiagnosticSink) -> OptimizeResult:
+    """Parse, verify, link libdevice, run the -O pipeline, verify again."""
+    llvm = _llvm()
+    stats = LinkStats(bytes_before=len(ir))
+    level = effective_opt_level(options)
+    tm = target_machine(options.target, level)
+    try:
+        module = llvm.parse_assembly(ir)
+        module.verify()
+    except RuntimeError as exc:
+        sink.error(_NOWHERE, f"LLVM rejected the emitted IR: {_first_line(str(exc))}")
+        return OptimizeResult(ir, False, stats)
+    module.triple = NVPTX_TRIPLE
+    module.data_layout = str(tm.target_data)
+    if not link_libdevice(module, stats, sink, tm):
+        return OptimizeResult(ir, False, stats)
+    stats.bytes_linked = len(str(module))
+    pto = llvm.create_pipeline_tuning_options(speed_level=level)
+    builder = llvm.create_pass_builder(tm, pto)
+    builder.getModulePassManager().run(module, builder)
+    try:
+        module.verify()
+    except RuntimeError as exc:
+        sink.error(_NOWHERE, f"LLVM IR invalid after optimization: {_first_line(str(exc))}")
+        return OptimizeResult(ir, False, stats)
+    text = str(module)
+    stats.bytes_after = len(text)
+    return OptimizeResult(text, True, stats)
+
+
+def optimize(ir: str, options: CompileOptions, sink: DiagnosticSink) -> str:
+    """The optimized, libdevice-linked IR (the input unchanged after a diagnostic)."""
+    return optimize_with_stats(ir, options, sink).ir
+
+
+def emit_ptx(ir: str, target: Target | None, *, opt_level: int = 3, sink: DiagnosticSink | None = None) -> str:
+    """PTX for `ir` from llvmlite's NVPTX back end. Raises LLVMError unless a `sink` takes it.
+    IR with full debug info (--device-debug) is compiled at -O0 whatever `opt_level` says."""
+    if is_device_debug_ir(ir):
+        opt_level = 0
+    try:
+        return _guarded(_codegen, ir, target, opt_level)
+    except LLVMError as exc:
+        if sink is None:
+            raise
+        sink.error(_NOWHERE, str(exc))
+        return ""
+
+
+_PIN = re.compile(r"^\s*(%[-\w.$]+) = call \w+ @llvm\.nvvm\.move\.\w+(?:\.\w+)*\(\w+ (%[-\w.$]+)\)", re.MULTILINE)
+_DBG_VALUE_OPERAND = re.compile(r"(#dbg_value\([^%\n]*?)(%[-\w.$]+)(?=,)")
+
+
+def forward_pins(ir: str) -> str:
+    """`#dbg_value` records read the value a `llvm.nvvm.move` pin passes through instead of the pin.
+
+    Only for code generation: the pin is `memory(none)`, so NVPTX instruction selection deletes
+    one that only debug records read, and the variable would lose its DWARF location. The pin has
+    done its job by then (the IR pipeline did not fold the value away)."""
+    pins = {m.group(1): m.group(2) for m in _PIN.finditer(ir)}
+    if not pins:
+        return ir
+    return _DBG_VALUE_OPERAND.sub(lambda m: m.group(1) + pins.get(m.group(2), m.group(2)), ir)
+
+
+def _codegen(ir: str, target: Target | None, opt_level: int) -> str:
+    llvm = _llvm()
+    debug = is_device_debug_ir(ir)
+    tm = target_machine(target, opt_level, debug=debug)
+    if debug:
+        ir = forward_pins(ir)
+    try:
+        module = llvm.parse_assembly(ir)
+        module.verify()
+    except RuntimeError as exc:
+        raise LLVMError(f"LLVM rejected the IR: {_first_line(str(exc))}") from None
+    module.triple = NVPTX_TRIPLE
+    module.data_layout = str(tm.target_data)
+    return str(tm.emit_assembly(module))
+
+
+def _guarded(fn, *args):  # type: ignore[no-untyped-def]
+    """Runs `fn(*args) -> str` in a forked child; an abort there becomes an LLVMError."""
+    if not hasattr(os, "fork"):
+        return fn(*args)
+    out_r, out_w = os.pipe()
+    with tempfile.TemporaryFile() as err_file:  # a file, not a pipe: a chatty child cannot block on it
+        pid = os.fork()
+        if pid == 0:  # child: never returns
+            code = 0
+            try:
+                faulthandler.disable()  # an LLVM abort here is expected: no Python traceback for it
+                os.close(out_r)
+                os.dup2(err_file.fileno(), 2)
+                try:
+                    data = "ok\n" + fn(*args)
+                except LLVMError as exc:
+                    data = "error\n" + str(exc)
+                except Exception as exc:  # llvmlite's RuntimeError and the like
+                    data = f"error\nLLVM code generation failed: {_first_line(str(exc))}"
+                with os.fdopen(out_w, "wb") as fh:
+                    fh.write(data.encode())
+            except BaseException:
+                code = 1
+            finally:
+                os._exit(code)
+        os.close(out_w)
+        with os.fdopen(out_r, "rb") as fh:
+            text = fh.read().decode(errors="replace")
+        _, status = os.waitpid(pid, 0)
+        err_file.seek(0)
+        err = err_file.read().decode(errors="replace")
+    if text.startswith("ok\n"):
+        return text[3:]
+    if text.startswith("error\n"):
+        raise LLVMError(text[6:])
+    why = _first_line(_clean_llvm_error(err)) or _describe_status(status)
+    raise LLVMError(f"LLVM code generation failed: {why}")
+
+
+def _describe_status(status: int) -> str:
+    if os.WIFSIGNALED(status):
+        sig = os.WTERMSIG(status)
+        try:
+            return f"terminated by {signal.Signals(sig).name}"
+        except ValueError:
+            return f"terminated by signal {sig}"
+    return f"exit status {os.WEXITSTATUS(status)}"
+
+
+def _clean_llvm_error(err: str) -> str:
+    lines = [ln for ln in err.splitlines() if ln.strip() and not ln.startswith(("PLEASE submit", "Stack dump", " #"))]
+    return "\n".join(lines)
+
+
+def _first_line(text: str) -> str:
+    text = re.sub(r"^LLVM ERROR:\s*", "", text.strip())
+    return " | ".join(text.splitlines()[:2]) if text else ""

@@ -1,0 +1,188 @@
+"""Stage 8: PTX -> cubin with ptxas (`-v`), resource usage per kernel, messages with PTX lines.
+
+Every failure carries the command that reproduces it; on failure the PTX file is kept so
+the command can be rerun as printed.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass, field
+
+from tile_lsp.compiler.backend.cuda_tools import find_ptxas_binary
+from tile_lsp.compiler.target import CompileOptions, Target
+
+
+@dataclass
+class KernelResources:
+    """What ptxas -v reports for one function."""
+
+    registers: int = 0
+    spill_stores: int = 0  # bytes
+    spill_loads: int = 0  # bytes
+    shared_bytes: int = 0
+    stack_bytes: int = 0  # stack frame
+    barriers: int = 0
+    cumulative_stack_bytes: int = 0
+    cmem: dict[int, int] = field(default_factory=dict)  # bank -> bytes
+    is_entry: bool = False
+
+    @property
+    def spills_stores(self) -> int:
+        return self.spill_stores
+
+    @property
+    def spills_loads(self) -> int:
+        return self.spill_loads
+
+
+@dataclass(frozen=True)
+class PtxasMessage:
+    """One ptxas error/warning; `line` is the PTX line it names (1-based) or None."""
+
+    line: int | None
+    severity: str  # "error" | "warning"
+    text: str
+
+
+@dataclass
+class PtxasResult:
+    ok: bool
+    cubin: bytes | None
+    kernels: dict[str, KernelResources]
+    messages: list[PtxasMessage]
+    command: str
+    stderr: str = ""
+    timed_out: bool = False
+
+    @property
+    def diagnostics(self) -> str:
+        """The messages as text, ending with the command that reproduces them."""
+        lines = [f"{m.severity}: " + (f"line {m.line}: " if m.line else "") + m.text for m in self.messages]
+        if not self.ok:
+            lines.append(f"reproduce with: {self.command}")
+        return "\n".join(lines)
+
+
+_MESSAGE = re.compile(
+    r"^ptxas\s+(?:(?P<file>[^,\n]*?), line (?P<line>\d+); )?(?P<sev>error|warning|fatal)\s*:\s*"
+    r"(?P<text>.*)$"
+)
+_FUNC = re.compile(r"^ptxas info\s*: (?:Compiling entry function|Function properties for) '?(?P<name>[^' ]+)'?")
+_ENTRY = re.compile(r"^ptxas info\s*: Compiling entry function '(?P<name>[^']+)'")
+_FRAME = re.compile(r"(\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads")
+_USED = re.compile(r"^ptxas info\s*: Used (\d+) registers(?P<rest>.*)$")
+
+
+def find_ptxas(options: CompileOptions | None = None) -> str | None:
+    """options.ptxas, else PATH, CUDA_HOME/bin, /usr/local/cuda/bin, the nvidia-cuda-nvcc wheel."""
+    return find_ptxas_binary(options.ptxas if options is not None else None)
+
+
+def ptxas_command(
+    ptxas: str, ptx_path: str, cubin_path: str, target: Target, options: CompileOptions, *, debug: bool = False
+) -> list[str]:
+    """The ptxas command line. Device debug (`options.device_debug`, or `debug`: the PTX says
+    `.target ..., debug`) is `-g -O0` (ptxas rejects -g with optimization: "Optimized debugging
+    not supported", and -g overrides -lineinfo); line info is `-lineinfo` at the -O level."""
+    if options.device_debug or debug:
+        cmd = [ptxas, f"-arch={target.chip}", "-O0", "-v", "-g"]
+    else:
+        cmd = [ptxas, f"-arch={target.chip}", f"-O{max(0, min(3, options.opt_level))}", "-v"]
+        if options.lineinfo:
+            cmd.append("-lineinfo")
+    return [*cmd, ptx_path, "-o", cubin_path]
+
+
+_DEBUG_TARGET = re.compile(r"^\s*\.target\s+[^\n]*\bdebug\b", re.MULTILINE)
+
+
+def ptx_has_debug(ptx: str) -> bool:
+    """Whether the PTX was generated with full debug info (`.target sm_XX, debug`)."""
+    return _DEBUG_TARGET.search(ptx) is not None
+
+
+def run_ptxas(ptx: str, target: Target, options: CompileOptions, *, name: str = "kernel") -> PtxasResult:
+    """Assemble `ptx` for `target`; never raises for ptxas failures or timeouts."""
+    ptxas = find_ptxas(options)
+    if ptxas is None:
+        where = options.ptxas or "PATH, CUDA_HOME/bin, /usr/local/cuda/bin or the nvidia-cuda-nvcc wheel"
+        return PtxasResult(False, None, {}, [PtxasMessage(None, "error", f"ptxas not found ({where})")], "")
+    workdir = tempfile.mkdtemp(prefix="tile-lsp-ptxas-")
+    ptx_path = os.path.join(workdir, f"{name}.ptx")
+    cubin_path = os.path.join(workdir, f"{name}.cubin")
+    with open(ptx_path, "w") as fh:
+        fh.write(ptx)
+    cmd = ptxas_command(ptxas, ptx_path, cubin_path, target, options, debug=ptx_has_debug(ptx))
+    command = shlex.join(cmd)
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=options.ptxas_timeout)
+    except subprocess.TimeoutExpired:
+        msg = f"ptxas timed out after {options.ptxas_timeout:g} s (ptxas_timeout); command: {command}"
+        return PtxasResult(False, None, {}, [PtxasMessage(None, "error", msg)], command, timed_out=True)
+    except OSError as exc:
+        return PtxasResult(False, None, {}, [PtxasMessage(None, "error", f"cannot run ptxas: {exc}")], command)
+    output = proc.stdout + proc.stderr
+    messages = parse_messages(output)
+    kernels = parse_resources(output)
+    ok = proc.returncode == 0 and os.path.isfile(cubin_path)
+    cubin: bytes | None = None
+    if ok:
+        with open(cubin_path, "rb") as fh:
+            cubin = fh.read()
+        shutil.rmtree(workdir, ignore_errors=True)
+    elif not any(m.severity == "error" for m in messages):
+        messages.append(PtxasMessage(None, "error", f"ptxas failed with exit status {proc.returncode}"))
+    return PtxasResult(ok, cubin, kernels, messages, command, output)
+
+
+def parse_messages(output: str) -> list[PtxasMessage]:
+    """Errors and warnings (fatal counts as error), in order."""
+    out: list[PtxasMessage] = []
+    for raw in output.splitlines():
+        m = _MESSAGE.match(raw.strip())
+        if m is None:
+            continue
+        sev = "warning" if m.group("sev") == "warning" else "error"
+        line = int(m.group("line")) if m.group("line") else None
+        out.append(PtxasMessage(line, sev, m.group("text").strip()))
+    return out
+
+
+def parse_resources(output: str) -> dict[str, KernelResources]:
+    """Per-function resources from `ptxas -v` output."""
+    kernels: dict[str, KernelResources] = {}
+    current: KernelResources | None = None
+    for raw in output.splitlines():
+        line = raw.strip()
+        entry = _ENTRY.match(line)
+        func = _FUNC.match(line)
+        if func is not None:
+            current = kernels.setdefault(func.group("name"), KernelResources())
+            if entry is not None:
+                current.is_entry = True
+            continue
+        if current is None:
+            continue
+        frame = _FRAME.search(line)
+        if frame is not None:
+            current.stack_bytes, current.spill_stores, current.spill_loads = (int(g) for g in frame.groups())
+            continue
+        used = _USED.match(line)
+        if used is not None:
+            current.registers = int(used.group(1))
+            rest = used.group("rest")
+            if (b := re.search(r"used (\d+) barriers", rest)) is not None:
+                current.barriers = int(b.group(1))
+            if (s := re.search(r"(\d+) bytes smem", rest)) is not None:
+                current.shared_bytes = int(s.group(1))
+            if (c := re.search(r"(\d+) bytes cumulative stack size", rest)) is not None:
+                current.cumulative_stack_bytes = int(c.group(1))
+            for bank in re.finditer(r"(\d+) bytes cmem\[(\d+)\]", rest):
+                current.cmem[int(bank.group(2))] = int(bank.group(1))
+    return kernels
