@@ -5,6 +5,9 @@ The only module besides server.py that knows LSP types.
 
 from __future__ import annotations
 
+from typing import Any
+
+from lsprotocol import converters
 from lsprotocol import types as lsp
 
 from tile_lsp.compiler.diagnostics import Diagnostic, Severity
@@ -44,6 +47,14 @@ def diagnostic(source: SourceText, uri: str, d: Diagnostic) -> lsp.Diagnostic:
         source=f"tile-lsp({d.stage})",
         related_information=related or None,
     )
+
+
+_CONVERTER = converters.get_converter()
+
+
+def diagnostic_json(source: SourceText, uri: str, d: Diagnostic) -> Any:
+    """An LSP diagnostic as plain JSON (for custom responses that are not lsprotocol types)."""
+    return _CONVERTER.unstructure(diagnostic(source, uri, d), lsp.Diagnostic)
 
 
 def location(source: SourceText, uri: str, span: Span) -> lsp.Location:

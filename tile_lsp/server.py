@@ -3,6 +3,12 @@
 Capabilities are declared here, once. Diagnostics are published per version, debounced,
 never for a superseded version, and cleared on close. A failing handler logs through
 window/logMessage and answers with an empty result.
+
+Upstream-dialect documents also go through the lowering pipeline in worker processes
+(`background.py`): its stage diagnostics are published with the front end's for the same
+version; `tileLsp/viewStage` (and the `tileLsp.viewStage` command), code lenses, the
+missing-target quick fixes (`tileLsp.setGpuName`) and the previews on save read the same cached
+run. See docs/pipeline-in-the-editor.md.
 """
 
 from __future__ import annotations
@@ -12,6 +18,9 @@ import dataclasses
 import functools
 import gc
 import logging
+import os
+import pathlib
+import tempfile
 import traceback
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
@@ -22,13 +31,33 @@ from pygls.lsp.server import LanguageServer
 
 from tile_lsp import __version__
 from tile_lsp import protocol as proto
+from tile_lsp.background import CANCELLED, DONE, BackgroundPipeline, PipelineReport, PipelineRequest
+from tile_lsp.compiler.diagnostics import Diagnostic
+from tile_lsp.compiler.document import DocumentAnalysis
+from tile_lsp.compiler.pipeline import STAGES, detect_start
 from tile_lsp.compiler.source import SourceText, Span
-from tile_lsp.features import code_actions, completion, formatting, hover, navigation, semantic_tokens, symbols
+from tile_lsp.compiler.upstream import is_upstream
+from tile_lsp.features import (
+    code_actions,
+    completion,
+    formatting,
+    hover,
+    navigation,
+    semantic_tokens,
+    symbols,
+    upstream_hover,
+)
+from tile_lsp.features import pipeline_view as pview
 from tile_lsp.session import Session, Settings, Snapshot
 
 DEBOUNCE_S = 0.005  # coalesces keystroke bursts; small, since re-parsing one entry is cheap
+PIPELINE_DEBOUNCE_S = 0.1  # a compile starts once typing pauses this long
+# Front-end diagnostics wait this long for the stage diagnostics of the same version, so both are
+# published together; a slower compile gets the front end's published first (its own later).
+PIPELINE_GRACE_S = 1.0
 log = logging.getLogger("tile_lsp")
 SETTINGS_REQUEST = "tileLsp/settings"  # custom request: the settings in force, as JSON
+VIEW_STAGE_REQUEST = "tileLsp/viewStage"  # {uri, stage} -> {output, stage, seconds, ok, diagnostics}
 F = TypeVar("F", bound=Callable[..., Any])
 
 _COMPLETION_KIND = {
@@ -58,6 +87,10 @@ class TileServer:
         self.ls = LanguageServer("tile-lsp", __version__, text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental)
         self.session = Session()
         self.pending: dict[str, asyncio.Task[None]] = {}
+        self.pipeline = BackgroundPipeline()  # worker processes start with the first compile
+        # uri -> (version, stage diagnostics) last published: what the quick fixes look at.
+        self.stage_published: dict[str, tuple[int, list[Diagnostic]]] = {}
+        self.gpu_override: str | None = None  # tileLsp.setGpuName, while the client sets no target
         self._register()
 
     # -- plumbing ----------------------------------------------------------------
@@ -111,14 +144,192 @@ class TileServer:
             return
         if not self.session.is_latest(snap):
             return  # a newer version arrived while we worked: its own task will publish
-        diags = [proto.diagnostic(analysis.source, snap.uri, d) for d in analysis.diagnostics]
+        if is_upstream(snap.text):
+            asyncio.get_running_loop().run_in_executor(None, self._warm_hover, snap)
+        request = self.pipeline_request(snap, analysis)
+        if request is None:
+            self._publish(snap, analysis, [])
+            return
+        report = self.pipeline.cached(request)
+        if report is None:
+            await asyncio.sleep(PIPELINE_DEBOUNCE_S)
+            if not self.session.is_latest(snap):
+                return
+            task = asyncio.ensure_future(self.pipeline.compile(request, self.timeout()))
+            try:
+                done, _ = await asyncio.wait({task}, timeout=PIPELINE_GRACE_S)
+                if not done and self.session.is_latest(snap):
+                    self._publish(snap, analysis, [])  # the front end's now; the stages' when done
+                report = await task
+            except asyncio.CancelledError:
+                task.cancel()  # a newer version: this compile is stale (its worker is stopped)
+                raise
+            except Exception:
+                self._log_failure()
+                return
+        if not self.session.is_latest(snap) or report.status == CANCELLED:
+            return  # never publish a stale version's results
+        self._publish(snap, analysis, pview.stage_diagnostics(report, analysis.diagnostics))
+
+    def _publish(self, snap: Snapshot, analysis: DocumentAnalysis, stage: list[Diagnostic]) -> None:
+        self.stage_published[snap.uri] = (snap.version, stage)
+        diags = [proto.diagnostic(analysis.source, snap.uri, d) for d in [*analysis.diagnostics, *stage]]
         self.ls.text_document_publish_diagnostics(
             lsp.PublishDiagnosticsParams(uri=snap.uri, version=snap.version, diagnostics=diags)
         )
 
+    # -- the background pipeline -----------------------------------------------------
+    def timeout(self) -> float:
+        value = self.session.settings.pipelineTimeout
+        return float(value) if isinstance(value, (int, float)) and value > 0 else 30.0
+
+    def pipeline_request(self, snap: Snapshot, analysis: DocumentAnalysis | None = None) -> PipelineRequest | None:
+        """The compile for this version, or None: cuda_tile input (no front half yet), text in
+        no upstream dialect, or front-end errors (the pipeline would only repeat them)."""
+        if not is_upstream(snap.text) or detect_start(SourceText(snap.text)) == "cuda_tile":
+            return None
+        analysis = analysis if analysis is not None else snap.analysis
+        if any(d.is_error for d in analysis.diagnostics):
+            return None
+        options, target_error = self.session.settings.compile_options()
+        return PipelineRequest(snap.text, snap.path, options, "ptx", target_error)
+
+    def cached_report(self, snap: Snapshot) -> tuple[PipelineReport | None, str | None]:
+        """The finished compile of `snap` if cached (never starts or waits for one), else a
+        note saying why there is none (for hover)."""
+        request = self.pipeline_request(snap)
+        if request is None:
+            return None, None
+        report = self.pipeline.cached(request)
+        if report is not None:
+            return report, None
+        running = request in self.pipeline.inflight
+        return None, "NVVM/PTX lines: " + (
+            "this version is still compiling" if running else "shown once this version has compiled"
+        )
+
+    def _warm_hover(self, snap: Snapshot) -> None:
+        """Parse the upstream document for hover now (a worker thread), so hovers find it cached."""
+        try:
+            upstream_hover.warm(SourceText(snap.text, snap.path))
+        except Exception:  # only a cache warm-up: hover parses on demand
+            log.debug("hover warm-up failed", exc_info=True)
+
+    async def report_for(self, snap: Snapshot) -> PipelineReport | None:
+        """The background compile of `snap` (cached, shared with the diagnostics' run)."""
+        analysis = await asyncio.get_running_loop().run_in_executor(None, lambda: snap.analysis)
+        request = self.pipeline_request(snap, analysis)
+        if request is None:
+            return None
+        return await self.pipeline.compile(request, self.timeout())
+
+    async def view_stage(self, params: Any) -> dict[str, Any]:
+        uri, stage = _field(params, "uri"), _field(params, "stage")
+        snap = self.snapshot(uri) if isinstance(uri, str) else None
+        if snap is None:
+            raise ValueError(f"tile-lsp: {uri!r} is not an open document")
+        if not isinstance(stage, str) or stage not in STAGES:
+            raise ValueError(f"tile-lsp: unknown stage {stage!r} (one of {', '.join(STAGES)})")
+        report = await self.report_for(snap)
+        cuda_tile = detect_start(SourceText(snap.text)) == "cuda_tile"
+        error = None
+        if report is None and not cuda_tile:
+            errors = [d for d in snap.analysis.diagnostics if d.is_error]
+            error = (
+                f"fix the {len(errors)} front-end error(s) first; the pipeline runs on text that parses"
+                if errors
+                else "not an upstream gpu/nvgpu/nvvm/llvm MLIR file"
+            )
+        view = pview.view_stage(report, stage, cuda_tile=cuda_tile, error=error)
+        source = SourceText(snap.text)
+        diagnostics = view.diagnostics if report is not None else [d for d in snap.analysis.diagnostics if d.is_error]
+        result: dict[str, Any] = {
+            "output": view.output,
+            "stage": view.stage,
+            "seconds": round(view.seconds, 6),
+            "ok": view.ok,
+            "diagnostics": [proto.diagnostic_json(source, snap.uri, d) for d in diagnostics],
+        }
+        if _field(params, "show"):
+            shown = self._show_stage(snap, view)
+            if shown is not None:
+                result["uri"] = shown
+        return result
+
+    def _show_stage(self, snap: Snapshot, view: pview.StageView) -> str | None:
+        """Write a stage's text to a file and ask the client to open it (code lens clicks, which
+        have no client code to show a result)."""
+        caps = self.ls.client_capabilities
+        if caps is None or caps.window is None or caps.window.show_document is None:
+            return None
+        path = uri_to_path(snap.uri)
+        directory = self.preview_dir(path) or tempfile.mkdtemp(prefix="tile-lsp-")
+        suffix = pview.PREVIEW_SUFFIX.get(view.stage, ".ptxas.txt")
+        target = os.path.join(directory, _stem(path) + suffix)
+        try:
+            os.makedirs(directory, exist_ok=True)
+            with open(target, "w", encoding="utf-8") as f:
+                f.write(view.output)
+        except OSError as exc:
+            self.ls.window_show_message(lsp.ShowMessageParams(type=lsp.MessageType.Warning, message=f"tile-lsp: {exc}"))
+            return None
+        uri = pathlib.Path(target).as_uri()
+        self.ls.window_show_document(lsp.ShowDocumentParams(uri=uri, external=False, take_focus=False))
+        return uri
+
+    def preview_dir(self, path: str) -> str | None:
+        if not os.path.isabs(path):
+            return None  # untitled documents: no folder next to them
+        directory = os.path.expanduser(self.session.settings.previewDir or ".tile-lsp")
+        return directory if os.path.isabs(directory) else os.path.join(os.path.dirname(path), directory)
+
+    async def write_preview(self, snap: Snapshot) -> list[str]:
+        """On save: the stage dumps of the saved version into previewDir; the files written."""
+        directory = self.preview_dir(snap.path)
+        if directory is None:
+            return []
+        report = await self.report_for(snap)
+        if report is None or report.status != DONE or not self.session.is_latest(snap):
+            return []
+        written: list[str] = []
+        try:
+            os.makedirs(directory, exist_ok=True)
+            for name, text in pview.preview_files(report, _stem(snap.path)).items():
+                target = os.path.join(directory, name)
+                if text is None:
+                    if os.path.exists(target):
+                        os.remove(target)  # a stage this version did not reach: no stale dump
+                    continue
+                with open(target, "w", encoding="utf-8") as f:
+                    f.write(text)
+                written.append(target)
+        except OSError as exc:
+            self.ls.window_log_message(
+                lsp.LogMessageParams(type=lsp.MessageType.Warning, message=f"tile-lsp: preview not written: {exc}")
+            )
+        return written
+
+    def apply_settings(self, settings: Settings) -> None:
+        """New settings; the session's setGpuName holds while the client names no target.
+        Open documents are re-checked (the compile options may have changed)."""
+        if self.gpu_override and not settings.gpuName and settings.computeCapability is None:
+            settings = dataclasses.replace(settings, gpuName=self.gpu_override)
+        changed = settings != self.session.settings
+        self.session.settings = settings
+        if changed:
+            for snap in list(self.session.documents.values()):
+                if is_upstream(snap.text):  # cuda_tile documents do not compile (yet)
+                    self.schedule_diagnostics(snap)
+            caps = self.ls.client_capabilities
+            workspace = caps.workspace if caps is not None else None
+            if workspace is not None and workspace.code_lens is not None and workspace.code_lens.refresh_support:
+                self.ls.workspace_code_lens_refresh(None)  # the lenses name the target
+
     def _open_or_change(self, uri: str) -> None:
         doc = self.ls.workspace.get_text_document(uri)
         snap = self.session.update(uri, doc.version or 0, doc.source, uri_to_path(uri))
+        if is_upstream(snap.text):
+            self.pipeline.prestart()  # the first compile of the session then finds a warm worker
         self.schedule_diagnostics(snap)
 
     # -- handlers -----------------------------------------------------------------
@@ -133,9 +344,75 @@ class TileServer:
         def initialize(params: lsp.InitializeParams) -> None:
             self.session.settings = Settings.from_json(params.initialization_options)
 
+        @ls.feature(lsp.SHUTDOWN)
+        def shutdown(params: Any) -> None:
+            self.pipeline.close()
+
         @ls.feature(lsp.WORKSPACE_DID_CHANGE_CONFIGURATION)
         def did_change_configuration(params: lsp.DidChangeConfigurationParams) -> None:
-            self.session.settings = Settings.from_json(params.settings, self.session.settings)
+            self.apply_settings(Settings.from_json(params.settings, self.session.settings))
+
+        @ls.feature(VIEW_STAGE_REQUEST)
+        async def view_stage_request(params: Any) -> dict[str, Any]:
+            return await self.view_stage(params)
+
+        @ls.command(pview.VIEW_STAGE)
+        async def view_stage_command(*args: Any) -> dict[str, Any]:
+            """workspace/executeCommand tileLsp.viewStage [{uri, stage, show?}]."""
+            return await self.view_stage(args[0] if args else {})
+
+        @ls.command(pview.SET_GPU_NAME)
+        def set_gpu_name(*args: Any) -> dict[str, Any]:
+            """workspace/executeCommand tileLsp.setGpuName [chip]: the target for this session."""
+            chip = args[0] if args and isinstance(args[0], str) else pview.FIX_CHIPS[0]
+            self.gpu_override = chip
+            self.apply_settings(dataclasses.replace(self.session.settings, gpuName=chip, computeCapability=None))
+            ls.window_show_message(
+                lsp.ShowMessageParams(
+                    type=lsp.MessageType.Info,
+                    message=f'tile-lsp: target set to {chip} for this session; add "tileLsp.gpuName": "{chip}" '
+                    "to your settings to keep it",
+                )
+            )
+            return {"gpuName": chip}
+
+        @ls.feature(lsp.TEXT_DOCUMENT_DID_SAVE, lsp.SaveOptions(include_text=False))
+        async def did_save(params: lsp.DidSaveTextDocumentParams) -> None:
+            snap = self.snapshot(params.text_document.uri)
+            if snap is None or not self.session.settings.previewOnSave:
+                return
+            try:
+                await self.write_preview(snap)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                self._log_failure()
+
+        @ls.feature(lsp.TEXT_DOCUMENT_CODE_LENS, lsp.CodeLensOptions(resolve_provider=False))
+        async def on_code_lens(params: lsp.CodeLensParams) -> list[lsp.CodeLens]:
+            uri = params.text_document.uri
+            snap = self.snapshot(uri)
+            if snap is None:
+                return []
+            try:
+                report = await self.report_for(snap)
+                if report is None or report.status != DONE or not self.session.is_latest(snap):
+                    return []
+                source = SourceText(snap.text)
+                return [
+                    lsp.CodeLens(
+                        range=proto.to_range(source, lens.span),
+                        command=lsp.Command(
+                            title=lens.title, command=pview.VIEW_STAGE, arguments=[{"uri": uri, "stage": lens.stage, "show": True}]
+                        ),
+                    )
+                    for lens in pview.kernel_lenses(snap.text, report)
+                ]
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                self._log_failure()
+                return []
 
         @ls.feature(SETTINGS_REQUEST)
         def current_settings(params: Any) -> dict[str, Any]:
@@ -156,6 +433,7 @@ class TileServer:
             task = self.pending.pop(uri, None)
             if task is not None:
                 task.cancel()
+            self.stage_published.pop(uri, None)
             self.session.close(uri)
             ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
@@ -166,7 +444,8 @@ class TileServer:
             if snap is None:
                 return None
             doc = snap.analysis
-            found = hover.hover(doc, proto.offset(doc.source, params.position))
+            report, note = self.cached_report(snap) if is_upstream(snap.text) else (None, None)
+            found = hover.hover(doc, proto.offset(doc.source, params.position), report, note)
             if found is None:
                 return None
             text, span = found
@@ -385,7 +664,39 @@ class TileServer:
                         is_preferred=fix.preferred or None,
                     )
                 )
+            if only and lsp.CodeActionKind.QuickFix.value not in only:
+                return out
+            version, stage = self.stage_published.get(snap.uri, (None, []))
+            if version != snap.version:
+                return out
+            for tfix in pview.target_fixes(snap.text, stage, span):
+                action = lsp.CodeAction(
+                    title=tfix.title,
+                    kind=lsp.CodeActionKind.QuickFix,
+                    diagnostics=[proto.diagnostic(doc.source, snap.uri, tfix.diagnostic)],
+                    is_preferred=tfix.preferred or None,
+                )
+                if tfix.edit is not None:
+                    at, text = tfix.edit
+                    edit = lsp.TextEdit(range=proto.to_range(doc.source, at), new_text=text)
+                    action.edit = lsp.WorkspaceEdit(changes={snap.uri: [edit]})
+                if tfix.command is not None:
+                    name, args = tfix.command
+                    action.command = lsp.Command(title=tfix.title, command=name, arguments=args)
+                out.append(action)
             return out
+
+
+def _field(params: Any, name: str) -> Any:
+    """A field of a custom request's params (a dict, or pygls's namedtuple) or command argument."""
+    if isinstance(params, dict):
+        return params.get(name)
+    return getattr(params, name, None)
+
+
+def _stem(path: str) -> str:
+    base = os.path.basename(path) or "document"
+    return os.path.splitext(base)[0]
 
 
 def serve(tcp_port: int | None = None) -> None:

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tile_lsp.compiler.document import DocumentAnalysis, ItemCache, analyze
+from tile_lsp.compiler.target import CompileOptions, Target
 
 
 @dataclass(frozen=True)
@@ -22,7 +23,34 @@ class Settings:
     lineinfo: bool = True
     ptxasPath: str | None = None  # noqa: N815
     previewOnSave: bool = True  # noqa: N815
-    previewDir: str = ".tile-lsp"  # noqa: N815
+    previewDir: str = ".tile-lsp"  # noqa: N815 (relative: next to the saved file)
+    pipelineTimeout: float = 30.0  # noqa: N815 (seconds per background compile)
+
+    def compile_options(self) -> tuple[CompileOptions, str | None]:
+        """The compile options these settings give, and why the target is invalid (or None).
+        No target at all is valid here: the pipeline reports it with the seed's diagnostic."""
+        cc: int | None = None
+        error: str | None = None
+        raw = self.computeCapability
+        if raw is not None:
+            try:
+                cc = int(raw)
+            except (TypeError, ValueError):
+                error = f"tileLsp.computeCapability {raw!r} is not a number"
+        target = None
+        if error is None and (self.gpuName or cc is not None):
+            target = Target.resolve(self.gpuName or None, cc)
+            if target is None:
+                error = (
+                    f"tileLsp.gpuName {self.gpuName!r} and tileLsp.computeCapability {cc} disagree"
+                    if self.gpuName and cc is not None and Target.parse_gpu_name(self.gpuName) is not None
+                    else f"tileLsp.gpuName {self.gpuName!r} is not a GPU name like sm_90a"
+                    if self.gpuName
+                    else f"tileLsp.computeCapability {cc} is not a compute capability like 90"
+                )
+        level = self.optLevel if isinstance(self.optLevel, int) and 0 <= self.optLevel <= 3 else 3
+        options = CompileOptions(target=target, opt_level=level, lineinfo=bool(self.lineinfo), ptxas=self.ptxasPath or None)
+        return options, error
 
     @classmethod
     def from_json(cls, data: Any, base: Settings | None = None) -> Settings:
@@ -33,9 +61,18 @@ class Settings:
         if not isinstance(data, dict):
             return base
         values = {k: getattr(base, k) for k in cls.__dataclass_fields__}
-        for key, default in values.items():
-            if key in data and (data[key] is None or isinstance(data[key], type(default) if default is not None else object)):
-                values[key] = data[key]
+        for key, spec in cls.__dataclass_fields__.items():
+            if key not in data:
+                continue
+            value, default = data[key], spec.default
+            if isinstance(default, float) and isinstance(value, int) and not isinstance(value, bool):
+                value = float(value)  # JSON has one number type: 5 is a fine timeout
+            if value is None:  # null: the schema's default
+                values[key] = default
+            elif default is None or (
+                isinstance(value, type(default)) and isinstance(value, bool) == isinstance(default, bool)
+            ):
+                values[key] = value
         return cls(**values)
 
 

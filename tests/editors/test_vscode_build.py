@@ -67,8 +67,17 @@ def test_vsix_contents(vsix: Path) -> None:
         c["command"] for c in contributes["commands"]
     }
     props = contributes["configuration"]["properties"]
-    server_keys = ["gpuName", "computeCapability", "optLevel", "lineinfo", "ptxasPath", "previewOnSave", "previewDir"]
-    assert {f"tileLsp.{k}" for k in ["serverPath", *server_keys]} <= set(props)
+    server_keys = [
+        "gpuName", "computeCapability", "optLevel", "lineinfo", "ptxasPath", "previewOnSave", "previewDir",
+        "pipelineTimeout",
+    ]  # fmt: skip
+    assert {f"tileLsp.{k}" for k in ["serverPath", "upstreamMlir", *server_keys]} <= set(props)
+    # The client sends every server key (SERVER_KEYS in tileLspContext.ts) and attaches to
+    # upstream-dialect `.mlir` documents (language mlir) too.
+    with zipfile.ZipFile(vsix) as zf:
+        js = zf.read("extension/out/tileLspContext.js").decode()
+    assert all(f"'{k}'" in js for k in server_keys)
+    assert "language: 'mlir'" in js and "looksLikeUpstreamMlir" in js
 
 
 def test_settings_match_server_schema() -> None:

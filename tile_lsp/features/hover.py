@@ -1,5 +1,7 @@
 """Hover text (Markdown): what an op does and its types, a value's type and definer, a
 type's shape and size, a symbol's signature. The prose is ours (op docstrings).
+
+Upstream-dialect documents (gpu/nvgpu/nvvm/llvm MLIR) are answered by `upstream_hover`.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ import math
 from xdsl.dialects import builtin
 from xdsl.ir import Operation
 
+from tile_lsp.background import PipelineReport
 from tile_lsp.compiler.dialects import registry
 from tile_lsp.compiler.dialects.cuda_tile import types as ct
 from tile_lsp.compiler.document import DocumentAnalysis
@@ -18,6 +21,7 @@ from tile_lsp.compiler.syntax.attributes import attr_str
 from tile_lsp.compiler.syntax.base import ParseError
 from tile_lsp.compiler.syntax.parser import Parser
 from tile_lsp.compiler.syntax.types import parse_type, type_str
+from tile_lsp.compiler.upstream import is_upstream
 from tile_lsp.features.index import OpRef, SymbolRef, TypeRef, ValueRef, target_at
 
 # What common inherent attributes mean, in our words.
@@ -41,8 +45,16 @@ ATTR_DOCS = {
 }
 
 
-def hover(doc: DocumentAnalysis, offset: int) -> tuple[str, Span] | None:
-    """Markdown for the thing under the cursor, with the span it describes."""
+def hover(
+    doc: DocumentAnalysis, offset: int, report: PipelineReport | None = None, note: str | None = None
+) -> tuple[str, Span] | None:
+    """Markdown for the thing under the cursor, with the span it describes. For upstream-dialect
+    documents, `report` is the background compile of this version, if finished (an op's hover
+    then lists the NVVM and PTX lines it became); `note` says why there is none."""
+    if is_upstream(doc.source.text):
+        from tile_lsp.features import upstream_hover
+
+        return upstream_hover.hover(doc, offset, report, note)
     target = target_at(doc, offset)
     if isinstance(target, OpRef):
         return op_hover(target.op), target.span

@@ -1,5 +1,5 @@
 -- cuda_tile: `.mlir` files that contain `cuda_tile.` or start with a bare `entry @`/`global @`
--- (tileirdisasm's form). Other `.mlir` files keep the `mlir` filetype. `.ptx` -> ptx.
+-- (tileirdisasm's form). Other `.mlir` files get (or keep) the `mlir` filetype. `.ptx` -> ptx.
 local group = vim.api.nvim_create_augroup('tile_lsp_ftdetect', { clear = true })
 vim.api.nvim_create_autocmd({ 'BufRead', 'BufNewFile' }, {
   group = group,

@@ -30,13 +30,13 @@ end, { nargs = 0, desc = 'tile-lsp: restart the language server' })
 local group = vim.api.nvim_create_augroup('tile_lsp_start', { clear = true })
 vim.api.nvim_create_autocmd('FileType', {
   group = group,
-  pattern = { 'cuda_tile', 'ptx' },
+  pattern = { 'cuda_tile', 'ptx', 'mlir' },
   callback = function(args)
     local t = tile()
     if t.config.autostart == false or (vim.g.tile_lsp or {}).autostart == false then
       return
     end
-    if vim.tbl_contains(t.config.filetypes, vim.bo[args.buf].filetype) then
+    if t.wants(args.buf) then
       t.attach(args.buf)
     end
   end,

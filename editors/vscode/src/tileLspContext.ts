@@ -3,6 +3,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import {
+  DocumentSelector,
   ErrorCodes,
   LanguageClient,
   LanguageClientOptions,
@@ -30,7 +31,18 @@ export const STAGES: { stage: string; label: string; language: string }[] = [
 ];
 
 /** Server settings (tile_lsp/session.py `Settings`, the schema of record). */
-const SERVER_KEYS = ['gpuName', 'computeCapability', 'optLevel', 'lineinfo', 'ptxasPath', 'previewOnSave', 'previewDir'];
+const SERVER_KEYS = [
+  'gpuName',
+  'computeCapability',
+  'optLevel',
+  'lineinfo',
+  'ptxasPath',
+  'previewOnSave',
+  'previewDir',
+  'pipelineTimeout',
+];
+/** Languages a plain `.mlir` file may have: vscode-mlir's `mlir`, or plain text without it. */
+export const MLIR_LANGUAGES = ['mlir', 'plaintext'];
 
 interface StageResult {
   output?: string;
@@ -58,7 +70,7 @@ export class TileLspContext implements vscode.Disposable {
       vscode.commands.registerCommand('tileLsp.showPtx', () => this.showStage('ptx')),
       vscode.commands.registerCommand('tileLsp.restartServer', () => this.restart()),
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration(`${SECTION}.serverPath`)) {
+        if (e.affectsConfiguration(`${SECTION}.serverPath`) || e.affectsConfiguration(`${SECTION}.upstreamMlir`)) {
           void this.restart();
         }
         if (e.affectsConfiguration(SECTION)) {
@@ -110,11 +122,41 @@ export class TileLspContext implements vscode.Disposable {
     // No `transport`: with TransportKind.stdio vscode-languageclient appends `--stdio`, which
     // `tile-lsp serve` rejects (argparse exit 2). A plain executable talks stdio anyway.
     const serverOptions: ServerOptions = { command, args: ['serve'] };
+    const upstream = vscode.workspace.getConfiguration(SECTION).get<boolean>('upstreamMlir', true);
+    const documentSelector: DocumentSelector = [
+      { scheme: 'file', language: LANGUAGE_ID },
+      { scheme: 'untitled', language: LANGUAGE_ID },
+    ];
+    if (upstream) {
+      // Upstream gpu/nvgpu/nvvm `.mlir` files, also while vscode-mlir serves them: the middleware
+      // below only opens those whose text is in upstream dialects on the server.
+      documentSelector.push({ scheme: 'file', language: 'mlir' }, { scheme: 'untitled', language: 'mlir' });
+      documentSelector.push({ scheme: 'file', language: 'plaintext', pattern: '**/*.mlir' });
+    }
+    const served = new Set<string>();
+    const serve = (doc: vscode.TextDocument) => {
+      const key = doc.uri.toString();
+      if (doc.languageId === LANGUAGE_ID || served.has(key)) {
+        return true;
+      }
+      if (looksLikeUpstreamMlir(doc.getText())) {
+        served.add(key);
+        return true;
+      }
+      return false;
+    };
+    const isServed = (doc: vscode.TextDocument) => doc.languageId === LANGUAGE_ID || served.has(doc.uri.toString());
     const clientOptions: LanguageClientOptions = {
-      documentSelector: [
-        { scheme: 'file', language: LANGUAGE_ID },
-        { scheme: 'untitled', language: LANGUAGE_ID },
-      ],
+      documentSelector,
+      middleware: {
+        didOpen: (doc, next) => (serve(doc) ? next(doc) : Promise.resolve()),
+        didChange: (event, next) => (isServed(event.document) ? next(event) : Promise.resolve()),
+        didSave: (doc, next) => (isServed(doc) ? next(doc) : Promise.resolve()),
+        didClose: (doc, next) => {
+          const was = served.delete(doc.uri.toString()) || doc.languageId === LANGUAGE_ID;
+          return was ? next(doc) : Promise.resolve();
+        },
+      },
       initializationOptions: this.serverSettings(),
       synchronize: { configurationSection: SECTION },
       outputChannel: this.output,
@@ -155,7 +197,8 @@ export class TileLspContext implements vscode.Disposable {
     this.status.text = `$(chip) ${targetLabel(config.get<string | null>('gpuName'), config.get<number | null>('computeCapability'))}`;
     this.status.tooltip = 'tile-lsp target architecture (tileLsp.gpuName / tileLsp.computeCapability). Click to change.';
     const lang = vscode.window.activeTextEditor?.document.languageId ?? '';
-    if ([LANGUAGE_ID, 'ptx', 'cuda-tile-stage', 'cuda-tile-llvm-ir'].includes(lang)) {
+    const doc = vscode.window.activeTextEditor?.document;
+    if ([LANGUAGE_ID, 'ptx', 'cuda-tile-stage', 'cuda-tile-llvm-ir'].includes(lang) || (doc && isUpstreamDocument(doc))) {
       this.status.show();
     } else {
       this.status.hide();
@@ -165,8 +208,8 @@ export class TileLspContext implements vscode.Disposable {
   /** Asks the server for one stage of the active kernel and shows it in an editor beside. */
   async showStage(stage?: string): Promise<void> {
     const editor = vscode.window.activeTextEditor;
-    if (!editor || editor.document.languageId !== LANGUAGE_ID) {
-      void vscode.window.showErrorMessage('tile-lsp: open a cuda_tile kernel first.');
+    if (!editor || (editor.document.languageId !== LANGUAGE_ID && !isUpstreamDocument(editor.document))) {
+      void vscode.window.showErrorMessage('tile-lsp: open a cuda_tile kernel or an upstream gpu/nvgpu/nvvm .mlir file first.');
       return;
     }
     if (!stage) {
@@ -241,6 +284,24 @@ export function looksLikeCudaTile(text: string): boolean {
     return /^(cuda_tile\.module\b|entry\s+@)/.test(line);
   }
   return false;
+}
+
+/** A `.mlir` document (language mlir or plain text) in upstream dialects that tile-lsp serves. */
+export function isUpstreamDocument(doc: vscode.TextDocument): boolean {
+  if (!MLIR_LANGUAGES.includes(doc.languageId) || !(doc.fileName.endsWith('.mlir') || doc.isUntitled)) {
+    return false;
+  }
+  const upstream = vscode.workspace.getConfiguration(SECTION).get<boolean>('upstreamMlir', true);
+  return upstream && looksLikeUpstreamMlir(doc.getText());
+}
+
+/** True for MLIR text in upstream dialects (gpu, nvgpu, nvvm, llvm, func, arith, ...) with no
+ * cuda_tile in it: the server's own test (tile_lsp/compiler/upstream.py `is_upstream`). */
+export function looksLikeUpstreamMlir(text: string): boolean {
+  if (text.includes('cuda_tile') || text.includes('entry @')) {
+    return false;
+  }
+  return /\b(?:gpu|nvgpu|nvvm|llvm|func|arith|scf|memref|math|cf|vector)\.[a-z_]+/.test(text);
 }
 
 /** The executable for a configured path: absolute/relative paths must exist; bare names are looked up on PATH. */

@@ -10,8 +10,12 @@ M.stages = { 'cuda_tile', 'tileaa', 'gpu', 'nvvm', 'llvm', 'llvm-ir', 'ptx', 'cu
 local defaults = {
   -- The server command (a list). `tile-lsp` on PATH by default.
   cmd = { 'tile-lsp', 'serve' },
-  -- Filetypes the server is started for.
-  filetypes = { 'cuda_tile', 'ptx' },
+  -- Filetypes the server is started for. `mlir` buffers only when their text is in upstream
+  -- dialects (gpu, nvgpu, nvvm, llvm, arith, ...; see `upstream_mlir`).
+  filetypes = { 'cuda_tile', 'ptx', 'mlir' },
+  -- Attach to `mlir` buffers in upstream dialects (pipeline diagnostics, hover with the NVVM/PTX
+  -- lines of an op, :TileLspShowStage). Other servers (mlir-lsp-server) may serve them too.
+  upstream_mlir = true,
   -- Files/directories that mark a project root (searched upwards from the buffer).
   root_markers = { '.git', 'pyproject.toml', 'Makefile' },
   -- Server settings (initializationOptions and workspace/didChangeConfiguration), e.g.
@@ -52,13 +56,50 @@ function M.is_cuda_tile_lines(lines)
   return first ~= nil and (first:match('^%s*entry%s+@') ~= nil or first:match('^%s*global%s+@') ~= nil)
 end
 
---- Detect the filetype of an `.mlir` buffer: `cuda_tile` for cuda_tile IR, else untouched.
+local upstream_prefixes = { 'gpu', 'nvgpu', 'nvvm', 'llvm', 'func', 'arith', 'scf', 'memref', 'math', 'cf', 'vector' }
+
+--- True when the lines are MLIR in upstream dialects with no cuda_tile in them (the server's
+--- own test: tile_lsp/compiler/upstream.py `is_upstream`).
+function M.is_upstream_lines(lines)
+  local found = false
+  for _, line in ipairs(lines) do
+    if line:find('cuda_tile', 1, true) or line:find('entry @', 1, true) then
+      return false
+    end
+    if not found then
+      for _, prefix in ipairs(upstream_prefixes) do
+        if line:find('%f[%w_.]' .. prefix .. '%.[a-z_]') then
+          found = true
+          break
+        end
+      end
+    end
+  end
+  return found
+end
+
+--- Detect the filetype of an `.mlir` buffer: `cuda_tile` for cuda_tile IR, else `mlir` when
+--- Neovim set none (0.7 does not know `.mlir`), else untouched.
 function M.detect_mlir(bufnr)
   bufnr = bufnr or vim.api.nvim_get_current_buf()
   local lines = vim.api.nvim_buf_get_lines(bufnr, 0, 200, false)
   if M.is_cuda_tile_lines(lines) then
     vim.api.nvim_buf_set_option(bufnr, 'filetype', 'cuda_tile')
+  elseif vim.bo[bufnr].filetype == '' then
+    vim.api.nvim_buf_set_option(bufnr, 'filetype', 'mlir')
   end
+end
+
+--- Whether the server should attach to a buffer of this filetype (mlir: upstream text only).
+function M.wants(bufnr)
+  local ft = vim.bo[bufnr].filetype
+  if not vim.tbl_contains(M.config.filetypes, ft) then
+    return false
+  end
+  if ft ~= 'mlir' then
+    return true
+  end
+  return M.config.upstream_mlir ~= false and M.is_upstream_lines(vim.api.nvim_buf_get_lines(bufnr, 0, -1, false))
 end
 
 -- ---------------------------------------------------------------------------------------
@@ -173,7 +214,7 @@ function M.restart()
   clients_by_root = {}
   vim.defer_fn(function()
     for _, buf in ipairs(vim.api.nvim_list_bufs()) do
-      if vim.api.nvim_buf_is_loaded(buf) and vim.tbl_contains(M.config.filetypes, vim.bo[buf].filetype) then
+      if vim.api.nvim_buf_is_loaded(buf) and M.wants(buf) then
         M.attach(buf)
       end
     end

@@ -1,0 +1,162 @@
+"""tile_lsp.background: compiles in worker processes, with the cache, shared runs, cancellation,
+timeouts, and crashes turned into reports (the language server never sees an exception)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import time
+
+import pytest
+
+from tile_lsp.background import (
+    CRASH,
+    DONE,
+    TIMEOUT,
+    BackgroundPipeline,
+    PipelineReport,
+    PipelineRequest,
+    WorkerPool,
+    run_request,
+)
+from tile_lsp.compiler.diagnostics import Severity
+from tile_lsp.compiler.target import CompileOptions, Target
+
+KERNEL = """module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @scale(%a: memref<128xf32, 1>, %s: f32) kernel {
+      %tid = gpu.thread_id x
+      %v = memref.load %a[%tid] : memref<128xf32, 1>
+      %r = arith.mulf %v, %s : f32
+      memref.store %r, %a[%tid] : memref<128xf32, 1>
+      gpu.return
+    }
+  }
+}
+"""
+
+
+def _request(text: str = KERNEL, chip: str | None = "sm_90a") -> PipelineRequest:
+    target = Target.parse_gpu_name(chip) if chip else None
+    return PipelineRequest(text, "/tmp/k.mlir", CompileOptions(target=target))
+
+
+# Compile functions for the fault tests; module level, so a worker can import them.
+def segfault(request: PipelineRequest) -> PipelineReport:
+    os.kill(os.getpid(), signal.SIGSEGV)
+    raise AssertionError("unreachable")
+
+
+def raises(request: PipelineRequest) -> PipelineReport:
+    raise RuntimeError("pipeline bug")
+
+
+def sleeps(request: PipelineRequest) -> PipelineReport:
+    time.sleep(float(request.text))
+    return PipelineReport(DONE)
+
+
+def _service(fn=run_request, **kw) -> BackgroundPipeline:  # type: ignore[no-untyped-def]
+    return BackgroundPipeline(WorkerPool(fn, warm=False, **kw))
+
+
+def test_run_request_in_process() -> None:
+    report = run_request(_request())
+    assert report.status == DONE and report.diagnostics == []
+    assert [s.name for s in report.stages][:4] == ["nvvm", "llvm", "llvm-ir", "ptx"]
+    ptx = report.stage("ptx")
+    assert ptx is not None and ".entry scale" in ptx.text
+    missing = run_request(_request(chip=None))
+    assert [d.message for d in missing.diagnostics] == ["failed to get compute capability."]
+    bad = run_request(PipelineRequest(KERNEL, "k.mlir", CompileOptions(), target_error="tileLsp.gpuName 'gfx90a' is not a GPU name like sm_90a"))
+    assert bad.diagnostics[0].message.startswith("invalid or missing --compute-capability option: tileLsp.gpuName")
+
+
+def test_compile_cache_and_shared_runs() -> None:
+    async def main() -> None:
+        service = _service()
+        try:
+            first, second = await asyncio.gather(service.compile(_request(), 60), service.compile(_request(), 60))
+            assert first is second and first.status == DONE and service.runs == 1
+            started = time.perf_counter()
+            again = await service.compile(_request(), 60)
+            assert again is first and time.perf_counter() - started < 0.05  # the cache
+            assert service.cached(_request()) is first and service.cached(_request(chip="sm_80")) is None
+        finally:
+            service.close()
+
+    asyncio.run(main())
+
+
+def test_crash_and_exception_are_reports() -> None:
+    async def main() -> None:
+        crashing = _service(segfault)
+        failing = _service(raises)
+        try:
+            crash = await crashing.compile(_request(), 60)
+            assert crash.status == CRASH
+            (diag,) = crash.diagnostics
+            assert diag.stage == "pipeline" and diag.severity is Severity.ERROR and "SIGSEGV" in diag.message
+            assert crashing.cached(_request()) is None  # crashes are not cached
+            error = await failing.compile(_request(), 60)
+            assert error.status == CRASH and "RuntimeError: pipeline bug" in error.diagnostics[0].message
+        finally:
+            crashing.close()
+            failing.close()
+
+    asyncio.run(main())
+
+
+def test_timeout_kills_the_run_and_the_next_one_works() -> None:
+    async def main() -> None:
+        service = _service(sleeps)
+        try:
+            started = time.perf_counter()
+            slow = await service.compile(PipelineRequest("30", "k.mlir", CompileOptions()), 0.3)
+            assert slow.status == TIMEOUT and time.perf_counter() - started < 10
+            assert "did not finish within 0.3 s" in slow.diagnostics[0].message
+            assert slow.diagnostics[0].severity is Severity.WARNING
+            fast = await service.compile(PipelineRequest("0", "k.mlir", CompileOptions()), 30)
+            assert fast.status == DONE
+        finally:
+            service.close()
+
+    asyncio.run(main())
+
+
+def test_cancelling_the_last_waiter_stops_the_worker() -> None:
+    async def main() -> None:
+        service = _service(sleeps, max_busy=1)
+        try:
+            task = asyncio.ensure_future(service.compile(PipelineRequest("30", "k.mlir", CompileOptions()), 60))
+            await asyncio.sleep(1.0)
+            busy = [w for w in service.pool._all if w.ready]
+            task.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await task
+            assert service.inflight == {}
+            # The one slot frees up: the next request runs although the first slept for 30 s.
+            started = time.perf_counter()
+            fast = await service.compile(PipelineRequest("0", "k.mlir", CompileOptions()), 30)
+            assert fast.status == DONE and time.perf_counter() - started < 10
+            assert not any(w.proc.is_alive() for w in busy if w not in service.pool._idle)
+        finally:
+            service.close()
+
+    asyncio.run(main())
+
+
+def test_settings_give_compile_options() -> None:
+    from tile_lsp.session import Settings
+
+    settings = Settings.from_json({"tileLsp": {"gpuName": "sm_90a", "optLevel": 2, "pipelineTimeout": 5, "lineinfo": False}})
+    assert settings.pipelineTimeout == 5.0 and isinstance(settings.pipelineTimeout, float)
+    options, error = settings.compile_options()
+    assert error is None and options.target == Target(90, "a") and options.opt_level == 2 and not options.lineinfo
+    assert Settings.from_json({"pipelineTimeout": None}, settings).pipelineTimeout == 30.0  # null: the default
+    assert Settings.from_json({"lineinfo": 1}, settings).lineinfo is False  # ill-typed: ignored
+    assert Settings().compile_options() == (CompileOptions(lineinfo=True), None)  # no target: the pipeline says so
+    assert Settings(computeCapability=80).compile_options()[0].target == Target(80)
+    assert "not a GPU name" in (Settings(gpuName="gfx90a").compile_options()[1] or "")
+    assert "disagree" in (Settings(gpuName="sm_90", computeCapability=80).compile_options()[1] or "")

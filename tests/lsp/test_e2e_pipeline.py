@@ -1,0 +1,377 @@
+"""The background pipeline in the editor, end to end over stdio: stage diagnostics with their
+stage as LSP `source`, the missing-target diagnostic and its quick fixes, tileLsp/viewStage
+(request and command), code lenses, preview files on save, stale versions never published, and
+a pipeline timeout that leaves the server answering."""
+
+from __future__ import annotations
+
+import ast
+import asyncio
+import pathlib
+import shutil
+import sys
+import time
+from typing import Any
+
+import pytest
+import pytest_lsp
+from lsprotocol import types as lsp
+from pytest_lsp import ClientServerConfig, LanguageClient
+
+TIMEOUT_S = 60.0
+HAS_PTXAS = shutil.which("ptxas") is not None or pathlib.Path("/usr/local/cuda/bin/ptxas").exists()
+
+KERNEL = """module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @scale(%a: memref<128xf32, 1>, %s: f32) kernel {
+      %tid = gpu.thread_id x
+      %v = memref.load %a[%tid] : memref<128xf32, 1>
+      %r = arith.mulf %v, %s : f32
+      memref.store %r, %a[%tid] : memref<128xf32, 1>
+      gpu.return
+    }
+  }
+}
+"""
+
+# An sm_90a-only nvvm op: with gpuName sm_80 the nvvm -> llvm stage rejects it (at line 3).
+WGMMA = """module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @fence(%a: memref<128xf32, 1>) kernel {
+      nvvm.wgmma.fence.aligned
+      gpu.return
+    }
+  }
+}
+"""
+
+# The verifier rejects a non-barrier operand at parse time already (line 2).
+MBARRIER = """func.func @f(%m: memref<1xi64, 3>, %n: index) {
+  %c0 = arith.constant 0 : index
+  "nvgpu.mbarrier.init"(%m, %n, %c0) : (memref<1xi64, 3>, index, index) -> ()
+  return
+}
+"""
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "tile_lsp", "serve"]))
+async def client(lsp_client: LanguageClient):
+    await lsp_client.initialize_session(
+        lsp.InitializeParams(
+            capabilities=lsp.ClientCapabilities(window=lsp.WindowClientCapabilities(show_document=lsp.ShowDocumentClientCapabilities(support=True))),
+            initialization_options={"gpuName": "sm_90a", "previewOnSave": True},
+        )
+    )
+    yield
+    await lsp_client.shutdown_session()
+
+
+def _record(client: LanguageClient) -> list[lsp.PublishDiagnosticsParams]:
+    """Every publishDiagnostics from now on, in arrival order (the client keeps only the last)."""
+    log: list[lsp.PublishDiagnosticsParams] = []
+    features = client.protocol.fm.features
+    original = features[lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS]
+
+    def recording(params: lsp.PublishDiagnosticsParams) -> Any:
+        log.append(params)
+        return original(params)
+
+    features[lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = recording
+    return log
+
+
+async def _until(log: list[lsp.PublishDiagnosticsParams], uri: str, version: int, pred: Any) -> lsp.PublishDiagnosticsParams:
+    """The first publish of `uri`/`version` whose diagnostics satisfy `pred`, waiting for it."""
+    deadline = time.monotonic() + TIMEOUT_S
+    while time.monotonic() < deadline:
+        for params in log:
+            if params.uri == uri and params.version == version and pred(params.diagnostics):
+                return params
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"no matching publish for {uri} v{version}: {[(p.version, [d.message for d in p.diagnostics]) for p in log]}")
+
+
+def _has_stage(diags: list[lsp.Diagnostic]) -> bool:
+    return any(d.source not in ("tile-lsp(mlir)", "tile-lsp(cuda_tile)") for d in diags)
+
+
+def _open(client: LanguageClient, uri: str, text: str, version: int = 1) -> None:
+    client.text_document_did_open(
+        lsp.DidOpenTextDocumentParams(text_document=lsp.TextDocumentItem(uri=uri, language_id="mlir", version=version, text=text))
+    )
+
+
+def _replace_all(client: LanguageClient, uri: str, version: int, text: str) -> None:
+    client.text_document_did_change(
+        lsp.DidChangeTextDocumentParams(
+            text_document=lsp.VersionedTextDocumentIdentifier(uri=uri, version=version),
+            content_changes=[lsp.TextDocumentContentChangeWholeDocument(text=text)],
+        )
+    )
+
+
+def _configure(client: LanguageClient, **settings: Any) -> None:
+    client.workspace_did_change_configuration(lsp.DidChangeConfigurationParams(settings={"tileLsp": settings}))
+
+
+async def _view(client: LanguageClient, uri: str, stage: str) -> dict[str, Any]:
+    found = await client.protocol.send_request_async("tileLsp/viewStage", {"uri": uri, "stage": stage})
+    return found if isinstance(found, dict) else found._asdict()
+
+
+def _as_code_action(item: lsp.Command | lsp.CodeAction) -> lsp.CodeAction:
+    """lsprotocol's client side reads any code action that has a `command` as a Command (the
+    command object stringified); editors read the JSON as it is. Undo that here."""
+    if isinstance(item, lsp.CodeAction):
+        return item
+    command = ast.literal_eval(item.command)
+    return lsp.CodeAction(
+        title=item.title,
+        kind=lsp.CodeActionKind.QuickFix,
+        command=lsp.Command(command["title"], command["command"], arguments=command.get("arguments")),
+        is_preferred=item.title == "Set tileLsp.gpuName to sm_90a" or None,
+    )
+
+
+def _hover_params(uri: str, line: int, character: int) -> lsp.HoverParams:
+    return lsp.HoverParams(text_document=lsp.TextDocumentIdentifier(uri=uri), position=lsp.Position(line=line, character=character))
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_front_end_error_in_upstream_file(client: LanguageClient, tmp_path: pathlib.Path):
+    uri = (tmp_path / "mbar.mlir").as_uri()
+    log = _record(client)
+    _open(client, uri, MBARRIER)
+    published = await _until(log, uri, 1, lambda d: len(d) > 0)
+    (diag,) = published.diagnostics
+    assert "must be mbarrier barrier type, but got 'memref<1xi64, 3>'" in diag.message
+    assert diag.range.start.line == 2 and diag.source == "tile-lsp(mlir)"
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_stage_only_diagnostic_at_its_line(client: LanguageClient, tmp_path: pathlib.Path):
+    _configure(client, gpuName="sm_80")
+    uri = (tmp_path / "wgmma.mlir").as_uri()
+    log = _record(client)
+    _open(client, uri, WGMMA)
+    published = await _until(log, uri, 1, _has_stage)
+    (diag,) = published.diagnostics
+    assert diag.message == "'nvvm.wgmma.fence.aligned' requires sm_90a but the target is sm_80"
+    assert diag.source == "tile-lsp(llvm)"
+    assert diag.range.start.line == 3 and diag.severity == lsp.DiagnosticSeverity.Error
+    # The right target: the stage diagnostic goes away (the same version is re-checked).
+    _configure(client, gpuName="sm_90a")
+    await _until(log, uri, 1, lambda d: len(d) == 0)
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_missing_target_and_its_quick_fixes(client: LanguageClient, tmp_path: pathlib.Path):
+    _configure(client, gpuName=None, computeCapability=None)
+    path = tmp_path / "k.mlir"
+    uri = path.as_uri()
+    log = _record(client)
+    _open(client, uri, KERNEL)
+    published = await _until(log, uri, 1, _has_stage)
+    (diag,) = published.diagnostics  # once
+    assert diag.message == "failed to get compute capability."
+    assert diag.source == "tile-lsp(nvvm)" and diag.range.start.line == 1
+    actions = await client.text_document_code_action_async(
+        lsp.CodeActionParams(
+            text_document=lsp.TextDocumentIdentifier(uri=uri),
+            range=diag.range,
+            context=lsp.CodeActionContext(diagnostics=[diag]),
+        )
+    )
+    assert actions is not None
+    actions = [_as_code_action(a) for a in actions]
+    titles = [a.title for a in actions if isinstance(a, lsp.CodeAction)]
+    assert titles[0] == "Set tileLsp.gpuName to sm_90a"
+    assert 'Add #nvvm.target<chip = "sm_90a"> to the gpu.module' in titles
+    preferred = next(a for a in actions if isinstance(a, lsp.CodeAction) and a.is_preferred)
+    assert preferred.command is not None and preferred.command.command == "tileLsp.setGpuName"
+    edit_fix = next(a for a in actions if isinstance(a, lsp.CodeAction) and a.edit is not None)
+    (text_edit,) = edit_fix.edit.changes[uri]  # type: ignore[index,union-attr]
+    assert text_edit.new_text == ' [#nvvm.target<chip = "sm_90a">]'
+    assert text_edit.range.start == lsp.Position(line=1, character=len("  gpu.module @kernels"))
+    # Run the command as an editor does: the server takes the target, the diagnostic goes.
+    result = await client.workspace_execute_command_async(
+        lsp.ExecuteCommandParams(command=preferred.command.command, arguments=preferred.command.arguments)
+    )
+    assert result is not None
+    await _until(log, uri, 1, lambda d: len(d) == 0)
+    assert any("sm_90a" in m.message for m in client.messages)
+    settings = await client.protocol.send_request_async("tileLsp/settings", {})
+    settings = settings if isinstance(settings, dict) else settings._asdict()
+    assert settings["gpuName"] == "sm_90a"
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_view_stage_request_and_command(client: LanguageClient, tmp_path: pathlib.Path):
+    uri = (tmp_path / "k.mlir").as_uri()
+    _open(client, uri, KERNEL)
+    started = time.perf_counter()
+    ptx = await _view(client, uri, "ptx")
+    first_s = time.perf_counter() - started
+    assert ptx["stage"] == "ptx" and ptx["ok"] is True
+    assert ".entry scale" in ptx["output"] and ".target sm_90a" in ptx["output"]
+    assert isinstance(ptx["seconds"], float) and ptx["diagnostics"] == []
+    started = time.perf_counter()
+    for stage, marker in (("nvvm", "nvvm.read.ptx.sreg.tid.x"), ("llvm", "llvm.func"), ("llvm-ir", "define ")):
+        found = await _view(client, uri, stage)
+        assert found["ok"] is True and marker in found["output"], (stage, found["output"][:400])
+    cached_s = (time.perf_counter() - started) / 3
+    print(f"viewStage: first {first_s * 1000:.0f} ms, cached {cached_s * 1000:.1f} ms")
+    assert cached_s < first_s + 0.5
+    via_command = await client.workspace_execute_command_async(
+        lsp.ExecuteCommandParams(command="tileLsp.viewStage", arguments=[{"uri": uri, "stage": "ptx"}])
+    )
+    assert via_command["output"] == ptx["output"]
+    if HAS_PTXAS:
+        cubin = await _view(client, uri, "cubin")
+        assert cubin["ok"] is True and "registers:" in cubin["output"] and "scale:" in cubin["output"]
+    with pytest.raises(Exception, match="unknown stage"):
+        await _view(client, uri, "sass")
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_view_stage_of_a_failing_compile_says_why(client: LanguageClient, tmp_path: pathlib.Path):
+    _configure(client, gpuName="sm_80")
+    uri = (tmp_path / "wgmma.mlir").as_uri()
+    _open(client, uri, WGMMA)
+    found = await _view(client, uri, "ptx")
+    assert found["ok"] is False
+    assert "requires sm_90a but the target is sm_80" in found["output"]
+    (diag,) = found["diagnostics"]  # pygls hands custom results over as namedtuples
+    assert diag.source == "tile-lsp(llvm)" and diag.range.start.line == 3
+
+
+@pytest.mark.skipif(not HAS_PTXAS, reason="needs ptxas")
+@pytest.mark.asyncio(loop_scope="module")
+async def test_code_lens_per_kernel(client: LanguageClient, tmp_path: pathlib.Path):
+    uri = (tmp_path / "k.mlir").as_uri()
+    _open(client, uri, KERNEL)
+    lenses = await client.text_document_code_lens_async(lsp.CodeLensParams(text_document=lsp.TextDocumentIdentifier(uri=uri)))
+    assert lenses is not None and len(lenses) == 2
+    resources, show = lenses
+    assert resources.range.start.line == 2 and show.range.start.line == 2
+    assert resources.command is not None and show.command is not None
+    title = resources.command.title
+    assert title.startswith("sm_90a · ") and " regs · 0 spills · 0 B smem" in title, title
+    assert show.command.title == "Show PTX" and show.command.command == "tileLsp.viewStage"
+    assert list(show.command.arguments) == [{"uri": uri, "stage": "ptx", "show": True}]
+    # Clicking it: the PTX is written next to the file and the client is asked to show it.
+    await client.workspace_execute_command_async(
+        lsp.ExecuteCommandParams(command=show.command.command, arguments=show.command.arguments)
+    )
+    shown = tmp_path / ".tile-lsp" / "k.ptx"
+    assert shown.exists() and ".entry scale" in shown.read_text()
+    deadline = time.monotonic() + 10
+    while not client.shown_documents and time.monotonic() < deadline:
+        await asyncio.sleep(0.01)
+    assert client.shown_documents[-1].uri == shown.as_uri()
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_preview_files_on_save(client: LanguageClient, tmp_path: pathlib.Path):
+    path = tmp_path / "saxpy.mlir"
+    path.write_text(KERNEL)
+    uri = path.as_uri()
+    _open(client, uri, KERNEL)
+    client.text_document_did_save(lsp.DidSaveTextDocumentParams(text_document=lsp.TextDocumentIdentifier(uri=uri)))
+    preview = tmp_path / ".tile-lsp"
+    names = ["saxpy.nvvm.mlir", "saxpy.llvm.mlir", "saxpy.ll", "saxpy.ptx"]
+    deadline = time.monotonic() + TIMEOUT_S
+    while not all((preview / n).exists() for n in names) and time.monotonic() < deadline:
+        await asyncio.sleep(0.02)
+    assert sorted(p.name for p in preview.iterdir()) == sorted(names)
+    assert ".entry scale" in (preview / "saxpy.ptx").read_text()
+    assert "define " in (preview / "saxpy.ll").read_text()
+    assert "gpu.module @kernels" in (preview / "saxpy.nvvm.mlir").read_text()
+    # previewDir elsewhere, previewOnSave off: nothing written
+    _configure(client, previewOnSave=False, previewDir=str(tmp_path / "other"))
+    client.text_document_did_save(lsp.DidSaveTextDocumentParams(text_document=lsp.TextDocumentIdentifier(uri=uri)))
+    await asyncio.sleep(0.5)
+    assert not (tmp_path / "other").exists()
+    _configure(client, previewOnSave=True)
+    client.text_document_did_save(lsp.DidSaveTextDocumentParams(text_document=lsp.TextDocumentIdentifier(uri=uri)))
+    deadline = time.monotonic() + TIMEOUT_S
+    while not (tmp_path / "other" / "saxpy.ptx").exists() and time.monotonic() < deadline:
+        await asyncio.sleep(0.02)
+    assert (tmp_path / "other" / "saxpy.ptx").exists()
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_stale_results_are_never_published(client: LanguageClient, tmp_path: pathlib.Path):
+    _configure(client, gpuName="sm_80")
+    uri = (tmp_path / "stale.mlir").as_uri()
+    log = _record(client)
+    version = 1
+    _open(client, uri, KERNEL, version)  # clean at sm_80
+    await _until(log, uri, version, lambda d: True)
+    for _ in range(3):
+        # A stage error, then at once a clean text: the error's compile must never be published.
+        _replace_all(client, uri, version + 1, WGMMA)
+        _replace_all(client, uri, version + 2, KERNEL.replace("%s : f32", "%s  : f32"))
+        version += 2
+        await _until(log, uri, version, lambda d: True)
+        await asyncio.sleep(0.3)
+        latest = [p for p in log if p.uri == uri][-1]
+        assert latest.version == version and list(latest.diagnostics) == []
+    for params in log:
+        if any("requires sm_90a" in d.message for d in params.diagnostics):
+            raise AssertionError(f"a superseded version's stage diagnostics were published: v{params.version}")
+    # Versions only grow.
+    versions = [p.version for p in log if p.uri == uri]
+    assert versions == sorted(versions)
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_pipeline_timeout_is_a_diagnostic_and_the_server_answers(client: LanguageClient, tmp_path: pathlib.Path):
+    _configure(client, gpuName="sm_90a", pipelineTimeout=0.001)
+    uri = (tmp_path / "slow.mlir").as_uri()
+    log = _record(client)
+    _open(client, uri, KERNEL.replace("@scale", "@slow"))
+    published = await _until(log, uri, 1, _has_stage)
+    (diag,) = published.diagnostics
+    assert diag.source == "tile-lsp(pipeline)" and diag.severity == lsp.DiagnosticSeverity.Warning
+    assert "did not finish within 0.001 s" in diag.message and "tileLsp.pipelineTimeout" in diag.message
+    started = time.perf_counter()
+    at = lsp.Position(line=4, character=KERNEL.splitlines()[4].index("%tid") + 1)
+    hover = await client.text_document_hover_async(lsp.HoverParams(text_document=lsp.TextDocumentIdentifier(uri=uri), position=at))
+    found = await client.text_document_definition_async(
+        lsp.DefinitionParams(text_document=lsp.TextDocumentIdentifier(uri=uri), position=at)
+    )
+    assert time.perf_counter() - started < 2.0
+    assert hover is None or hover.contents is not None  # (upstream hovers are still thin)
+    assert found and found[0].range.start.line == 3  # type: ignore[index,union-attr]
+    # A normal timeout again: the same text compiles (timeouts are not cached).
+    _configure(client, pipelineTimeout=30)
+    await _until(log, uri, 1, lambda d: len(d) == 0)
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_definition_stays_fast_while_compiling(client: LanguageClient, tmp_path: pathlib.Path):
+    """Definitions are answered from the front end while a (larger) kernel compiles in a worker."""
+    uri = (tmp_path / "big.mlir").as_uri()
+    ops = "".join(
+        f"      %r{i} = arith.mulf %v, %s : f32\n      memref.store %r{i}, %a[%tid] : memref<128xf32, 1>\n"
+        for i in range(400)
+    )
+    text = KERNEL.replace(
+        "      %r = arith.mulf %v, %s : f32\n      memref.store %r, %a[%tid] : memref<128xf32, 1>\n", ops
+    )
+    log = _record(client)
+    _open(client, uri, text)
+    use = lsp.Position(line=4, character=text.splitlines()[4].index("%tid"))
+    params = lsp.DefinitionParams(text_document=lsp.TextDocumentIdentifier(uri=uri), position=use)
+    await client.text_document_definition_async(params)  # waits for the front end
+    latencies: list[float] = []
+    while not [p for p in log if p.uri == uri and p.version == 1]:
+        started = time.perf_counter()
+        found = await client.text_document_definition_async(params)
+        latencies.append(time.perf_counter() - started)
+        assert found and found[0].range.start.line == 3  # type: ignore[index,union-attr]
+        await asyncio.sleep(0.02)
+    assert [p for p in log if p.uri == uri][-1].diagnostics == ()
+    assert latencies and max(latencies) < 0.25, latencies
+    print(f"definition during a compile: {len(latencies)} requests, max {max(latencies) * 1000:.1f} ms")

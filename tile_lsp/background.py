@@ -1,0 +1,484 @@
+"""The lowering pipeline off the language server's request loop: worker processes, a cache,
+cancellation and a timeout.
+
+`BackgroundPipeline.compile(request, timeout)` (asyncio) runs `compile_source` in a worker
+process and returns a `PipelineReport` (plain, picklable data). Reports are cached by the
+request (text, path, compile options, emit); concurrent callers of the same request share one
+run. A run nobody waits for any more is cancelled by killing its worker's process group (the
+LLVM codegen child and ptxas included); so are runs past their timeout. A worker that dies is a
+"crash" report with a diagnostic, never an exception in the server. A warm spare worker is kept
+so that the run after a cancellation starts at once.
+
+Editor-agnostic: no LSP types here (the server turns reports into LSP messages).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import itertools
+import multiprocessing
+import os
+import signal
+import sys
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from typing import Any
+
+from tile_lsp.compiler.diagnostics import Diagnostic, Severity
+from tile_lsp.compiler.provenance import SourceRef, lines_of_source
+from tile_lsp.compiler.source import SourceText, Span
+from tile_lsp.compiler.target import CompileOptions, Target
+
+DONE, TIMEOUT, CRASH, CANCELLED = "done", "timeout", "crash", "cancelled"
+PIPELINE_STAGE = "pipeline"  # the `stage` of the service's own diagnostics (timeout, crash)
+READY_LIMIT_S = 120.0  # a worker that has not started (imports + warm-up) by then is broken
+_POLL_S = 0.02
+_CACHE_SIZE = 64
+# Imported once in the fork server, so that every worker forked from it starts warm.
+_PRELOAD = [
+    "tile_lsp.background",
+    "tile_lsp.compiler.pipeline",
+    "tile_lsp.compiler.mlir.context",
+    "tile_lsp.compiler.lowering.to_nvvm",
+    "tile_lsp.compiler.lowering.nvvm_to_llvm",
+    "tile_lsp.compiler.lowering.intrinsics",
+    "tile_lsp.compiler.backend.llvmir",
+    "tile_lsp.compiler.backend.llvm",
+    "tile_lsp.compiler.backend.ptxas",
+]
+_WARM_TEXT = """module attributes {gpu.container_module} {
+  gpu.module @warm {
+    gpu.func @warm(%a: memref<4xf32, 1>) kernel {
+      %t = gpu.thread_id x
+      %v = memref.load %a[%t] : memref<4xf32, 1>
+      memref.store %v, %a[%t] : memref<4xf32, 1>
+      gpu.return
+    }
+  }
+}
+"""
+
+
+@dataclass(frozen=True)
+class PipelineRequest:
+    """One compile: the document text, its path, the options; hashable (the cache key)."""
+
+    text: str
+    path: str
+    options: CompileOptions
+    emit: str = "ptx"
+    target_error: str | None = None  # the settings name a target that does not parse: report it
+
+
+@dataclass
+class StageText:
+    """One stage's output as text (the cubin stage: its size line), with its time."""
+
+    name: str
+    text: str
+    seconds: float
+    located_text: str | None = None
+    # Per 0-based line of `text`: the 0-based source line it was lowered from, or None.
+    source_lines: list[int | None] | None = None
+    # Per 0-based line of `text`: the source op it was lowered from (CompileResult.stage_lines).
+    line_refs: list[SourceRef | None] | None = None
+
+
+@dataclass
+class PipelineReport:
+    """What a background compile produced; `status` says whether it finished."""
+
+    status: str
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    stages: list[StageText] = field(default_factory=list)
+    kernels: dict[str, dict[str, Any]] = field(default_factory=dict)  # name -> ptxas resources
+    target: str | None = None
+    start_stage: str | None = None
+    ptxas_command: str | None = None
+    seconds: float = 0.0
+
+    def stage(self, name: str) -> StageText | None:
+        return next((s for s in self.stages if s.name == name), None)
+
+    def source_to_lines(self, stage: str, where: int | Span) -> list[int]:
+        """The 0-based lines of `stage`'s text lowered from source line `where` (an int) or from
+        source ops at offsets in the range `where` (a Span): CompileResult.source_to_lines."""
+        out = self.stage(stage)
+        if out is None or not out.line_refs:
+            return []
+        return lines_of_source(out.line_refs, SourceText(""), where)
+
+
+# -- the worker side ------------------------------------------------------------------------
+
+
+def run_request(request: PipelineRequest) -> PipelineReport:
+    """Compile one request (in a worker process) into a report. Never raises for user errors."""
+    from tile_lsp.compiler.pipeline import MISSING_TARGET, compile_source
+
+    started = time.perf_counter()
+    source = SourceText(request.text, request.path)
+    if request.target_error is not None:
+        diag = Diagnostic(_file_start(source), Severity.ERROR, f"{MISSING_TARGET}: {request.target_error}", "options")
+        return PipelineReport(DONE, [diag], seconds=time.perf_counter() - started)
+    result = compile_source(source, request.options, request.emit)
+    stages: list[StageText] = []
+    for out in result.stages:
+        refs = _line_refs(result, out.name)
+        lines = [ref.line if ref is not None and ref.offset is not None else None for ref in refs] if refs else None
+        stages.append(StageText(out.name, out.text, out.seconds, out.located_text, lines, refs))
+    kernels = {name: _plain(res) for name, res in result.kernels.items()}
+    return PipelineReport(
+        DONE,
+        list(result.diagnostics),
+        stages,
+        kernels,
+        result.target.chip if result.target else None,
+        result.start_stage,
+        result.ptxas_command,
+        time.perf_counter() - started,
+    )
+
+
+def _line_refs(result: Any, stage: str) -> list[SourceRef | None] | None:
+    stage_lines = getattr(result, "stage_lines", None)
+    if stage_lines is None:
+        return None
+    try:
+        refs = stage_lines(stage)
+    except Exception:  # the line maps are an extra; a bug there must not lose the compile
+        return None
+    return list(refs) if refs else None
+
+
+def _plain(res: Any) -> dict[str, Any]:
+    fields = getattr(res, "__dataclass_fields__", None)
+    items = {k: getattr(res, k) for k in fields} if fields else dict(vars(res))
+    return {k: v for k, v in items.items() if isinstance(v, (int, float, str, bool))}
+
+
+def _file_start(source: SourceText) -> Span:
+    return Span(0, min(1, len(source.text)))
+
+
+def _worker_main(conn: Connection, compile_fn: Callable[[PipelineRequest], PipelineReport], warm: bool) -> None:
+    """A worker process: warm up, say "ready", then compile requests until the pipe closes."""
+    with contextlib.suppress(OSError):
+        os.setpgid(0, 0)  # its own group: a cancel kills the LLVM child and ptxas with it
+    # The server talks LSP on stdout: nothing of ours (nor ptxas's) may ever write there.
+    with contextlib.suppress(OSError):
+        devnull = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(devnull, 0)
+        os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    if warm:
+        with contextlib.suppress(Exception):
+            run_request(PipelineRequest(_WARM_TEXT, "warm.mlir", CompileOptions(target=Target(80))))
+    try:
+        conn.send(("ready", None))
+    except (OSError, ValueError):  # the server went away while this worker warmed up
+        return
+    while True:
+        try:
+            message = conn.recv()
+        except (EOFError, OSError):
+            return
+        if message is None:
+            return
+        job, request = message
+        try:
+            report = compile_fn(request)
+        except BaseException as exc:  # a pipeline bug: report it, keep serving
+            source = SourceText(request.text, request.path)
+            text = f"tile-lsp's pipeline failed: {type(exc).__name__}: {exc}"
+            report = PipelineReport(CRASH, [Diagnostic(_file_start(source), Severity.ERROR, text, PIPELINE_STAGE)])
+        try:
+            conn.send((job, report))
+        except (OSError, ValueError):
+            return
+
+
+# -- the server side ------------------------------------------------------------------------
+
+
+def _context() -> Any:
+    """Workers fork from a clean, single-threaded fork server that has the compiler imported."""
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        ctx = multiprocessing.get_context("forkserver")
+        ctx.set_forkserver_preload(_PRELOAD)
+        return ctx
+    return multiprocessing.get_context("spawn")
+
+
+class _Worker:
+    def __init__(self, ctx: Any, compile_fn: Callable[[PipelineRequest], PipelineReport], warm: bool) -> None:
+        parent, child = ctx.Pipe()
+        self.conn: Connection = parent
+        self.proc = ctx.Process(target=_worker_main, args=(child, compile_fn, warm), daemon=True, name="tile-lsp-pipeline")
+        self.proc.start()
+        child.close()
+        self.ready = False
+
+    def wait_ready(self, cancel: threading.Event, limit: float) -> str:
+        """DONE once the worker said ready; CANCELLED or CRASH otherwise."""
+        deadline = time.monotonic() + limit
+        while not self.ready:
+            if cancel.is_set():
+                return CANCELLED
+            if time.monotonic() > deadline:
+                return CRASH
+            try:
+                if self.conn.poll(_POLL_S):
+                    self.conn.recv()
+                    self.ready = True
+            except (EOFError, OSError):
+                return CRASH
+        return DONE
+
+    def kill(self) -> None:
+        pid = self.proc.pid
+        if pid is not None:
+            with contextlib.suppress(OSError):
+                os.killpg(pid, signal.SIGKILL)  # the worker's group: LLVM child, ptxas
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        self.proc.join(2.0)
+        with contextlib.suppress(OSError):
+            self.conn.close()
+
+    def stop(self) -> None:
+        with contextlib.suppress(OSError, ValueError):
+            self.conn.send(None)
+        self.proc.join(0.5)
+        if self.proc.is_alive():
+            self.kill()
+
+    def exit_description(self) -> str:
+        self.proc.join(1.0)
+        code = self.proc.exitcode
+        if code is None:
+            return "the worker stopped answering"
+        if code < 0:
+            try:
+                return f"the worker was killed by {signal.Signals(-code).name}"
+            except ValueError:
+                return f"the worker was killed by signal {-code}"
+        return f"the worker exited with status {code}"
+
+
+class WorkerPool:
+    """At most `max_busy` compiling workers, plus `spare` warm idle ones started ahead."""
+
+    def __init__(
+        self,
+        compile_fn: Callable[[PipelineRequest], PipelineReport] = run_request,
+        *,
+        warm: bool = True,
+        max_busy: int | None = None,
+        spare: int = 1,
+    ) -> None:
+        self.compile_fn = compile_fn
+        self.warm = warm
+        self.max_busy = max_busy or max(1, min(2, (os.cpu_count() or 2) - 1))
+        self.spare = spare
+        self._ctx: Any = None
+        self._lock = threading.Lock()
+        self._starting = threading.Lock()
+        self._slots = threading.BoundedSemaphore(self.max_busy)
+        self._idle: list[_Worker] = []
+        self._all: set[_Worker] = set()
+        self._closed = False
+
+    def _start(self) -> _Worker:
+        if self._ctx is None:
+            self._ctx = _context()
+        worker = _Worker(self._ctx, self.compile_fn, self.warm)
+        with self._lock:
+            self._all.add(worker)
+        return worker
+
+    def prestart(self) -> None:
+        """Start spare workers until `spare` are idle (one starter at a time)."""
+        with self._starting:
+            with self._lock:
+                missing = self.spare - len(self._idle)
+            for _ in range(max(0, missing)):
+                if self._closed:
+                    return
+                worker = self._start()
+                with self._lock:
+                    self._idle.append(worker)
+
+    def acquire(self, cancel: threading.Event) -> _Worker | None:
+        while not self._slots.acquire(timeout=_POLL_S):
+            if cancel.is_set() or self._closed:
+                return None
+        worker = None
+        with self._lock:
+            while self._idle and worker is None:
+                worker = self._idle.pop()
+                if not worker.proc.is_alive():  # died while idle (killed from outside): drop it
+                    self._all.discard(worker)
+                    worker = None
+        if worker is None:
+            try:
+                worker = self._start()
+            except Exception:
+                self._slots.release()
+                raise
+        threading.Thread(target=self.prestart, daemon=True, name="tile-lsp-prestart").start()
+        return worker
+
+    def release(self, worker: _Worker, healthy: bool) -> None:
+        if healthy and not self._closed:
+            with self._lock:
+                self._idle.append(worker)
+        else:
+            worker.kill()
+            with self._lock:
+                self._all.discard(worker)
+        self._slots.release()
+
+    def close(self) -> None:
+        self._closed = True
+        with self._lock:
+            workers = list(self._all)
+            self._all.clear()
+            self._idle.clear()
+        for worker in workers:
+            worker.stop()
+
+
+@dataclass
+class _Inflight:
+    future: asyncio.Future[PipelineReport]
+    cancel: threading.Event
+    waiters: int = 0
+
+
+class BackgroundPipeline:
+    """Cached, shared, cancellable background compiles (call from one asyncio loop)."""
+
+    def __init__(self, pool: WorkerPool | None = None, cache_size: int = _CACHE_SIZE) -> None:
+        self.pool = pool or WorkerPool()
+        self.cache: OrderedDict[PipelineRequest, PipelineReport] = OrderedDict()
+        self.cache_size = cache_size
+        self.inflight: dict[PipelineRequest, _Inflight] = {}
+        self._threads = ThreadPoolExecutor(max_workers=8, thread_name_prefix="tile-lsp-pipeline")
+        self._jobs = itertools.count(1)
+        self.runs = 0  # compiles started (for tests and benchmarks)
+        self._prestarted = False
+
+    def prestart(self) -> None:
+        """Start the worker processes now (in the background), so the first compile is fast."""
+        if not self._prestarted:
+            self._prestarted = True
+            threading.Thread(target=self.pool.prestart, daemon=True, name="tile-lsp-prestart").start()
+
+    def cached(self, request: PipelineRequest) -> PipelineReport | None:
+        report = self.cache.get(request)
+        if report is not None:
+            self.cache.move_to_end(request)
+        return report
+
+    async def compile(self, request: PipelineRequest, timeout: float) -> PipelineReport:
+        """The report for `request`: from the cache, from a run already going, or a new run.
+        Cancelling the caller cancels the run once nobody else waits for it."""
+        hit = self.cached(request)
+        if hit is not None:
+            return hit
+        entry = self.inflight.get(request)
+        if entry is None:
+            cancel = threading.Event()
+            loop = asyncio.get_running_loop()
+            future = loop.run_in_executor(self._threads, self._run, request, timeout, cancel)
+            entry = _Inflight(future, cancel)
+            self.inflight[request] = entry
+            self.runs += 1
+            future.add_done_callback(functools.partial(self._finished, request, entry))
+        entry.waiters += 1
+        try:
+            return await asyncio.shield(entry.future)
+        except asyncio.CancelledError:
+            entry.waiters -= 1
+            if entry.waiters <= 0 and not entry.future.done():
+                entry.cancel.set()
+                if self.inflight.get(request) is entry:
+                    del self.inflight[request]
+            raise
+
+    def _finished(self, request: PipelineRequest, entry: _Inflight, future: asyncio.Future[PipelineReport]) -> None:
+        if self.inflight.get(request) is entry:
+            del self.inflight[request]
+        if future.cancelled() or future.exception() is not None:
+            return
+        report = future.result()
+        if report.status == DONE:  # timeouts and crashes are retried next time
+            self.cache[request] = report
+            self.cache.move_to_end(request)
+            while len(self.cache) > self.cache_size:
+                self.cache.popitem(last=False)
+
+    def _run(self, request: PipelineRequest, timeout: float, cancel: threading.Event) -> PipelineReport:
+        """Blocking (on a thread): one request on one worker, watching cancel and the deadline."""
+        source = SourceText(request.text, request.path)
+        try:
+            worker = self.pool.acquire(cancel)
+        except Exception as exc:
+            return _service_report(CRASH, source, f"tile-lsp could not start a pipeline worker: {exc}")
+        if worker is None:
+            return PipelineReport(CANCELLED)
+        state = worker.wait_ready(cancel, READY_LIMIT_S)
+        if state == CANCELLED:
+            self.pool.release(worker, healthy=True)
+            return PipelineReport(CANCELLED)
+        if state == CRASH:
+            what = worker.exit_description()
+            self.pool.release(worker, healthy=False)
+            return _service_report(CRASH, source, f"tile-lsp's pipeline worker did not start ({what})")
+        job = next(self._jobs)
+        started = time.monotonic()
+        deadline = started + max(0.0, timeout)
+        try:
+            worker.conn.send((job, request))
+            while True:
+                if cancel.is_set():
+                    self.pool.release(worker, healthy=False)
+                    return PipelineReport(CANCELLED)
+                if worker.conn.poll(_POLL_S):
+                    got, report = worker.conn.recv()
+                    if got == job:
+                        self.pool.release(worker, healthy=report.status == DONE)
+                        return report
+                    continue
+                if time.monotonic() > deadline:
+                    self.pool.release(worker, healthy=False)
+                    text = (
+                        f"the pipeline did not finish within {timeout:g} s (setting tileLsp.pipelineTimeout); "
+                        "no stage diagnostics for this version"
+                    )
+                    return _service_report(TIMEOUT, source, text, Severity.WARNING, time.monotonic() - started)
+        except (EOFError, OSError, ValueError):
+            what = worker.exit_description()
+            self.pool.release(worker, healthy=False)
+            text = f"tile-lsp's pipeline crashed on this version ({what}); front-end diagnostics still apply"
+            return _service_report(CRASH, source, text, seconds=time.monotonic() - started)
+
+    def close(self) -> None:
+        for entry in list(self.inflight.values()):
+            entry.cancel.set()
+        self.pool.close()
+        self._threads.shutdown(wait=False, cancel_futures=True)
+
+
+def _service_report(
+    status: str, source: SourceText, text: str, severity: Severity = Severity.ERROR, seconds: float = 0.0
+) -> PipelineReport:
+    return PipelineReport(status, [Diagnostic(_file_start(source), severity, text, PIPELINE_STAGE)], seconds=seconds)
