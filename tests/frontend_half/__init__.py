@@ -1,0 +1,1 @@
+"""Tests of the front half of the pipeline (cuda_tile -> tileaa -> gpu)."""

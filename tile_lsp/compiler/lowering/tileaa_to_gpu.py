@@ -1,0 +1,1919 @@
+"""Stage 3 `gpu` (tile to threads), first slice: nv_tileaa kernels -> one `gpu.module` of
+`gpu.func ... kernel` functions in per-thread SIMT code (gpu, arith, scf, math, llvm ops).
+
+One tile block is one CTA of T threads (`known_block_size = array<i32: T, 1, 1>`). A shaped
+tile becomes, in every thread, one scalar SSA value per register slot of its `Layout`
+(`layout.py`); a one-element tile is uniform (one scalar, the same in every thread); `scf.for`
+and `scf.if` stay uniform, so their tiles travel as flattened slot values.
+
+Covered: block ids and grid dims, constants and splats, element-wise arith/math, compares,
+selects, conversions, iota, reshape, broadcast of one-element tiles, tensor/partition views
+with bounds-checked loads (padding value) and masked stores, pointer tiles (offset, masked
+load/store), `for`/`if` with loop-carried tiles, tokens (a CTA barrier before an access whose
+token comes from a store), return. Every other op is reported at the op as
+`not yet supported by the gpu stage: '<op>'`, and the module is then left as it was.
+
+The conversion walks each kernel in program order and builds the new body next to the old
+one, so no op is half-converted; every op it creates gets the location of its source op.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import cast
+
+from xdsl.dialects import arith, cf, func, llvm, scf
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    ArrayAttr,
+    DenseArrayBase,
+    DenseIntOrFPElementsAttr,
+    Float32Type,
+    FloatAttr,
+    FloatTF32Type,
+    FunctionType,
+    IndexType,
+    IntAttr,
+    IntegerAttr,
+    IntegerType,
+    LocationAttr,
+    ModuleOp,
+    StringAttr,
+    TensorType,
+    TypeAttribute,
+    UnitAttr,
+    i1,
+    i32,
+    i64,
+)
+from xdsl.dialects.llvm import GEP_USE_SSA_VAL, LLVMPointerType
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+
+from tile_lsp.compiler.lowering.common import LoweringContext
+from tile_lsp.compiler.lowering.layout import DEFAULT_THREADS, Layout
+from tile_lsp.compiler.lowering.types import llvm_ptr
+from tile_lsp.compiler.mlir.dialects import gpu, llvm_memory
+from tile_lsp.compiler.mlir.dialects.nv_tileaa import MemTokenType, TensorViewType, TileViewType
+
+UNSUPPORTED = "not yet supported by the gpu stage: '{name}'"
+KERNEL_ATTR = "nv_tileaa.kernel"
+MODULE_ATTRS = ("nv_tileaa.compute_capability", "nv_tileaa.target_spec", "nv_tileaa.libnvvm_use_nvgpucomp")
+DEFAULT_MODULE_NAME = "kernels"
+
+
+class Unsupported(Exception):
+    """Raised inside the converter for an op this slice cannot lower; reported at `op`."""
+
+    def __init__(self, op: Operation, detail: str = "") -> None:
+        super().__init__(detail)
+        self.op = op
+        self.detail = detail
+
+
+# ---------------------------------------------------------------------------------------------
+# What a converted nv_tileaa value is in per-thread code
+
+
+@dataclass
+class Dist:
+    """A shaped tile: `slots[r]` is this thread's element in register slot r of `layout`."""
+
+    layout: Layout
+    shape: tuple[int, ...]
+    slots: list[SSAValue]
+
+
+@dataclass
+class TensorView:
+    """Strided global memory: base pointer, per-dimension extent and stride (i64 values)."""
+
+    base: SSAValue
+    element_type: Attribute
+    shape: list[SSAValue]
+    strides: list[SSAValue]
+
+
+@dataclass
+class TileView:
+    """A partition view: tile dimension d covers tensor dimension `dim_map[d]` (cuTile's load
+    `order`): element c of the tile at index i is tensor element g[dim_map[d]] = i[d] * tile[d] + c[d]."""
+
+    tile: tuple[int, ...]
+    view: TensorView
+    padding: str
+    dim_map: tuple[int, ...]
+
+
+@dataclass
+class Token:
+    """A memory token has no runtime value; `after_write`: it orders after a store, so the next
+    access that takes it needs a CTA barrier first."""
+
+    after_write: bool
+
+
+class _Failed:
+    """The value of an op that was reported as not supported."""
+
+
+Value = SSAValue | Dist | TensorView | TileView | Token | _Failed
+
+
+def _elem(t: Attribute) -> Attribute:
+    """The per-thread scalar type of a tile (or scalar) type: tf32 values live in f32 registers
+    and memory words (rounded to tf32 where a conversion makes them)."""
+    if isinstance(t, TensorType):
+        t = t.element_type
+    return Float32Type() if isinstance(t, FloatTF32Type) else t
+
+
+def _narrow_float(t: Attribute) -> Attribute | None:
+    """The sub-16-bit float type (fp8, fp6, fp4) a value of type `t` holds, if any: LLVM has no
+    such types, so they need conversion instructions this slice does not emit yet."""
+    if isinstance(t, TensorType):
+        t = t.element_type
+    if isinstance(t, TileViewType):
+        t = t.tensor_view
+    if isinstance(t, TensorViewType):
+        t = t.element_type
+    if isinstance(t, AnyFloat) and not isinstance(t, FloatTF32Type) and t.bitwidth < 16:
+        return t
+    return None
+
+
+def _byte_size(t: Attribute) -> int:
+    """Bytes one element of `t` takes in memory (i1 and 8-bit floats: one byte)."""
+    if isinstance(t, LLVMPointerType):
+        return 8
+    if isinstance(t, IntegerType):
+        return max(1, (t.width.data + 7) // 8)
+    if isinstance(t, AnyFloat):
+        return max(1, t.bitwidth // 8)
+    return 8
+
+
+def _num_elements(shape: Sequence[int]) -> int:
+    n = 1
+    for d in shape:
+        n *= d
+    return n
+
+
+# ---------------------------------------------------------------------------------------------
+# Entry point
+
+
+def convert_tileaa_to_gpu(module: ModuleOp, lctx: LoweringContext, threads: int = DEFAULT_THREADS) -> bool:
+    """Stage 3 on `module` in place: the `nv_tileaa.kernel` func.funcs of each builtin.module
+    (the top one, or the one a `cuda_tile.module @name` became) become `gpu.func` kernels of one
+    `gpu.module` in the top module, named like the module that held them. False after
+    diagnostics; the module is then unchanged."""
+    ok = True
+    groups: dict[ModuleOp, list[tuple[func.FuncOp, gpu.FuncOp, list[Operation]]]] = {}
+    for op in list(module.walk()):
+        if op.name.startswith("nv_tileaa.") and not isinstance(op.parent_op(), func.FuncOp | ModuleOp):
+            continue  # inside a kernel: the kernel's conversion reports it
+        if op.name.startswith("nv_tileaa.") or (op.name.startswith("func.") and not isinstance(op, func.FuncOp)
+                                                 and isinstance(op.parent_op(), ModuleOp)):
+            if not isinstance(op.parent_op(), func.FuncOp):
+                lctx.error(op, UNSUPPORTED.format(name=op.name))
+                ok = False
+            continue
+        if not isinstance(op, func.FuncOp):
+            continue
+        parent = op.parent_op()
+        if KERNEL_ATTR not in op.attributes or not isinstance(parent, ModuleOp):
+            lctx.error(op, UNSUPPORTED.format(name="func.func") + " (a function that is not an entry)")
+            ok = False
+            continue
+        cv = _KernelConverter(lctx, threads)
+        new = cv.convert(op)
+        if new is None:
+            ok = False
+        else:
+            groups.setdefault(parent, []).append((op, new, cv.globals))
+    if not ok:
+        return False
+    for parent, kernels in groups.items():
+        name = parent.sym_name.data if parent.sym_name is not None else DEFAULT_MODULE_NAME
+        gmod = gpu.ModuleOp(name)
+        gmod.location = parent.location
+        for key in MODULE_ATTRS:
+            value = _module_attr(parent, key)
+            if value is not None:
+                gmod.attributes[key] = value
+        for _, _, buffers in kernels:
+            for buffer in buffers:
+                gmod.body.block.add_op(buffer)
+        for _, new, _ in kernels:
+            gmod.body.block.add_op(new)
+        # The gpu.module goes into the top module (where the later stages look for it), in the
+        # place of the module that held the kernels when that one is left empty.
+        anchor: Operation = kernels[0][0]
+        while anchor.parent_op() is not module and anchor.parent_op() is not None:
+            anchor = cast(Operation, anchor.parent_op())
+        module.body.block.insert_op_before(gmod, anchor)
+        for fn, _, _ in kernels:
+            parent.body.block.erase_op(fn)
+        while parent is not module and not list(parent.body.block.ops):
+            outer = parent.parent_op()
+            parent.detach()
+            parent.erase()
+            if not isinstance(outer, ModuleOp):
+                break
+            parent = outer
+    module.attributes["gpu.container_module"] = UnitAttr()
+    return True
+
+
+def _module_attr(op: Operation | None, key: str) -> Attribute | None:
+    """`key` on `op` or the nearest enclosing op that has it (stage 2 marks the top module)."""
+    while op is not None:
+        if key in op.attributes:
+            return op.attributes[key]
+        op = op.parent_op()
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# One kernel
+
+
+class _KernelConverter:
+    def __init__(self, lctx: LoweringContext, threads: int) -> None:
+        self.lctx = lctx
+        self.threads = threads
+        self.values: dict[SSAValue, Value] = {}
+        self.block = Block()
+        self.loc: LocationAttr | None = None
+        self.entry = Block()
+        self.tid_anchor: Operation | None = None
+        self.tid_times: dict[int, SSAValue] = {}
+        self.failed = False
+        self.name = ""
+        self.globals: list[Operation] = []  # the kernel's shared-memory buffer (made at the end)
+        self.smem_bytes = 0  # size of that buffer: the largest exchange
+        self.smem_offset = 0  # next free byte of the exchange being built
+        self.constants = 0  # constant globals made so far
+        # (block, type, value) -> a constant already made in that block (reused: it dominates
+        # every later op of the block and of the regions nested in it).
+        self.const_cache: dict[tuple[Block, Attribute, int | str], SSAValue] = {}
+
+    # -- building ------------------------------------------------------------------------------
+
+    def emit(self, op: Operation) -> Operation:
+        if self.loc is not None:
+            op.location = self.loc
+            for nested in op.walk():
+                if nested is not op:
+                    nested.location = self.loc
+        self.block.add_op(op)
+        return op
+
+    def v(self, op: Operation) -> SSAValue:
+        return self.emit(op).results[0]
+
+    def const(self, value: int | float, t: Attribute) -> SSAValue:
+        t = _elem(t)
+        key = (self.block, t, value if isinstance(value, int) else repr(value))  # repr: -0.0 != 0.0
+        cached = self.const_cache.get(key)
+        if cached is None:
+            cached = self.const_cache[key] = self._new_const(value, t)
+        return cached
+
+    def _new_const(self, value: int | float, t: Attribute) -> SSAValue:
+        if isinstance(t, IntegerType):
+            width = t.width.data
+            value = int(value)
+            if width == 1:
+                value = -1 if value else 0
+            elif value >= 1 << (width - 1):
+                value -= 1 << width
+            return self.v(arith.ConstantOp(IntegerAttr(int(value), t)))
+        if isinstance(t, IndexType):
+            return self.v(arith.ConstantOp(IntegerAttr(int(value), t)))
+        assert isinstance(t, AnyFloat)
+        return self.v(arith.ConstantOp(FloatAttr(float(value), t)))
+
+    def i32c(self, value: int) -> SSAValue:
+        return self.const(value, i32)
+
+    def i64c(self, value: int) -> SSAValue:
+        return self.const(value, i64)
+
+    def to_i64(self, value: SSAValue, signed: bool = True) -> SSAValue:
+        t = value.type
+        if t == i64:
+            return value
+        if isinstance(t, IndexType):
+            return self.v(arith.IndexCastOp(value, i64))
+        return self.v(arith.ExtSIOp(value, i64) if signed else arith.ExtUIOp(value, i64))
+
+    # -- thread-dependent indices --------------------------------------------------------------
+
+    def thread_times(self, factor: int) -> SSAValue:
+        """`thread_id.x * factor` as i32, computed once at the top of the kernel."""
+        if factor in self.tid_times:
+            return self.tid_times[factor]
+        saved_block, saved_loc = self.block, self.loc
+        anchor = self.tid_anchor
+        assert anchor is not None
+        self.block = Block()
+        self.loc = anchor.location
+        value = self.tid_times[1] if factor == 1 else self.v(arith.MuliOp(self.tid_times[1], self.i32c(factor)))
+        for op in list(self.block.ops):
+            op.detach()
+            self.entry.insert_op_after(op, anchor)
+            anchor = op
+        self.tid_anchor = anchor
+        self.block, self.loc = saved_block, saved_loc
+        self.tid_times[factor] = value
+        return value
+
+    def element_index(self, layout: Layout, slot: int) -> SSAValue:
+        """Row-major element index (i32) this thread holds in `slot`."""
+        if layout.uniform:
+            return self.i32c(0)
+        base = self.thread_times(layout.vector)
+        off = layout.offset(slot)
+        return base if off == 0 else self.v(arith.AddiOp(base, self.i32c(off)))
+
+    def not_ghost(self, layout: Layout, index: SSAValue) -> SSAValue | None:
+        """i1 `index < N` when the layout has ghost slots; None when every slot is real."""
+        if not layout.has_ghosts:
+            return None
+        return self.v(arith.CmpiOp(index, self.i32c(layout.num_elements), "ult"))
+
+    def coords(self, index: SSAValue, shape: Sequence[int]) -> list[SSAValue]:
+        """Row-major coordinates (i32) of element `index` of a tile of `shape`."""
+        out: list[SSAValue] = []
+        rest = index
+        for i, d in enumerate(reversed(shape)):
+            last = i == len(shape) - 1
+            out.append(rest if last else self.v(arith.RemUIOp(rest, self.i32c(d))))
+            if not last:
+                rest = self.v(arith.DivUIOp(rest, self.i32c(d)))
+        return out[::-1]
+
+    # -- values --------------------------------------------------------------------------------
+
+    def layout_of(self, t: Attribute) -> Layout | None:
+        if isinstance(t, TensorType):
+            return Layout.for_shape(t.get_shape(), self.threads)
+        return None
+
+    def get(self, value: SSAValue) -> Value:
+        return self.values[value]
+
+    def scalar(self, op: Operation, value: SSAValue) -> SSAValue:
+        got = self.values[value]
+        if not isinstance(got, SSAValue):
+            raise Unsupported(op, "expected a uniform value")
+        return got
+
+    def slots(self, op: Operation, value: SSAValue, layout: Layout) -> list[SSAValue]:
+        """The per-slot values of `value` in `layout` (uniform values repeat)."""
+        got = self.values[value]
+        if isinstance(got, SSAValue):
+            return [got] * layout.slots
+        if isinstance(got, Dist) and got.layout == layout:
+            return got.slots
+        raise Unsupported(op, "layout change")
+
+    def tile(self, t: Attribute, slots: list[SSAValue]) -> Value:
+        """A converted value of nv_tileaa type `t` from its per-slot values."""
+        layout = self.layout_of(t)
+        if layout is None or layout.uniform:
+            return slots[0]
+        assert isinstance(t, TensorType)
+        return Dist(layout, tuple(t.get_shape()), slots)
+
+    def flat_types(self, op: Operation, t: Attribute) -> list[Attribute]:
+        """What a value of type `t` becomes as scf operands / block arguments."""
+        if isinstance(t, MemTokenType):
+            return []
+        if isinstance(t, TensorType):
+            layout = self.layout_of(t)
+            assert layout is not None
+            return [_elem(t)] * layout.slots
+        if isinstance(t, (TensorViewType, TileViewType)):
+            raise Unsupported(op, "a view carried through control flow")
+        return [t]
+
+    def flatten(self, op: Operation, value: SSAValue) -> list[SSAValue]:
+        t = value.type
+        if isinstance(t, MemTokenType):
+            return []
+        layout = self.layout_of(t)
+        if layout is not None:
+            return self.slots(op, value, layout)
+        return [self.scalar(op, value)]
+
+    def unflatten(self, types: Sequence[Attribute], flat: Sequence[SSAValue], token: bool) -> list[Value]:
+        out: list[Value] = []
+        i = 0
+        for t in types:
+            if isinstance(t, MemTokenType):
+                out.append(Token(token))
+                continue
+            layout = self.layout_of(t)
+            n = layout.slots if layout is not None else 1
+            out.append(self.tile(t, list(flat[i : i + n])))
+            i += n
+        return out
+
+    # -- shared-memory exchange --------------------------------------------------------------
+
+    def smem(self, elem: Attribute, count: int) -> SSAValue:
+        """Address of `count` elements of `elem` in the kernel's one CTA-shared buffer (an
+        addrspace-3 global), after what the current exchange already took. Every exchange
+        ends with a barrier, so the next one starts again at byte 0 (`exchange_barrier`)."""
+        offset = self.smem_offset
+        size = _byte_size(elem) * count
+        self.smem_offset = offset + (size + 15) // 16 * 16
+        self.smem_bytes = max(self.smem_bytes, self.smem_offset)
+        base = self.v(llvm.AddressOfOp(self.smem_name, llvm_ptr(3)))
+        if offset:
+            base = self.v(llvm_memory.GEPOp(base, [offset], IntegerType(8)))
+        return base
+
+    @property
+    def smem_name(self) -> str:
+        return f"__tile_smem_{self.name}"
+
+    def share(self, op: Operation, value: SSAValue) -> SSAValue:
+        """Write this thread's elements of tile `value` row-major into shared memory and return
+        the address; the caller puts one barrier after all its writes (`exchange_barrier`)."""
+        t = value.type
+        elem = _elem(t)
+        shape = t.get_shape() if isinstance(t, TensorType) else ()
+        base = self.smem(elem, _num_elements(shape))
+        layout = self.layout_of(t) or Layout(1, self.threads)
+        values = self.slots(op, value, layout) if not layout.uniform else [self.scalar(op, value)]
+        for r in range(layout.slots):
+            e = self.element_index(layout, r)
+            ptr = self.v(llvm_memory.GEPOp(base, [GEP_USE_SSA_VAL], elem, ssa_indices=[e]))
+            _guarded_store(self, values[r], ptr, self.not_ghost(layout, e))
+        return base
+
+    def finish_exchange(self) -> None:
+        """The closing barrier of an exchange: the buffer is free again."""
+        self.emit(gpu.BarrierOp())
+        self.smem_offset = 0
+
+    def exchange_barrier(self) -> None:
+        """The barrier between an exchange's writes and its reads."""
+        self.emit(gpu.BarrierOp())
+
+    def read_shared(self, base: SSAValue, index: SSAValue, elem: Attribute) -> SSAValue:
+        ptr = self.v(llvm_memory.GEPOp(base, [GEP_USE_SSA_VAL], elem, ssa_indices=[index]))
+        return self.v(llvm_memory.LoadOp(ptr, elem))
+
+    def linear(self, coords: Sequence[SSAValue], shape: Sequence[int]) -> SSAValue:
+        """Row-major linear index (i32) of `coords` in `shape`."""
+        index: SSAValue | None = None
+        stride = 1
+        for c, d in zip(reversed(coords), reversed(shape), strict=True):
+            term = c if stride == 1 else self.v(arith.MuliOp(c, self.i32c(stride)))
+            index = term if index is None else self.v(arith.AddiOp(index, term))
+            stride *= d
+        return index if index is not None else self.i32c(0)
+
+    def dst_coords(self, layout: Layout, slot: int, shape: Sequence[int]) -> list[SSAValue]:
+        """Coordinates of this thread's element in `slot` (ghost slots read element 0)."""
+        e = self.element_index(layout, slot)
+        guard = self.not_ghost(layout, e)
+        if guard is not None:
+            e = self.v(arith.SelectOp(guard, e, self.i32c(0)))
+        return self.coords(e, shape) if shape else []
+
+    def gather(self, op: Operation, value: SSAValue, result_type: Attribute,
+               source: Callable[[list[SSAValue]], list[SSAValue]]) -> Value:
+        """The data movement every layout-changing op shares: share `value`, barrier, then each
+        thread reads, for each of its result elements (coordinates c), source element
+        `source(c)`; a second barrier lets the next exchange reuse the threads' time safely."""
+        t = value.type
+        src_shape = t.get_shape() if isinstance(t, TensorType) else ()
+        elem = _elem(t)
+        base = self.share(op, value)
+        self.exchange_barrier()
+        dst_shape = result_type.get_shape() if isinstance(result_type, TensorType) else ()
+        layout = self.layout_of(result_type) or Layout(1, self.threads)
+        slots = []
+        for r in range(layout.slots):
+            coords = self.dst_coords(layout, r, dst_shape)
+            slots.append(self.read_shared(base, self.linear(source(coords), src_shape), elem))
+        self.finish_exchange()
+        return self.tile(result_type, slots)
+
+    # -- kernel --------------------------------------------------------------------------------
+
+    def convert(self, fn: func.FuncOp) -> gpu.FuncOp | None:
+        ftype = fn.function_type
+        for t in ftype.inputs.data:
+            if isinstance(t, (TensorType, TensorViewType, TileViewType, MemTokenType)):
+                self.lctx.error(fn, UNSUPPORTED.format(name="func.func") + f" (an entry argument of type {t})")
+                return None
+        new = gpu.FuncOp(fn.sym_name.data, FunctionType.from_lists(list(ftype.inputs.data), []), kernel=True,
+                         known_block_size=[self.threads, 1, 1])
+        new.location = fn.location
+        self.name = fn.sym_name.data
+        self.entry = new.body.blocks[0]
+        self.block = self.entry
+        self.loc = fn.location
+        old = fn.body.blocks[0]
+        for a, b in zip(old.args, self.entry.args, strict=True):
+            self.values[a] = b
+            if a.name_hint:
+                b.name_hint = a.name_hint
+        tid = self.v(gpu.ThreadIdOp("x", self.threads))
+        tid32 = self.v(arith.IndexCastOp(tid, i32))
+        tid32.name_hint = "tid"
+        self.tid_anchor = tid32.owner  # type: ignore[assignment]
+        self.tid_times[1] = tid32
+        self.convert_ops(old)
+        if self.smem_bytes:
+            glob = llvm.GlobalOp(llvm.LLVMArrayType(IntAttr(self.smem_bytes), IntegerType(8)), self.smem_name,
+                                 "internal", addr_space=3, alignment=16)
+            glob.location = fn.location
+            self.globals.append(glob)
+        return None if self.failed else new
+
+    def convert_ops(self, block: Block) -> None:
+        for op in block.ops:
+            self.convert_one(op)
+
+    def convert_one(self, op: Operation) -> None:
+        """Convert `op`; an op this slice cannot lower is reported and its results marked failed
+        (ops using them are skipped quietly: one diagnostic per cause)."""
+        if any(isinstance(self.values.get(x), _Failed) for x in op.operands):
+            self.fail(op)
+            return
+        self.loc = op.location
+        try:
+            narrow = next((n for v in (*op.operands, *op.results) if (n := _narrow_float(v.type))), None)
+            if narrow is not None:
+                raise Unsupported(op, f"{narrow} values")
+            self.convert_op(op)
+        except Unsupported as exc:
+            detail = f" ({exc.detail})" if exc.detail else ""
+            self.lctx.error(exc.op, UNSUPPORTED.format(name=exc.op.name) + detail)
+            self.fail(op)
+        except Exception as exc:  # a bug of this stage: a diagnostic at the op, never a crash
+            self.lctx.error(op, f"internal error in the gpu stage at '{op.name}': {type(exc).__name__}: {exc}")
+            self.fail(op)
+
+    def fail(self, op: Operation) -> None:
+        self.failed = True
+        for res in op.results:
+            self.values[res] = _Failed()
+
+    def convert_op(self, op: Operation) -> None:
+        name = op.name
+        if name.startswith("nv_tileaa."):
+            mnemonic = name.removeprefix("nv_tileaa.")
+            handler = _HANDLERS.get(mnemonic)
+            if handler is None:
+                if mnemonic in _ELEMENTWISE:
+                    self.elementwise(op, _ELEMENTWISE[mnemonic])
+                    return
+                raise Unsupported(op)
+            handler(self, op)
+            return
+        if name == "arith.constant":
+            self.arith_constant(cast(arith.ConstantOp, op))
+            return
+        if name in _ARITH_ELEMENTWISE:
+            self.elementwise(op, _same(name))
+            return
+        if name == "func.return":
+            if op.operands:
+                raise Unsupported(op, "a kernel returns no values")
+            self.emit(gpu.ReturnOp())
+            return
+        raise Unsupported(op)
+
+    # -- simple ops ----------------------------------------------------------------------------
+
+    def arith_constant(self, op: arith.ConstantOp) -> None:
+        value = op.value
+        t = op.result.type
+        if isinstance(t, TensorType):
+            if not isinstance(value, DenseIntOrFPElementsAttr):
+                raise Unsupported(op)
+            data = value.get_values()
+            if len(set(data)) != 1:
+                self.values[op.result] = self.dense_constant(value, t)
+                return
+            scalar = self.const(data[0], t.element_type)
+            layout = self.layout_of(t)
+            assert layout is not None
+            self.values[op.result] = self.tile(t, [scalar] * layout.slots)
+            return
+        if isinstance(value, FloatAttr) and _elem(t) != t:
+            self.values[op.result] = self.const(value.value.data, t)
+            return
+        self.values[op.result] = self.v(arith.ConstantOp(value, t))  # type: ignore[arg-type]
+
+    def dense_constant(self, value: DenseIntOrFPElementsAttr, t: TensorType) -> Value:
+        """A tile of distinct constants: a constant global of the module, each thread loading
+        the elements it holds (ghost slots read element 0)."""
+        elem = _elem(t)
+        n = _num_elements(t.get_shape())
+        name = f"__tile_const_{self.name}_{self.constants}"
+        self.constants += 1
+        glob = llvm.GlobalOp(llvm.LLVMArrayType(IntAttr(n), elem), name, "internal", addr_space=1, constant=True,
+                             value=value, alignment=16)
+        glob.location = self.loc or glob.location
+        self.globals.append(glob)
+        base = self.v(llvm.AddressOfOp(name, llvm_ptr(1)))
+        layout = self.layout_of(t)
+        assert layout is not None
+        slots = []
+        for r in range(layout.slots):
+            e = self.element_index(layout, r)
+            guard = self.not_ghost(layout, e)
+            if guard is not None:
+                e = self.v(arith.SelectOp(guard, e, self.i32c(0)))
+            slots.append(self.read_shared(base, e, elem))
+        return self.tile(t, slots)
+
+    def elementwise(self, op: Operation, build: Callable[[_KernelConverter, Operation, list[SSAValue], Attribute], SSAValue]) -> None:
+        """Per register slot: the scalar op on each operand's slot value."""
+        result = op.results[0]
+        rtype = result.type
+        layout = self.layout_of(rtype)
+        if layout is None:
+            operands = [self.scalar(op, x) for x in op.operands]
+            self.values[result] = build(self, op, operands, rtype)
+            return
+        assert isinstance(rtype, TensorType)
+        per_operand = [self.slots(op, x, layout) for x in op.operands]
+        slots = [build(self, op, [ops[r] for ops in per_operand], _elem(rtype)) for r in range(layout.slots)]
+        self.values[result] = self.tile(rtype, slots)
+
+
+# ---------------------------------------------------------------------------------------------
+# Element-wise builders: (converter, source op, scalar operands, scalar result type) -> value
+
+Builder = Callable[[_KernelConverter, Operation, list[SSAValue], Attribute], SSAValue]
+
+
+def _get(op: Operation, key: str) -> Attribute | None:
+    """An attribute (or property) of `op`; `None` when absent (some attributes are falsy)."""
+    found = op.attributes.get(key)
+    return found if found is not None else op.properties.get(key)
+
+
+def _attr(op: Operation, key: str, default: str = "") -> str:
+    a = _get(op, key)
+    return a.data if isinstance(a, StringAttr) else default
+
+
+def _unsigned(op: Operation) -> bool:
+    return _attr(op, "signedness", "signed") == "unsigned"
+
+
+def _fastmath(op: Operation) -> arith.FastMathFlagsAttr | None:
+    fm = op.attributes.get("fastmath")
+    return fm if isinstance(fm, arith.FastMathFlagsAttr) else None
+
+
+def _create(name: str, operands: Sequence[SSAValue], result: Attribute,
+            properties: dict[str, Attribute] | None = None) -> Operation:
+    from tile_lsp.compiler.mlir.context import upstream_context
+
+    cls = upstream_context().get_op(name)
+    props = {k: v for k, v in (properties or {}).items() if v is not None}
+    return cls.create(operands=list(operands), result_types=[result], properties=props)
+
+
+def _conv(cv: _KernelConverter, name: str, value: SSAValue, t: Attribute) -> SSAValue:
+    """A one-operand arith cast `name` to `t`."""
+    return cv.v(_create(name, [value], t))
+
+
+def _op(name: str, *, signed: str | None = None, float_op: bool = False) -> Builder:
+    """`name` (or `signed` when the op's signedness is signed) with the operands as they are."""
+
+    def build(cv: _KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
+        chosen = signed if signed is not None and not _unsigned(op) else name
+        props: dict[str, Attribute] = {}
+        if float_op and (fm := _fastmath(op)) is not None:
+            props["fastmath"] = fm
+        _check_rounding(op)
+        return cv.v(_create(chosen, args, t, props))
+
+    return build
+
+
+def _same(name: str) -> Builder:
+    def build(cv: _KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
+        return cv.v(_create(name, args, t, dict(op.properties)))
+
+    return build
+
+
+_ROUNDINGS_OK = ("", "nearest_even", "approx", "full")
+
+
+def _check_rounding(op: Operation) -> None:
+    mode = _attr(op, "rounding_mode")
+    if mode not in _ROUNDINGS_OK:
+        raise Unsupported(op, f"rounding mode '{mode}'")
+
+
+def _negi(cv: _KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
+    return cv.v(arith.SubiOp(cv.const(0, t), args[0]))
+
+
+def _absi(cv: _KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
+    return cv.v(_create("math.absi", args, t))
+
+
+def _negf(cv: _KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
+    return cv.v(arith.NegfOp(args[0]))
+
+
+def _maxmin_f(kind: str) -> Builder:
+    def build(cv: _KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
+        nan = _get(op, "propagate_nan")
+        name = f"arith.{kind}imumf" if nan is not None else f"arith.{kind}numf"
+        fm = _fastmath(op)
+        return cv.v(_create(name, args, t, {"fastmath": fm} if fm is not None else None))
+
+    return build
+
+
+def _divi(cv: _KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
+    """Integer division; rounding toward -inf / +inf from the truncated quotient."""
+    rounding = _attr(op, "rounding", "zero")
+    a, b = args
+    if _unsigned(op):
+        q = cv.v(arith.DivUIOp(a, b))
+        if rounding == "positive_inf":
+            r = cv.v(arith.RemUIOp(a, b))
+            nz = cv.v(arith.CmpiOp(r, cv.const(0, t), "ne"))
+            return cv.v(arith.AddiOp(q, _conv(cv, "arith.extui", nz, t) if t != i1 else nz))
+        return q
+    q = cv.v(arith.DivSIOp(a, b))
+    if rounding == "zero":
+        return q
+    r = cv.v(arith.RemSIOp(a, b))
+    zero = cv.const(0, t)
+    nz = cv.v(arith.CmpiOp(r, zero, "ne"))
+    signs_differ = cv.v(arith.XOrIOp(cv.v(arith.CmpiOp(r, zero, "slt")), cv.v(arith.CmpiOp(b, zero, "slt"))))
+    if rounding == "negative_inf":
+        fix = cv.v(arith.AndIOp(nz, signs_differ))
+        return cv.v(arith.SubiOp(q, _conv(cv, "arith.extui", fix, t)))
+    if rounding == "positive_inf":
+        same = cv.v(arith.XOrIOp(signs_differ, cv.const(1, i1)))
+        fix = cv.v(arith.AndIOp(nz, same))
+        return cv.v(arith.AddiOp(q, _conv(cv, "arith.extui", fix, t)))
+    raise Unsupported(op, f"rounding '{rounding}'")
+
+
+_CMPI = {"equal": ("eq", "eq"), "not_equal": ("ne", "ne"), "less_than": ("slt", "ult"),
+         "less_than_or_equal": ("sle", "ule"), "greater_than": ("sgt", "ugt"),
+         "greater_than_or_equal": ("sge", "uge")}
+_CMPF = {"equal": "eq", "not_equal": "ne", "less_than": "lt", "less_than_or_equal": "le",
+         "greater_than": "gt", "greater_than_or_equal": "ge"}
+
+
+def _cmpi(cv: _KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
+    pred = _CMPI.get(_attr(op, "comparison_predicate"))
+    if pred is None:
+        raise Unsupported(op, f"predicate '{_attr(op, 'comparison_predicate')}'")
+    return cv.v(arith.CmpiOp(args[0], args[1], pred[1] if _unsigned(op) else pred[0]))
+
+
+def _cmpf(cv: _KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
+    pred = _CMPF.get(_attr(op, "comparison_predicate"))
+    if pred is None:
+        raise Unsupported(op, f"predicate '{_attr(op, 'comparison_predicate')}'")
+    ordered = _attr(op, "comparison_ordering", "ordered") != "unordered"
+    return cv.v(arith.CmpfOp(args[0], args[1], ("o" if ordered else "u") + pred))
+
+
+def _select(cv: _KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
+    return cv.v(arith.SelectOp(args[0], args[1], args[2]))
+
+
+def _width(t: Attribute) -> int:
+    if isinstance(t, IntegerType):
+        return t.width.data
+    if isinstance(t, AnyFloat):
+        return t.bitwidth
+    return 0
+
+
+def _ftof(cv: _KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
+    _check_rounding(op)
+    src = args[0].type
+    if isinstance(op.results[0].type, FloatTF32Type) or isinstance(_tensor_elem(op.results[0].type), FloatTF32Type):
+        if src != Float32Type():
+            raise Unsupported(op, f"{src} to tf32")
+        # Round to nearest (ties away) at tf32's 10 mantissa bits: add half an ulp, clear the rest.
+        bits = cv.v(arith.BitcastOp(args[0], i32))
+        bits = cv.v(arith.AndIOp(cv.v(arith.AddiOp(bits, cv.i32c(0x1000))), cv.i32c(0xFFFFE000)))
+        return cv.v(arith.BitcastOp(bits, Float32Type()))
+    if src == t:
+        return args[0]
+    if _width(t) == _width(src) and isinstance(src, AnyFloat) and isinstance(t, AnyFloat):
+        wide = _conv(cv, "arith.extf", args[0], Float32Type())  # f16 <-> bf16 through f32
+        return _conv(cv, "arith.truncf", wide, t)
+    if _width(t) > _width(src):
+        return cv.v(arith.ExtFOp(args[0], t))
+    if _width(t) < _width(src):
+        return cv.v(arith.TruncFOp(args[0], t))
+    raise Unsupported(op, f"{src} to {t}")
+
+
+def _tensor_elem(t: Attribute) -> Attribute:
+    return t.element_type if isinstance(t, TensorType) else t
+
+
+def _exti(cv: _KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
+    if args[0].type == i1 or _unsigned(op):
+        return _conv(cv, "arith.extui", args[0], t)
+    return _conv(cv, "arith.extsi", args[0], t)
+
+
+def _trunci(cv: _KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
+    return _conv(cv, "arith.trunci", args[0], t)
+
+
+def _ftoi(cv: _KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
+    mode = _attr(op, "rounding_mode")
+    if mode not in ("", "zero", "nearest_int_to_zero"):  # fptosi/fptoui truncate
+        raise Unsupported(op, f"rounding mode '{mode}'")
+    return _conv(cv, "arith.fptoui" if _unsigned(op) else "arith.fptosi", args[0], t)
+
+
+def _itof(cv: _KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
+    _check_rounding(op)
+    unsigned = _unsigned(op) or args[0].type == i1
+    return _conv(cv, "arith.uitofp" if unsigned else "arith.sitofp", args[0], t)
+
+
+def _bitcast(cv: _KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
+    if isinstance(t, LLVMPointerType) or isinstance(args[0].type, LLVMPointerType):
+        raise Unsupported(op, "pointer bitcast")
+    return cv.v(arith.BitcastOp(args[0], t))
+
+
+def _ptr_to_int(cv: _KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
+    return cv.v(_create("llvm.ptrtoint", args, t))
+
+
+def _int_to_ptr(cv: _KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
+    return cv.v(_create("llvm.inttoptr", args, t))
+
+
+def _ptr_to_ptr(cv: _KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
+    return args[0]
+
+
+def _offset(cv: _KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
+    elem = op.attributes.get("element_type")
+    if not isinstance(elem, TypeAttribute):
+        raise Unsupported(op, "unknown pointee type")
+    off = cv.to_i64(args[1])
+    return cv.v(llvm_memory.GEPOp(args[0], [GEP_USE_SSA_VAL], elem, ssa_indices=[off]))
+
+
+_ELEMENTWISE: dict[str, Builder] = {
+    "addi": _op("arith.addi"), "subi": _op("arith.subi"), "muli": _op("arith.muli"),
+    "andi": _op("arith.andi"), "ori": _op("arith.ori"), "xori": _op("arith.xori"),
+    "shli": _op("arith.shli"), "shri": _op("arith.shrui", signed="arith.shrsi"),
+    "remi": _op("arith.remui", signed="arith.remsi"), "mini": _op("arith.minui", signed="arith.minsi"),
+    "divi": _divi, "negi": _negi, "absi": _absi,
+    "addf": _op("arith.addf", float_op=True), "subf": _op("arith.subf", float_op=True),
+    "mulf": _op("arith.mulf", float_op=True), "divf": _op("arith.divf", float_op=True),
+    "remf": _op("arith.remf", float_op=True), "negf": _negf, "absf": _op("math.absf", float_op=True),
+    "maxf": _maxmin_f("max"), "minf": _maxmin_f("min"), "fma": _op("math.fma", float_op=True),
+    "cmpi": _cmpi, "cmpf": _cmpf, "select": _select,
+    **{m: _op(f"math.{m}", float_op=True) for m in (
+        "ceil", "floor", "cos", "cosh", "sin", "sinh", "tan", "tanh", "exp", "exp2", "log", "log2",
+        "sqrt", "rsqrt", "atan2")},
+    "pow": _op("math.powf", float_op=True),
+    "ftof": _ftof, "exti": _exti, "trunci": _trunci, "ftoi": _ftoi, "itof": _itof, "bitcast": _bitcast,
+    "ptr_to_int": _ptr_to_int, "int_to_ptr": _int_to_ptr, "ptr_to_ptr": _ptr_to_ptr, "offset": _offset,
+}
+# arith ops stage 2 leaves in place (seed 003's singleton adders), on tiles or scalars.
+_ARITH_ELEMENTWISE = ("arith.maxsi", "arith.maxui", "arith.minsi", "arith.minui")
+
+
+# ---------------------------------------------------------------------------------------------
+# Ops with their own shape
+
+
+def _passthrough(cv: _KernelConverter, op: Operation) -> None:
+    """assume (the predicate is a hint only), reshape (row-major: the layout depends only on the
+    element count), ptr_to_ptr."""
+    src = cv.get(op.operands[0])
+    if isinstance(src, Dist):
+        t = op.results[0].type
+        assert isinstance(t, TensorType)
+        src = Dist(src.layout, tuple(t.get_shape()), src.slots)
+    cv.values[op.results[0]] = src
+
+
+def _splat(cv: _KernelConverter, op: Operation) -> None:
+    scalar = cv.scalar(op, op.operands[0])
+    t = op.results[0].type
+    layout = cv.layout_of(t)
+    cv.values[op.results[0]] = cv.tile(t, [scalar] * (layout.slots if layout else 1))
+
+
+def _broadcast(cv: _KernelConverter, op: Operation) -> None:
+    """One element: a splat in every thread; else a shared-memory exchange in which size-1
+    source dimensions read coordinate 0."""
+    src = cv.get(op.operands[0])
+    t = op.results[0].type
+    layout = cv.layout_of(t)
+    if isinstance(src, SSAValue):
+        cv.values[op.results[0]] = cv.tile(t, [src] * (layout.slots if layout else 1))
+        return
+    src_t = op.operands[0].type
+    assert isinstance(src_t, TensorType)
+    src_shape = src_t.get_shape()
+    zero = cv.i32c(0)
+    cv.values[op.results[0]] = cv.gather(
+        op, op.operands[0], t, lambda c: [x if d != 1 else zero for x, d in zip(c, src_shape, strict=True)])
+
+
+def _permute(cv: _KernelConverter, op: Operation) -> None:
+    """Result dimension i is source dimension perm[i]."""
+    perm_attr = _get(op, "permutation")
+    if not isinstance(perm_attr, DenseArrayBase):
+        raise Unsupported(op, "no permutation")
+    perm = [int(x) for x in perm_attr.get_values()]
+
+    def source(c: list[SSAValue]) -> list[SSAValue]:
+        out = list(c)
+        for i, p in enumerate(perm):
+            out[p] = c[i]
+        return out
+
+    if isinstance(cv.get(op.operands[0]), SSAValue):
+        _passthrough(cv, op)
+        return
+    cv.values[op.results[0]] = cv.gather(op, op.operands[0], op.results[0].type, source)
+
+
+def _extract(cv: _KernelConverter, op: Operation) -> None:
+    """The result-shaped piece at block index `indices`: source coordinate = index * extent + c."""
+    src, *indices = op.operands
+    t = op.results[0].type
+    dst_shape = t.get_shape() if isinstance(t, TensorType) else ()
+    idx = [cv.scalar(op, x) for x in indices]
+    if len(idx) != len(dst_shape):
+        raise Unsupported(op, "index rank")
+    if isinstance(cv.get(src), SSAValue):
+        cv.values[op.results[0]] = cv.get(src)
+        return
+
+    def source(c: list[SSAValue]) -> list[SSAValue]:
+        return [cv.v(arith.AddiOp(cv.v(arith.MuliOp(i, cv.i32c(d))), x)) for i, d, x in zip(idx, dst_shape, c, strict=True)]
+
+    if not dst_shape or _num_elements(dst_shape) == 1:
+        zero = cv.i32c(0)
+        cv.values[op.results[0]] = cv.gather(op, src, t, lambda c: source([zero] * len(dst_shape)))
+        return
+    cv.values[op.results[0]] = cv.gather(op, src, t, source)
+
+
+def _dot(cv: _KernelConverter, op: Operation) -> None:
+    """`a (MxK) * b (KxN) + c (MxN)` (optionally with a leading batch dimension), baseline:
+    a and b go through shared memory; each thread accumulates its elements of c over K in the
+    accumulator type (inputs converted to it first)."""
+    a, b, c = op.operands[:3]
+    ta, tb, tc = a.type, b.type, c.type
+    if not all(isinstance(t, TensorType) for t in (ta, tb, tc)):
+        raise Unsupported(op, "operand shapes")
+    assert isinstance(ta, TensorType) and isinstance(tb, TensorType) and isinstance(tc, TensorType)
+    sa, sb, sc = ta.get_shape(), tb.get_shape(), tc.get_shape()
+    if len(sa) not in (2, 3) or not len(sa) == len(sb) == len(sc):
+        raise Unsupported(op, "operand ranks")
+    acc = _elem(tc)
+    k_extent = sa[-1]
+    base_a = cv.share(op, a)
+    base_b = cv.share(op, b)
+    cv.exchange_barrier()
+    layout = cv.layout_of(tc)
+    assert layout is not None
+    init = cv.slots(op, c, layout) if not layout.uniform else [cv.scalar(op, c)]
+    # One loop over K carries all of this thread's accumulators; a thread's vector of V
+    # consecutive elements shares its row when V divides the row length, so a[row, k] is read
+    # once per vector.
+    share_rows = not layout.uniform and sc[-1] % layout.vector == 0
+    coords: list[list[SSAValue]] = []
+    for r in range(layout.slots):
+        if share_rows and r % layout.vector:
+            first = coords[r - r % layout.vector]
+            coords.append([*first[:-1], cv.v(arith.AddiOp(first[-1], cv.i32c(r % layout.vector)))])
+        else:
+            coords.append(cv.dst_coords(layout, r, sc))
+    body = Block(arg_types=[i32, *([acc] * layout.slots)])
+    outer = cv.block
+    cv.block = body
+    k = body.args[0]
+    a_cache: dict[int, SSAValue] = {}
+    new_accs = []
+    for r in range(layout.slots):
+        batch, row, col = coords[r][:-2], coords[r][-2], coords[r][-1]
+        key = r - r % layout.vector if share_rows else r
+        if key not in a_cache:
+            x = cv.read_shared(base_a, cv.linear([*batch, row, k], sa), _elem(ta))
+            a_cache[key] = _to_acc(cv, op, x, acc)
+        y = _to_acc(cv, op, cv.read_shared(base_b, cv.linear([*batch, k, col], sb), _elem(tb)), acc)
+        current = body.args[1 + r]
+        if isinstance(acc, AnyFloat):
+            new_accs.append(cv.v(_create("math.fma", [a_cache[key], y, current], acc)))
+        else:
+            new_accs.append(cv.v(arith.AddiOp(current, cv.v(arith.MuliOp(a_cache[key], y)))))
+    cv.emit(scf.YieldOp(*new_accs))
+    cv.block = outer
+    loop = cv.emit(scf.ForOp(cv.i32c(0), cv.i32c(k_extent), cv.i32c(1), init, Region(body)))
+    slots: list[SSAValue] = list(loop.results)
+    cv.finish_exchange()
+    cv.values[op.results[0]] = cv.tile(tc, slots)
+
+
+def _to_acc(cv: _KernelConverter, op: Operation, x: SSAValue, acc: Attribute) -> SSAValue:
+    t = x.type
+    if t == acc:
+        return x
+    if isinstance(acc, AnyFloat) and isinstance(t, AnyFloat):
+        if _width(t) < _width(acc):
+            return cv.v(arith.ExtFOp(x, acc))
+        raise Unsupported(op, f"{t} inputs with a {acc} accumulator")
+    if isinstance(acc, IntegerType) and isinstance(t, IntegerType):
+        signed = _attr(op, "signedness_lhs", "signed") != "unsigned"
+        return cv.v(arith.ExtSIOp(x, acc) if signed else arith.ExtUIOp(x, acc))
+    raise Unsupported(op, f"{t} inputs with a {acc} accumulator")
+
+
+def _identities(op: Operation) -> list[Attribute]:
+    ids = _get(op, "identities")
+    return list(ids.data) if isinstance(ids, ArrayAttr) else []
+
+
+def _combine_loop(cv: _KernelConverter, op: Operation, bases: list[SSAValue], elems: list[Attribute],
+                  lb: SSAValue, ub: SSAValue, index_of: Callable[[SSAValue], SSAValue],
+                  identities: list[Attribute]) -> list[SSAValue]:
+    """`acc = identities; for k in [lb, ub): acc = combiner(acc, src[index_of(k)])`, the
+    combiner region inlined in the loop body (region arguments: lhs0, rhs0, lhs1, rhs1, ...)."""
+    inits = []
+    for ident, elem in zip(identities, elems, strict=True):
+        if not isinstance(ident, (IntegerAttr, FloatAttr)):
+            raise Unsupported(op, "identity value")
+        inits.append(cv.v(arith.ConstantOp(ident, elem)))  # type: ignore[arg-type]
+    body = Block(arg_types=[i32, *elems])
+    outer = cv.block
+    cv.block = body
+    index = index_of(body.args[0])
+    vals = [cv.read_shared(b, index, e) for b, e in zip(bases, elems, strict=True)]
+    cv.block = outer
+    args: list[Value] = []
+    for acc, val in zip(body.args[1:], vals, strict=True):
+        args.extend([acc, val])
+    _region_body(cv, op, op.regions[0], args, body, "yield")
+    one = cv.i32c(1)
+    loop = cv.emit(scf.ForOp(lb, ub, one, inits, Region(body)))
+    return list(loop.results)
+
+
+def _reduce_scan_inputs(cv: _KernelConverter, op: Operation) -> tuple[int, list[int], list[Attribute], list[Attribute]]:
+    dim_attr = _get(op, "dim")
+    if not isinstance(dim_attr, IntegerAttr):
+        raise Unsupported(op, "no dim")
+    src_t = op.operands[0].type
+    src_shape = list(src_t.get_shape()) if isinstance(src_t, TensorType) else []
+    elems = [_elem(x.type) for x in op.operands]
+    identities = _identities(op)
+    if len(identities) != len(elems) or not src_shape:
+        raise Unsupported(op, "identities")
+    return dim_attr.value.data, src_shape, elems, identities
+
+
+def _reduce(cv: _KernelConverter, op: Operation) -> None:
+    """Through shared memory: every thread combines, in order, the K source elements along
+    `dim` that each of its result elements reduces (baseline; warp shuffles come later)."""
+    dim, src_shape, elems, identities = _reduce_scan_inputs(cv, op)
+    bases = [cv.share(op, x) for x in op.operands]
+    cv.exchange_barrier()
+    t0 = op.results[0].type
+    dst_shape = t0.get_shape() if isinstance(t0, TensorType) else ()
+    layout = cv.layout_of(t0) or Layout(1, cv.threads)
+    per_result: list[list[SSAValue]] = [[] for _ in op.results]
+    kept = [d for i, d in enumerate(src_shape) if i != dim]
+    for r in range(layout.slots):
+        coords = cv.dst_coords(layout, r, dst_shape)
+        if len(dst_shape) == len(src_shape):  # keep-dims form (a size-1 dim at `dim`)
+            coords = [c for i, c in enumerate(coords) if i != dim]
+        elif len(coords) != len(kept):
+            if _num_elements(dst_shape) == _num_elements(kept):
+                coords = cv.coords(cv.linear(coords, dst_shape), kept) if kept else []
+            else:
+                raise Unsupported(op, "result shape")
+
+        def index_of(k: SSAValue, coords: list[SSAValue] = coords) -> SSAValue:
+            full = list(coords)
+            full.insert(dim, k)
+            return cv.linear(full, src_shape)
+
+        outs = _combine_loop(cv, op, bases, elems, cv.i32c(0), cv.i32c(src_shape[dim]), index_of, identities)
+        for i, v in enumerate(outs):
+            per_result[i].append(v)
+    cv.finish_exchange()
+    for res, slots in zip(op.results, per_result, strict=True):
+        cv.values[res] = cv.tile(res.type, slots)
+
+
+def _scan(cv: _KernelConverter, op: Operation) -> None:
+    """Inclusive prefix scan along `dim` through shared memory: element c combines source
+    elements 0..c along `dim` in order (K-1 down to c when `reverse`)."""
+    dim, src_shape, elems, identities = _reduce_scan_inputs(cv, op)
+    rev = _get(op, "reverse")
+    reverse = isinstance(rev, IntegerAttr) and bool(rev.value.data)
+    bases = [cv.share(op, x) for x in op.operands]
+    cv.exchange_barrier()
+    layout = cv.layout_of(op.results[0].type) or Layout(1, cv.threads)
+    per_result: list[list[SSAValue]] = [[] for _ in op.results]
+    for r in range(layout.slots):
+        coords = cv.dst_coords(layout, r, src_shape)
+
+        def index_of(k: SSAValue, coords: list[SSAValue] = coords, extent: int = src_shape[dim]) -> SSAValue:
+            full = list(coords)
+            # Reverse scans combine from the last element down: step k reads K-1-k.
+            full[dim] = cv.v(arith.SubiOp(cv.i32c(extent - 1), k)) if reverse else k
+            return cv.linear(full, src_shape)
+
+        if reverse:  # elements K-1 down to c: K - c steps
+            ub = cv.v(arith.SubiOp(cv.i32c(src_shape[dim]), coords[dim]))
+        else:  # elements 0 up to c
+            ub = cv.v(arith.AddiOp(coords[dim], cv.i32c(1)))
+        outs = _combine_loop(cv, op, bases, elems, cv.i32c(0), ub, index_of, identities)
+        for i, v in enumerate(outs):
+            per_result[i].append(v)
+    cv.finish_exchange()
+    for res, slots in zip(op.results, per_result, strict=True):
+        cv.values[res] = cv.tile(res.type, slots)
+
+
+def _assert(cv: _KernelConverter, op: Operation) -> None:
+    """cf.assert on the AND of this thread's elements (each thread checks what it holds)."""
+    cond = op.operands[0]
+    layout = cv.layout_of(cond.type)
+    if layout is None:
+        ok = cv.scalar(op, cond)
+    else:
+        values = cv.slots(op, cond, layout)
+        ok = values[0]
+        for r in range(1, layout.slots):
+            e = cv.element_index(layout, r)
+            ghost = cv.not_ghost(layout, e)
+            v = values[r] if ghost is None else cv.v(arith.OrIOp(values[r], cv.v(arith.XOrIOp(ghost, cv.const(1, i1)))))
+            ok = cv.v(arith.AndIOp(ok, v))
+    message = _attr(op, "message", "assertion failed")
+    cv.emit(cf.AssertOp(ok, message))
+
+
+def _print(cv: _KernelConverter, op: Operation) -> None:
+    """Formatted print of uniform values, once per tile block (thread 0), as gpu.printf."""
+    groups = _split(op) if op.name.endswith("_tko") else [list(op.operands)]
+    args = groups[0]
+    token = groups[1][0] if len(groups) > 1 and groups[1] else None
+    _order(cv, op, token)
+    values = [cv.scalar(op, x) for x in args]
+    fmt = _attr(op, "str")
+    outer = cv.block
+    then_block = Block()
+    cv.block = then_block
+    cv.emit(gpu.PrintfOp(fmt, values))
+    cv.emit(scf.YieldOp())
+    cv.block = outer
+    first = cv.v(arith.CmpiOp(cv.thread_times(1), cv.i32c(0), "eq"))
+    cv.emit(scf.IfOp(first, [], Region(then_block), Region(Block([scf.YieldOp()]))))
+    if op.results:
+        cv.values[op.results[0]] = Token(False)
+
+
+def _iota(cv: _KernelConverter, op: Operation) -> None:
+    t = op.results[0].type
+    layout = cv.layout_of(t)
+    if layout is None or not isinstance(t, TensorType) or not isinstance(t.element_type, IntegerType):
+        raise Unsupported(op)
+    elem = t.element_type
+    slots = []
+    for r in range(layout.slots):
+        index = cv.element_index(layout, r)
+        if elem.width.data < 32:
+            index = cv.v(arith.TruncIOp(index, elem))
+        elif elem.width.data > 32:
+            index = cv.v(arith.ExtUIOp(index, elem))
+        slots.append(index)
+    cv.values[op.results[0]] = cv.tile(t, slots)
+
+
+def _block_query(cls: type[gpu.BlockIdOp] | type[gpu.GridDimOp]) -> Callable[[_KernelConverter, Operation], None]:
+    def convert(cv: _KernelConverter, op: Operation) -> None:
+        for dim, res in zip("xyz", op.results, strict=False):
+            value = cv.v(cls(dim))
+            cv.values[res] = cv.v(arith.IndexCastOp(value, res.type))
+
+    return convert
+
+
+def _create_token(cv: _KernelConverter, op: Operation) -> None:
+    cv.values[op.results[0]] = Token(False)
+
+
+def _join_tokens(cv: _KernelConverter, op: Operation) -> None:
+    after = any(isinstance(t := cv.get(x), Token) and t.after_write for x in op.operands)
+    cv.values[op.results[0]] = Token(after)
+
+
+def _order(cv: _KernelConverter, op: Operation, token: SSAValue | None) -> None:
+    """A CTA barrier before `op` when its token orders it after a store."""
+    if token is None:
+        return
+    t = cv.get(token)
+    if isinstance(t, Token) and t.after_write:
+        cv.emit(gpu.BarrierOp())
+
+
+def _segments(op: Operation) -> list[int]:
+    seg = _get(op, "operand_segments")
+    if isinstance(seg, DenseArrayBase):
+        return [int(x) for x in seg.get_values()]
+    return [1] * len(op.operands)
+
+
+def _split(op: Operation) -> list[list[SSAValue]]:
+    out: list[list[SSAValue]] = []
+    i = 0
+    for n in _segments(op):
+        out.append(list(op.operands[i : i + n]))
+        i += n
+    return out
+
+
+def _make_tensor_view(cv: _KernelConverter, op: Operation) -> None:
+    t = op.results[0].type
+    assert isinstance(t, TensorViewType)
+    base_ops, shape_ops, stride_ops = (_split(op) + [[], [], []])[:3]
+    base = cv.scalar(op, base_ops[0])
+    dyn_shape = iter([cv.to_i64(cv.scalar(op, x)) for x in shape_ops])
+    dyn_strides = iter([cv.to_i64(cv.scalar(op, x)) for x in stride_ops])
+    shape = [next(dyn_shape) if d.data < 0 else cv.i64c(d.data) for d in t.shape.data]
+    strides = [next(dyn_strides) if s.data < 0 else cv.i64c(s.data) for s in t.strides.data]
+    cv.values[op.results[0]] = TensorView(base, _elem(t.element_type), shape, strides)
+
+
+def _make_tile_view(cv: _KernelConverter, op: Operation) -> None:
+    t = op.results[0].type
+    assert isinstance(t, TileViewType)
+    if t.kind.data != "partition":
+        raise Unsupported(op, f"{t.kind.data} views")
+    rank = len(t.tile.data)
+    dim_map = tuple(d.data for d in t.dim_map.data) or tuple(range(rank))
+    if sorted(dim_map) != list(range(rank)):
+        raise Unsupported(op, "a dim_map that is not a permutation")
+    view = cv.get(op.operands[0])
+    assert isinstance(view, TensorView)
+    cv.values[op.results[0]] = TileView(tuple(d.data for d in t.tile.data), view, t.padding.data, dim_map)
+
+
+def _get_tensor_shape(cv: _KernelConverter, op: Operation) -> None:
+    view = cv.get(op.operands[0])
+    if isinstance(view, TileView):
+        view = view.view
+    assert isinstance(view, TensorView)
+    for res, extent in zip(op.results, view.shape, strict=False):
+        cv.values[res] = _conv(cv, "arith.trunci", extent, res.type) if res.type != i64 else extent
+
+
+def _get_index_space_shape(cv: _KernelConverter, op: Operation) -> None:
+    view = cv.get(op.operands[0])
+    if not isinstance(view, TileView):
+        raise Unsupported(op)
+    for res, tensor_dim, tile in zip(op.results, view.dim_map, view.tile, strict=False):
+        extent = view.view.shape[tensor_dim]
+        t = cv.i64c(tile)
+        count = cv.v(arith.DivUIOp(cv.v(arith.AddiOp(extent, cv.i64c(tile - 1))), t))
+        cv.values[res] = _conv(cv, "arith.trunci", count, res.type) if res.type != i64 else count
+
+
+_PADDING = {"": 0.0, "zero": 0.0, "neg_zero": -0.0, "nan": float("nan"), "pos_inf": float("inf"),
+            "neg_inf": float("-inf")}
+
+
+def _zero(cv: _KernelConverter, elem: Attribute) -> SSAValue:
+    if isinstance(elem, LLVMPointerType):
+        return cv.v(_create("llvm.mlir.zero", [], elem))
+    return cv.const(0, elem)
+
+
+def _padding_value(cv: _KernelConverter, op: Operation, padding: str, elem: Attribute) -> SSAValue:
+    """What an out-of-bounds (or masked-off) load gives: the view's padding value, else zero."""
+    if padding in ("", "zero") or not isinstance(elem, AnyFloat):
+        if padding not in ("", "zero"):
+            raise Unsupported(op, f"padding '{padding}' for {elem}")
+        return _zero(cv, elem)
+    return cv.const(_PADDING[padding], elem)
+
+
+def _guarded_load(cv: _KernelConverter, ptr: SSAValue, guard: SSAValue | None, elem: Attribute,
+                  otherwise: Callable[[], SSAValue]) -> SSAValue:
+    """`llvm.load ptr`, or under `guard` an scf.if giving `otherwise()` when it is false."""
+    if guard is None:
+        return cv.v(llvm_memory.LoadOp(ptr, elem))
+    outer = cv.block
+    then_block, else_block = Block(), Block()
+    cv.block = then_block
+    loaded = cv.v(llvm_memory.LoadOp(ptr, elem))
+    cv.emit(scf.YieldOp(loaded))
+    cv.block = else_block
+    cv.emit(scf.YieldOp(otherwise()))
+    cv.block = outer
+    return cv.v(scf.IfOp(guard, [elem], Region(then_block), Region(else_block)))
+
+
+def _guarded_store(cv: _KernelConverter, value: SSAValue, ptr: SSAValue, guard: SSAValue | None) -> None:
+    if guard is None:
+        cv.emit(llvm_memory.StoreOp(value, ptr))
+        return
+    outer = cv.block
+    then_block = Block()
+    cv.block = then_block
+    cv.emit(llvm_memory.StoreOp(value, ptr))
+    cv.emit(scf.YieldOp())
+    cv.block = outer
+    cv.emit(scf.IfOp(guard, [], Region(then_block), Region(Block([scf.YieldOp()]))))
+
+
+def _and(cv: _KernelConverter, a: SSAValue | None, b: SSAValue | None) -> SSAValue | None:
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return cv.v(arith.AndIOp(a, b))
+
+
+def _tile_origin(cv: _KernelConverter, view: TileView, index: list[SSAValue]) -> list[SSAValue]:
+    """The tensor coordinates (i64) of the first element of the tile at `index`, per tile dimension."""
+    return [cv.v(arith.MuliOp(cv.to_i64(i), cv.i64c(tile))) for i, tile in zip(index, view.tile, strict=True)]
+
+
+def _view_access(cv: _KernelConverter, op: Operation, view: TileView, index: list[SSAValue],
+                 layout: Layout, slot: int, origin: list[SSAValue] | None = None,
+                 vectors: dict[int, tuple[list[SSAValue], SSAValue | None]] | None = None,
+                 ) -> tuple[SSAValue, SSAValue | None]:
+    """(element pointer, in-bounds guard or None) of this thread's `slot` of the tile at `index`;
+    `origin` is `_tile_origin(cv, view, index)` when the caller already made it in this block, and
+    `vectors` (first slot of a vector -> its tile coordinates and ghost guard) collects and reuses
+    per-vector work across the slots of one access emitted into one block."""
+    lane = slot % layout.vector
+    if vectors is not None and lane and view.tile[-1] % layout.vector == 0 and slot - lane in vectors:
+        # The slot's vector lies in one row of the tile (V divides the row) and N is a multiple
+        # of V: same coordinates as the vector's first slot but the last (+ lane), same ghost test.
+        first, guard = vectors[slot - lane]
+        coords = [*first[:-1], cv.v(arith.AddiOp(first[-1], cv.i32c(lane)))]
+    else:
+        e = cv.element_index(layout, slot)
+        guard = cv.not_ghost(layout, e)
+        coords = cv.coords(e, view.tile) if not layout.uniform else [cv.i32c(0)] * len(view.tile)
+        if vectors is not None and not lane:
+            vectors[slot] = (coords, guard)
+    if origin is None:
+        origin = _tile_origin(cv, view, index)
+    offset: SSAValue | None = None
+    for d, c in enumerate(coords):
+        extent, stride = view.view.shape[view.dim_map[d]], view.view.strides[view.dim_map[d]]
+        g = cv.v(arith.AddiOp(origin[d], cv.to_i64(c, signed=False)))
+        guard = _and(cv, guard, cv.v(arith.CmpiOp(g, extent, "ult")))
+        term = cv.v(arith.MuliOp(g, stride))
+        offset = term if offset is None else cv.v(arith.AddiOp(offset, term))
+    assert offset is not None
+    ptr = cv.v(llvm_memory.GEPOp(view.view.base, [GEP_USE_SSA_VAL], view.view.element_type, ssa_indices=[offset]))
+    return ptr, guard
+
+
+def _view_operands(cv: _KernelConverter, op: Operation, groups: list[list[SSAValue]]
+                   ) -> tuple[TileView, list[SSAValue], SSAValue | None]:
+    view_v, index_v = groups[0], groups[1]
+    token = groups[2][0] if len(groups) > 2 and groups[2] else None
+    view = cv.get(view_v[0])
+    if not isinstance(view, TileView):
+        raise Unsupported(op)
+    index = [cv.scalar(op, x) for x in index_v]
+    if len(index) != len(view.tile):
+        raise Unsupported(op, "tile index rank")
+    return view, index, token
+
+
+def _check_ordering(op: Operation) -> None:
+    sem = _get(op, "memory_ordering_semantics")
+    if isinstance(sem, IntegerAttr) and sem.value.data != 0:
+        raise Unsupported(op, "memory ordering other than weak")
+
+
+def _load_view(cv: _KernelConverter, op: Operation) -> None:
+    _check_ordering(op)
+    view, index, token = _view_operands(cv, op, _split(op))
+    t = op.results[0].type
+    elem = _elem(t)
+    layout = cv.layout_of(t) or Layout(1, cv.threads)
+    _order(cv, op, token)
+    slots = []
+    origin = _tile_origin(cv, view, index)
+    vectors: dict[int, tuple[list[SSAValue], SSAValue | None]] = {}
+    for r in range(layout.slots):
+        ptr, guard = _view_access(cv, op, view, index, layout, r, origin, vectors)
+        slots.append(_guarded_load(cv, ptr, guard, elem, lambda: _padding_value(cv, op, view.padding, elem)))
+    cv.values[op.results[0]] = cv.tile(t, slots)
+    if len(op.results) > 1:
+        cv.values[op.results[1]] = Token(False)
+
+
+def _store_view(cv: _KernelConverter, op: Operation) -> None:
+    _check_ordering(op)
+    groups = _split(op)
+    value = groups[0][0]
+    view, index, token = _view_operands(cv, op, groups[1:])
+    t = value.type
+    layout = cv.layout_of(t) or Layout(1, cv.threads)
+    _order(cv, op, token)
+    values = cv.slots(op, value, layout) if not layout.uniform else [cv.scalar(op, value)]
+    origin = _tile_origin(cv, view, index)
+    vectors: dict[int, tuple[list[SSAValue], SSAValue | None]] = {}
+    for r in range(layout.slots):
+        ptr, guard = _view_access(cv, op, view, index, layout, r, origin, vectors)
+        if layout.uniform:  # one element: thread 0 writes it
+            guard = _and(cv, guard, cv.v(arith.CmpiOp(cv.thread_times(1), cv.i32c(0), "eq")))
+        _guarded_store(cv, values[r], ptr, guard)
+    if op.results:
+        cv.values[op.results[0]] = Token(True)
+
+
+def _ptr_tile(cv: _KernelConverter, op: Operation, ptr_type: Attribute) -> Layout:
+    return cv.layout_of(ptr_type) or Layout(1, cv.threads)
+
+
+def _load_ptr(cv: _KernelConverter, op: Operation) -> None:
+    _check_ordering(op)
+    ptrs, mask, padding, token = (_split(op) + [[], [], [], []])[:4]
+    t = op.results[0].type
+    elem = _elem(t)
+    layout = _ptr_tile(cv, op, ptrs[0].type)
+    _order(cv, op, token[0] if token else None)
+    p = cv.slots(op, ptrs[0], layout)
+    m = cv.slots(op, mask[0], layout) if mask else None
+    pad = cv.slots(op, padding[0], layout) if padding else None
+    slots = []
+    for r in range(layout.slots):
+        guard = m[r] if m is not None else None
+        guard = _and(cv, guard, cv.not_ghost(layout, cv.element_index(layout, r)))
+        fallback: Callable[[], SSAValue] = (
+            (lambda r=r: pad[r]) if pad is not None else (lambda: _padding_value(cv, op, "", elem)))  # type: ignore[misc]
+        slots.append(_guarded_load(cv, p[r], guard, elem, fallback))
+    cv.values[op.results[0]] = cv.tile(t, slots)
+    if len(op.results) > 1:
+        cv.values[op.results[1]] = Token(False)
+
+
+def _store_ptr(cv: _KernelConverter, op: Operation) -> None:
+    _check_ordering(op)
+    ptrs, values, mask, token = (_split(op) + [[], [], [], []])[:4]
+    layout = _ptr_tile(cv, op, ptrs[0].type)
+    _order(cv, op, token[0] if token else None)
+    p = cv.slots(op, ptrs[0], layout)
+    v = cv.slots(op, values[0], layout)
+    m = cv.slots(op, mask[0], layout) if mask else None
+    for r in range(layout.slots):
+        guard = m[r] if m is not None else None
+        guard = _and(cv, guard, cv.not_ghost(layout, cv.element_index(layout, r)))
+        if layout.uniform:
+            guard = _and(cv, guard, cv.v(arith.CmpiOp(cv.thread_times(1), cv.i32c(0), "eq")))
+        _guarded_store(cv, v[r], p[r], guard)
+    if op.results:
+        cv.values[op.results[0]] = Token(True)
+
+
+# -- atomics ---------------------------------------------------------------------------------
+
+# cuda_tile enum cases by their i32 value (memory_syntax.ORDERINGS / SCOPES / RMW_MODES).
+_LLVM_ORDERING = {1: "monotonic", 2: "acquire", 3: "release", 4: "acq_rel"}
+_CAS_FAILURE = {"monotonic": "monotonic", "acquire": "acquire", "release": "monotonic", "acq_rel": "acquire"}
+_SYNCSCOPE: dict[int, str | None] = {0: "block", 1: "device", 2: None}
+_RMW_MODES = ("_and", "_or", "_xor", "add", "fadd", "max", "min", "umax", "umin", "xchg")
+
+
+def _atomic_params(op: Operation) -> tuple[str, str | None]:
+    sem, scope = _get(op, "memory_ordering_semantics"), _get(op, "memory_scope")
+    ordering = _LLVM_ORDERING.get(sem.value.data if isinstance(sem, IntegerAttr) else 1)
+    if ordering is None:
+        raise Unsupported(op, "memory ordering")
+    scope_index = scope.value.data if isinstance(scope, IntegerAttr) else 1
+    if scope_index not in _SYNCSCOPE:
+        raise Unsupported(op, "memory scope")
+    return ordering, _SYNCSCOPE[scope_index]
+
+
+def _rmw_kind(op: Operation, elem: Attribute) -> str:
+    mode = _get(op, "mode")
+    index = mode.value.data if isinstance(mode, IntegerAttr) else -1
+    if not 0 <= index < len(_RMW_MODES):
+        raise Unsupported(op, "atomic mode")
+    kind = _RMW_MODES[index]
+    if isinstance(elem, AnyFloat) and kind not in ("fadd", "xchg"):
+        raise Unsupported(op, f"atomic mode '{kind}' on {elem}")
+    return kind
+
+
+def _guarded_value(cv: _KernelConverter, guard: SSAValue | None, elem: Attribute,
+                   build: Callable[[], SSAValue]) -> SSAValue:
+    """`build()` under `guard` (an scf.if giving 0 where the guard is false)."""
+    if guard is None:
+        return build()
+    outer = cv.block
+    then_block, else_block = Block(), Block()
+    cv.block = then_block
+    cv.emit(scf.YieldOp(build()))
+    cv.block = else_block
+    cv.emit(scf.YieldOp(_zero(cv, elem)))
+    cv.block = outer
+    return cv.v(scf.IfOp(guard, [elem], Region(then_block), Region(else_block)))
+
+
+def _atomic_slots(cv: _KernelConverter, op: Operation, ptr_value: SSAValue, elem: Attribute,
+                  mask: list[SSAValue], token: list[SSAValue],
+                  build: Callable[[SSAValue, int], SSAValue]) -> None:
+    """One atomic per element of the pointer tile; a one-element (uniform) atomic happens once
+    per tile block, in thread 0, and its old value reaches every thread through shared memory."""
+    _order(cv, op, token[0] if token else None)
+    layout = cv.layout_of(ptr_value.type) or Layout(1, cv.threads)
+    ptrs = cv.slots(op, ptr_value, layout)
+    masks = cv.slots(op, mask[0], layout) if mask else None
+    results = []
+    for r in range(layout.slots):
+        guard = masks[r] if masks is not None else None
+        guard = _and(cv, guard, cv.not_ghost(layout, cv.element_index(layout, r)))
+        if layout.uniform:
+            guard = _and(cv, guard, cv.v(arith.CmpiOp(cv.thread_times(1), cv.i32c(0), "eq")))
+        results.append(_guarded_value(cv, guard, elem, lambda r=r: build(ptrs[r], r)))  # type: ignore[misc]
+    if layout.uniform and op.results and op.results[0].uses:
+        base = cv.smem(elem, 1)
+        first = cv.v(arith.CmpiOp(cv.thread_times(1), cv.i32c(0), "eq"))
+        _guarded_store(cv, results[0], base, first)
+        cv.exchange_barrier()
+        results = [cv.v(llvm_memory.LoadOp(base, elem))]
+        cv.finish_exchange()
+    if op.results:
+        cv.values[op.results[0]] = cv.tile(op.results[0].type, results)
+    if len(op.results) > 1:
+        cv.values[op.results[1]] = Token(True)
+
+
+def _atomic_rmw(cv: _KernelConverter, op: Operation) -> None:
+    ptrs, values, mask, token = (_split(op) + [[], [], [], []])[:4]
+    t = op.results[0].type
+    elem = _elem(t)
+    kind = _rmw_kind(op, elem)
+    ordering, scope = _atomic_params(op)
+    layout = cv.layout_of(ptrs[0].type) or Layout(1, cv.threads)
+    vals = cv.slots(op, values[0], layout)
+    _atomic_slots(cv, op, ptrs[0], elem, mask, token,
+                  lambda p, r: cv.v(llvm_memory.AtomicRMWOp(kind, p, vals[r], ordering, scope)))
+
+
+def _atomic_cas(cv: _KernelConverter, op: Operation) -> None:
+    ptrs, cmps, values, mask, token = (_split(op) + [[], [], [], [], []])[:5]
+    t = op.results[0].type
+    elem = _elem(t)
+    ordering, scope = _atomic_params(op)
+    layout = cv.layout_of(ptrs[0].type) or Layout(1, cv.threads)
+    expected, vals = cv.slots(op, cmps[0], layout), cv.slots(op, values[0], layout)
+
+    def build(p: SSAValue, r: int) -> SSAValue:
+        pair = cv.v(llvm_memory.CmpXchgOp(p, expected[r], vals[r], ordering, _CAS_FAILURE[ordering], scope))
+        return cv.v(_create("llvm.extractvalue", [pair], elem, {"position": DenseArrayBase.from_list(i64, [0])}))
+
+    _atomic_slots(cv, op, ptrs[0], elem, mask, token, build)
+
+
+def _atomic_red_view(cv: _KernelConverter, op: Operation) -> None:
+    """Element-wise atomic reduction of a tile into a partition view (bounds-checked)."""
+    groups = _split(op)
+    if len(groups) < 3 or len(groups[2]) != 1:
+        raise Unsupported(op, "operands")
+    view, index, _ = _view_operands(cv, op, groups[:2])
+    token = groups[3][0] if len(groups) > 3 and groups[3] else None
+    value = groups[2][0]
+    t = value.type
+    elem = _elem(t)
+    kind = _rmw_kind(op, elem)
+    ordering, scope = _atomic_params(op)
+    layout = cv.layout_of(t) or Layout(1, cv.threads)
+    _order(cv, op, token)
+    values = cv.slots(op, value, layout) if not layout.uniform else [cv.scalar(op, value)]
+    for r in range(layout.slots):
+        ptr, guard = _view_access(cv, op, view, index, layout, r)
+        if layout.uniform:
+            guard = _and(cv, guard, cv.v(arith.CmpiOp(cv.thread_times(1), cv.i32c(0), "eq")))
+        _guarded_value(cv, guard, elem,
+                       lambda p=ptr, r=r: cv.v(llvm_memory.AtomicRMWOp(kind, p, values[r], ordering, scope)))  # type: ignore[misc]
+    if op.results:
+        cv.values[op.results[0]] = Token(True)
+
+
+# -- structured control flow ------------------------------------------------------------------
+
+
+def _writes_memory(op: Operation) -> bool:
+    return any(o.name in _WRITERS for o in op.walk())
+
+
+_WRITERS = ("nv_tileaa.store", "nv_tileaa.store_view", "nv_tileaa.atomic_cas", "nv_tileaa.atomic_rmw",
+            "nv_tileaa.atomic_red_view")
+
+
+def _region_body(cv: _KernelConverter, op: Operation, region: Region, args: Sequence[Value], into: Block,
+                 terminator: str) -> None:
+    """Converts `region`'s one block into `into` (its arguments already mapped to `args`); the
+    `nv_tileaa.<terminator>` at its end becomes scf.yield of the flattened values."""
+    if len(region.blocks) != 1:
+        raise Unsupported(op, "a region with several blocks")
+    old = region.blocks[0]
+    body_ops = list(old.ops)
+    last = body_ops[-1] if body_ops else None
+    if last is None or last.name != f"nv_tileaa.{terminator}":
+        raise Unsupported(last or op, "a region that does not end in " + terminator)
+    for o, n in zip(old.args, args, strict=True):
+        cv.values[o] = n
+    outer, loc = cv.block, cv.loc
+    cv.block = into
+    try:
+        for inner in body_ops[:-1]:
+            cv.convert_one(inner)
+        cv.loc = last.location
+        if any(isinstance(cv.values.get(x), _Failed) for x in last.operands):
+            cv.failed = True
+            return
+        flat: list[SSAValue] = []
+        for x in last.operands:
+            flat.extend(cv.flatten(last, x))
+        cv.emit(scf.YieldOp(*flat))
+    finally:
+        cv.block, cv.loc = outer, loc
+
+
+# -- early exits: `continue` / `break` inside nested ifs, and `loop` --------------------------
+#
+# A region that may leave early computes an *exit state*: [kind, yielded..., next..., result...]
+# where kind is 0 (fell through to its `yield`), 1 (`continue` with the next iteration's values)
+# or 2 (`break` with the loop's results). An `if` whose regions may leave becomes an scf.if that
+# returns its state, and the ops after it run inside `scf.if kind == 0`. All of it is uniform.
+
+_EXITS = ("nv_tileaa.continue", "nv_tileaa.break")
+
+
+def _has_early_exit(op: Operation) -> bool:
+    """Whether a region of `op` holds a continue/break that is not its own last op."""
+    for region in op.regions:
+        for block in region.blocks:
+            for inner in block.ops:
+                if inner.name in _EXITS and inner is not block.last_op:
+                    return True
+                if inner.name in _EXITS and op.name == "nv_tileaa.if":
+                    return True
+                if inner.name == "nv_tileaa.if" and _has_early_exit(inner):
+                    return True
+    return False
+
+
+@dataclass
+class _Frame:
+    """The loop that early exits leave: its iteration types and result types (nv_tileaa)."""
+
+    op: Operation
+    iter_types: list[Attribute]
+    result_types: list[Attribute]
+    flat_iter: list[Attribute]
+    flat_results: list[Attribute]
+
+
+def _zeros(cv: _KernelConverter, types: Sequence[Attribute]) -> list[SSAValue]:
+    return [_zero(cv, t) for t in types]
+
+
+def _flat_all(cv: _KernelConverter, op: Operation, values: Sequence[SSAValue]) -> list[SSAValue]:
+    flat: list[SSAValue] = []
+    for x in values:
+        flat.extend(cv.flatten(op, x))
+    return flat
+
+
+def _exit_seq(cv: _KernelConverter, ops: list[Operation], frame: _Frame, yield_types: list[Attribute]) -> list[SSAValue]:
+    """Convert `ops` (a region's ops, terminator included) into cv.block; returns the state."""
+    for i, op in enumerate(ops):
+        if op.name in ("nv_tileaa.continue", "nv_tileaa.break", "nv_tileaa.yield"):
+            vals = _flat_all(cv, op, list(op.operands))
+            if op.name == "nv_tileaa.yield":
+                return [cv.i32c(0), *vals, *_zeros(cv, frame.flat_iter), *_zeros(cv, frame.flat_results)]
+            if op.name == "nv_tileaa.continue":
+                return [cv.i32c(1), *_zeros(cv, yield_types), *vals, *_zeros(cv, frame.flat_results)]
+            if frame.op.name != "nv_tileaa.loop":
+                raise Unsupported(op, "break out of a for loop")
+            return [cv.i32c(2), *_zeros(cv, yield_types), *_zeros(cv, frame.flat_iter), *vals]
+        if op.name == "nv_tileaa.if" and _has_early_exit(op):
+            cv.loc = op.location
+            state = _exit_if(cv, op, frame)
+            kind = state[0]
+            fall = cv.v(arith.CmpiOp(kind, cv.i32c(0), "eq"))
+            outer = cv.block
+            then_block, else_block = Block(), Block()
+            cv.block = then_block
+            rest = _exit_seq(cv, ops[i + 1:], frame, yield_types)
+            cv.emit(scf.YieldOp(*rest))
+            cv.block = else_block
+            cv.emit(scf.YieldOp(kind, *_zeros(cv, yield_types), *state[1:]))
+            cv.block = outer
+            types = [i32, *yield_types, *frame.flat_iter, *frame.flat_results]
+            guarded = cv.emit(scf.IfOp(fall, types, Region(then_block), Region(else_block)))
+            return list(guarded.results)
+        cv.convert_one(op)
+        if cv.failed and any(isinstance(cv.values.get(r), _Failed) for r in op.results):
+            raise Unsupported(op, "an op before an early exit could not be converted")
+    raise Unsupported(frame.op, "a region without a terminator")
+
+
+def _exit_if(cv: _KernelConverter, op: Operation, frame: _Frame) -> list[SSAValue]:
+    """An if whose regions may leave the loop: scf.if returning [kind, results..., next...,
+    loop results...]; binds the if's results; returns [kind, next..., loop results...]."""
+    cond = cv.scalar(op, op.operands[0])
+    types = [r.type for r in op.results]
+    flat_types: list[Attribute] = []
+    for t in types:
+        flat_types.extend(cv.flat_types(op, t))
+    blocks = []
+    outer, loc = cv.block, cv.loc
+    for region in (*op.regions[:2], *([Region()] * (2 - len(op.regions)))):
+        block = Block()
+        cv.block = block
+        ops = list(region.blocks[0].ops) if region.blocks else []
+        if not ops:
+            ops = []
+            state = [cv.i32c(0), *_zeros(cv, flat_types), *_zeros(cv, frame.flat_iter), *_zeros(cv, frame.flat_results)]
+        else:
+            state = _exit_seq(cv, ops, frame, flat_types)
+        cv.emit(scf.YieldOp(*state))
+        blocks.append(block)
+    cv.block, cv.loc = outer, loc
+    result_types = [i32, *flat_types, *frame.flat_iter, *frame.flat_results]
+    new = cv.emit(scf.IfOp(cond, result_types, Region(blocks[0]), Region(blocks[1])))
+    results = list(new.results)
+    n = len(flat_types)
+    for new_res, old_res in zip(cv.unflatten(types, results[1 : 1 + n], _writes_memory(op)), op.results, strict=True):
+        cv.values[old_res] = new_res
+    return [results[0], *results[1 + n:]]
+
+
+def _loop(cv: _KernelConverter, op: Operation) -> None:
+    """`loop` -> scf.while: the before region runs the body and computes its exit state; the
+    loop goes on while the kind is not `break`. scf.condition carries the next iteration's
+    values and the results side by side (the after region passes the first on, the loop's
+    results are the second)."""
+    inits = list(op.operands)
+    iter_types = [x.type for x in inits]
+    result_types = [r.type for r in op.results]
+    flat_iter: list[Attribute] = []
+    for t in iter_types:
+        flat_iter.extend(cv.flat_types(op, t))
+    flat_results: list[Attribute] = []
+    for t in result_types:
+        flat_results.extend(cv.flat_types(op, t))
+    frame = _Frame(op, iter_types, result_types, flat_iter, flat_results)
+    flat_inits = _flat_all(cv, op, inits)
+    if len(op.regions) != 1 or len(op.regions[0].blocks) != 1:
+        raise Unsupported(op, "loop body")
+    old = op.regions[0].blocks[0]
+    before = Block(arg_types=flat_iter)
+    dirty = _writes_memory(op)
+    for o, value in zip(old.args, cv.unflatten(iter_types, list(before.args), dirty), strict=True):
+        cv.values[o] = value
+    outer, loc = cv.block, cv.loc
+    cv.block = before
+    try:
+        state = _exit_seq(cv, list(old.ops), frame, [])
+        kind = state[0]
+        n = len(flat_iter)
+        nexts, outs = state[1 : 1 + n], state[1 + n :]
+        going = cv.v(arith.CmpiOp(kind, cv.i32c(2), "ne"))
+        cv.emit(scf.ConditionOp(going, *nexts, *outs))
+    finally:
+        cv.block, cv.loc = outer, loc
+    after = Block(arg_types=[*flat_iter, *flat_results])
+    after.add_op(scf.YieldOp(*after.args[: len(flat_iter)]))
+    loop = cv.emit(scf.WhileOp(flat_inits, [*flat_iter, *flat_results], Region(before), Region(after)))
+    outs_new = list(loop.results)[len(flat_iter):]
+    for new_res, old_res in zip(cv.unflatten(result_types, outs_new, dirty), op.results, strict=True):
+        cv.values[old_res] = new_res
+
+
+def _for(cv: _KernelConverter, op: Operation) -> None:
+    lb, ub, step = (cv.scalar(op, x) for x in op.operands[:3])
+    inits = list(op.operands[3:])
+    flat_inits: list[SSAValue] = []
+    for x in inits:
+        flat_inits.extend(cv.flatten(op, x))
+    types = [x.type for x in inits]
+    flat_types: list[Attribute] = []
+    for t in types:
+        flat_types.extend(cv.flat_types(op, t))
+    writes = _writes_memory(op)
+    token_dirty = writes or any(isinstance(tok := cv.get(x), Token) and tok.after_write for x in inits)
+    body = Block(arg_types=[lb.type, *flat_types])
+    iv = body.args[0]
+    structured = [iv, *cv.unflatten(types, list(body.args[1:]), token_dirty)]
+    if _has_early_exit(op):
+        frame = _Frame(op, types, types, flat_types, flat_types)
+        old = op.regions[0].blocks[0]
+        for o, value in zip(old.args, structured, strict=True):
+            cv.values[o] = value
+        outer, loc = cv.block, cv.loc
+        cv.block = body
+        try:
+            state = _exit_seq(cv, list(old.ops), frame, [])
+            cv.emit(scf.YieldOp(*state[1 : 1 + len(flat_types)]))
+        finally:
+            cv.block, cv.loc = outer, loc
+    else:
+        _region_body(cv, op, op.regions[0], structured, body, "continue")
+    loop = cast(scf.ForOp, cv.emit(scf.ForOp(lb, ub, step, flat_inits, Region(body))))
+    for new_res, old_res in zip(cv.unflatten(types, list(loop.results), token_dirty), op.results, strict=True):
+        cv.values[old_res] = new_res
+
+
+def _if(cv: _KernelConverter, op: Operation) -> None:
+    cond = cv.scalar(op, op.operands[0])
+    types = [r.type for r in op.results]
+    flat_types: list[Attribute] = []
+    for t in types:
+        flat_types.extend(cv.flat_types(op, t))
+    blocks = []
+    for region in op.regions[:2]:
+        block = Block()
+        if not region.blocks:
+            block.add_op(scf.YieldOp())
+        else:
+            _region_body(cv, op, region, [], block, "yield")
+        blocks.append(block)
+    while len(blocks) < 2:
+        blocks.append(Block([scf.YieldOp()]))
+    new = cv.emit(scf.IfOp(cond, flat_types, Region(blocks[0]), Region(blocks[1])))
+    dirty = _writes_memory(op)
+    for new_res, old_res in zip(cv.unflatten(types, list(new.results), dirty), op.results, strict=True):
+        cv.values[old_res] = new_res
+
+
+_HANDLERS: dict[str, Callable[[_KernelConverter, Operation], None]] = {
+    "assume": _passthrough,
+    "reshape": _passthrough,
+    "splat": _splat,
+    "broadcast": _broadcast,
+    "iota": _iota,
+    "get_tile_block_id": _block_query(gpu.BlockIdOp),
+    "get_num_tile_blocks": _block_query(gpu.GridDimOp),
+    "create_mem_token": _create_token,
+    "join_mem_token": _join_tokens,
+    "make_tensor_view": _make_tensor_view,
+    "make_tile_view": _make_tile_view,
+    "get_tensor_shape": _get_tensor_shape,
+    "get_index_space_shape": _get_index_space_shape,
+    "load_view": _load_view,
+    "store_view": _store_view,
+    "load": _load_ptr,
+    "store": _store_ptr,
+    "for": _for,
+    "if": _if,
+    "permute": _permute,
+    "extract": _extract,
+    "reduce": _reduce,
+    "scan": _scan,
+    "assert": _assert,
+    "print": _print,
+    "print_tko": _print,
+    "atomic_rmw": _atomic_rmw,
+    "atomic_cas": _atomic_cas,
+    "atomic_red_view": _atomic_red_view,
+    "dot": _dot,
+    "loop": _loop,
+}
+
+
+__all__ = ["UNSUPPORTED", "Dist", "Layout", "TensorView", "TileView", "Token", "convert_tileaa_to_gpu"]
