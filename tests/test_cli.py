@@ -92,3 +92,29 @@ def test_console_script_and_module_entry_point(tmp_path):
     assert proc.returncode == 0, proc.stderr
     proc = subprocess.run([sys.executable, "-m", "tile_lsp", "check", str(tmp_path / "missing.mlir")], capture_output=True, text=True)
     assert proc.returncode == 1 and "missing.mlir" in proc.stderr
+
+
+UPSTREAM = """gpu.module @kernels {
+  gpu.func @k(%a: memref<4xf32, 1>) kernel {
+    %tid = gpu.thread_id x
+    %v = memref.load %a[%tid] : memref<4xf32, 1>
+    %w = math.exp %v : f64
+    gpu.return
+  }
+}
+"""
+
+
+def test_check_and_opt_read_upstream_dialect_files(tmp_path, capsys):
+    """gpu/nvgpu/nvvm files go to the back half's parser: real diagnostics, and `opt` prints them."""
+    good, bad = tmp_path / "good.mlir", tmp_path / "bad.mlir"
+    good.write_text(UPSTREAM.replace("%w = math.exp %v : f64", "%w = math.exp %v : f32"))
+    bad.write_text(UPSTREAM)
+    assert main(["check", str(good)]) == 0
+    assert capsys.readouterr().out == ""
+    assert main(["check", str(bad)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out == [f"{bad}:5:19: error: operand is used with type f64, but has been previously used or defined with type f32"]
+    assert main(["opt", str(good)]) == 0
+    printed = capsys.readouterr().out
+    assert "gpu.func @k(" in printed and "kernel" in printed and "math.exp" in printed

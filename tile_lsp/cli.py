@@ -1,4 +1,4 @@
-"""Command line: `tile-lsp check | opt | serve` (no arguments: serve over stdio).
+"""Command line: `tile-lsp check | opt | compile | serve` (no arguments: serve over stdio).
 
 Thin: argument parsing and output formatting around `tile_lsp.compiler`.
 """
@@ -15,6 +15,10 @@ from tile_lsp.compiler.frontend import ParseResult, parse_chunk, split_chunks
 from tile_lsp.compiler.source import SourceText, Span
 from tile_lsp.compiler.syntax.printer import Printer
 from tile_lsp.compiler.textio import decode_source
+from tile_lsp.compiler.upstream import analyze_upstream, is_upstream
+
+# `compile --emit` stages (= pipeline.EMITS; spelled out so the CLI starts without the pipeline).
+COMPILE_EMITS = ("cuda_tile", "tileaa", "gpu", "nvvm", "llvm", "llvm-ir", "ptx", "cubin")
 
 
 def _load(path: str) -> tuple[SourceText, list[Diagnostic]]:
@@ -42,8 +46,11 @@ def cmd_check(args: argparse.Namespace) -> int:
             print(f"{path}: error: {exc.strerror}", file=sys.stderr)
             any_error = True
             continue
-        for result in _parse_file(source, args.split_input_file):
-            diags.extend(result.diagnostics)
+        if is_upstream(source.text):  # gpu/nvgpu/nvvm/llvm MLIR: chunks are split on their own
+            diags.extend(analyze_upstream(source).diagnostics)
+        else:
+            for result in _parse_file(source, args.split_input_file):
+                diags.extend(result.diagnostics)
         for d in diags:
             any_error |= d.is_error
             if args.format == "json":
@@ -61,6 +68,8 @@ def cmd_opt(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"{args.file}: error: {exc.strerror}", file=sys.stderr)
         return 1
+    if is_upstream(source.text):
+        return _opt_upstream(args, source, diags)
     results = _parse_file(source, args.split_input_file)
     texts: list[str] = []
     failed = any(d.is_error for d in diags)
@@ -73,13 +82,41 @@ def cmd_opt(args: argparse.Namespace) -> int:
             failed = True
             continue
         texts.append(Printer(generic=args.generic).module_text(result.module))
-    out = "// -----\n".join(texts)
-    if args.output and args.output != "-":
-        with open(args.output, "w", encoding="utf-8") as f:
+    _write(args.output, "// -----\n".join(texts))
+    return 1 if failed else 0
+
+
+def _opt_upstream(args: argparse.Namespace, source: SourceText, diags: list[Diagnostic]) -> int:
+    """`opt` on upstream-dialect MLIR: parse + verify with our dialects, print with xDSL."""
+    from tile_lsp.compiler.mlir.context import parse_upstream, print_ir
+
+    spans = split_chunks(source.text) if args.split_input_file else [Span(0, len(source.text))]
+    texts: list[str] = []
+    failed = any(d.is_error for d in diags)
+    for span in spans:
+        result = parse_upstream(source, span)
+        for d in result.diagnostics:
+            print("\n".join(format_text(d, source)), file=sys.stderr)
+        if not result.ok or result.module is None:
+            failed = True
+            continue
+        texts.append(print_ir(result.module, generic=args.generic))
+    _write(args.output, "// -----\n".join(texts))
+    return 1 if failed else 0
+
+
+def _write(path: str | None, out: str) -> None:
+    if path and path != "-":
+        with open(path, "w", encoding="utf-8") as f:
             f.write(out)
     else:
         sys.stdout.write(out)
-    return 1 if failed else 0
+
+
+def cmd_compile(args: argparse.Namespace) -> int:
+    from tile_lsp.cli_compile import run_compile
+
+    return run_compile(args)
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -103,6 +140,19 @@ def build_parser() -> argparse.ArgumentParser:
     opt.add_argument("-o", dest="output", metavar="OUT")
     opt.add_argument("file", metavar="FILE")
     opt.set_defaults(func=cmd_opt)
+    comp = sub.add_parser("compile", help="lower cuda_tile or gpu/nvgpu/nvvm/llvm MLIR to PTX or cubin")
+    comp.add_argument("--gpu-name", metavar="sm_XX[a]", help="target GPU, e.g. sm_90a")
+    comp.add_argument("--compute-capability", metavar="NN", help="target compute capability, e.g. 90")
+    comp.add_argument("--emit", choices=COMPILE_EMITS, default="ptx")
+    comp.add_argument("-o", dest="output", metavar="OUT", help="write the --emit stage here ('-' = stdout)")
+    comp.add_argument("--dump-dir", metavar="DIR", help="write every stage as DIR/<stem>.{tileaa.mlir,gpu.mlir,nvvm.mlir,llvm.mlir,ll,ptx,cubin}")
+    comp.add_argument("-O", dest="opt_level", type=int, choices=range(4), default=3, metavar="N")
+    comp.add_argument("--lineinfo", action="store_true", help="source line info in LLVM IR and PTX")
+    comp.add_argument("--device-debug", action="store_true", help="full device debug info (variables)")
+    comp.add_argument("--ptxas", metavar="PATH", help="the ptxas to run (default: PATH, CUDA_HOME, wheels)")
+    comp.add_argument("--format", choices=("text", "json"), default="text")
+    comp.add_argument("file", metavar="FILE")
+    comp.set_defaults(func=cmd_compile)
     srv = sub.add_parser("serve", help="run the language server (stdio; --tcp PORT binds 127.0.0.1)")
     srv.add_argument("--tcp", type=int, metavar="PORT", help="listen on 127.0.0.1:PORT instead of stdio")
     srv.set_defaults(func=cmd_serve)

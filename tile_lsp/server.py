@@ -183,10 +183,14 @@ class TileServer:
         value = self.session.settings.pipelineTimeout
         return float(value) if isinstance(value, (int, float)) and value > 0 else 30.0
 
-    def pipeline_request(self, snap: Snapshot, analysis: DocumentAnalysis | None = None) -> PipelineRequest | None:
-        """The compile for this version, or None: cuda_tile input (no front half yet), text in
-        no upstream dialect, or front-end errors (the pipeline would only repeat them)."""
-        if not is_upstream(snap.text) or detect_start(SourceText(snap.text)) == "cuda_tile":
+    def pipeline_request(
+        self, snap: Snapshot, analysis: DocumentAnalysis | None = None, *, cuda_tile: bool = False
+    ) -> PipelineRequest | None:
+        """The compile for this version, or None: text in no upstream dialect, or front-end
+        errors (the pipeline would only repeat them). cuda_tile input compiles only when asked
+        (`cuda_tile`: tileLsp/viewStage); its diagnostics stay the front end's."""
+        tile = detect_start(SourceText(snap.text)) == "cuda_tile"
+        if (tile and not cuda_tile) or (not tile and not is_upstream(snap.text)):
             return None
         analysis = analysis if analysis is not None else snap.analysis
         if any(d.is_error for d in analysis.diagnostics):
@@ -215,10 +219,10 @@ class TileServer:
         except Exception:  # only a cache warm-up: hover parses on demand
             log.debug("hover warm-up failed", exc_info=True)
 
-    async def report_for(self, snap: Snapshot) -> PipelineReport | None:
+    async def report_for(self, snap: Snapshot, *, cuda_tile: bool = False) -> PipelineReport | None:
         """The background compile of `snap` (cached, shared with the diagnostics' run)."""
         analysis = await asyncio.get_running_loop().run_in_executor(None, lambda: snap.analysis)
-        request = self.pipeline_request(snap, analysis)
+        request = self.pipeline_request(snap, analysis, cuda_tile=cuda_tile)
         if request is None:
             return None
         return await self.pipeline.compile(request, self.timeout())
@@ -230,15 +234,15 @@ class TileServer:
             raise ValueError(f"tile-lsp: {uri!r} is not an open document")
         if not isinstance(stage, str) or stage not in STAGES:
             raise ValueError(f"tile-lsp: unknown stage {stage!r} (one of {', '.join(STAGES)})")
-        report = await self.report_for(snap)
+        report = await self.report_for(snap, cuda_tile=True)
         cuda_tile = detect_start(SourceText(snap.text)) == "cuda_tile"
         error = None
-        if report is None and not cuda_tile:
+        if report is None:
             errors = [d for d in snap.analysis.diagnostics if d.is_error]
             error = (
                 f"fix the {len(errors)} front-end error(s) first; the pipeline runs on text that parses"
                 if errors
-                else "not an upstream gpu/nvgpu/nvvm/llvm MLIR file"
+                else "not a cuda_tile or upstream gpu/nvgpu/nvvm/llvm MLIR file"
             )
         view = pview.view_stage(report, stage, cuda_tile=cuda_tile, error=error)
         source = SourceText(snap.text)

@@ -140,7 +140,7 @@ local function run()
   end
   step('definition')
 
-  -- 6. :TileLspShowPtx: the server does not answer tileLsp/viewStage yet; a message, no error
+  -- 6. :TileLspShowPtx: tileLsp/viewStage compiles the cuda_tile kernel and answers its PTX
   local done, ok_stage, stage_msg = false, nil, nil
   local cmd_ok, cmd_err = pcall(function()
     tile.show_stage('ptx', bufnr, function(ok, msg)

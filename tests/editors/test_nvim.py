@@ -67,7 +67,12 @@ def test_nvim_end_to_end(tmp_path: Path, kernels: tuple[Path, Path]) -> None:
     res = run_nvim(
         tmp_path,
         f"luafile {HERE / 'nvim_e2e.lua'}",
-        {"TILE_LSP_KERNEL": str(kernel), "TILE_LSP_KERNEL2": str(second), "TILE_LSP_WAIT_MS": "10000"},
+        {
+            "TILE_LSP_KERNEL": str(kernel),
+            "TILE_LSP_KERNEL2": str(second),
+            "TILE_LSP_WAIT_MS": "10000",
+            "TILE_LSP_SETTINGS": json.dumps({"gpuName": "sm_90a", "previewOnSave": False}),
+        },
     )
     assert res["ok"], res.get("error")
     assert res["steps"] == ["opened", "attached", "broken", "fixed", "hover", "definition", "show_stage", "second"]
@@ -108,12 +113,12 @@ def test_nvim_end_to_end(tmp_path: Path, kernels: tuple[Path, Path]) -> None:
         "text": "  %bcast = broadcast %reshape : tile<1xf32> -> tile<1024xf32>",
     }
 
-    # :TileLspShowPtx / :TileLspShowStage: tileLsp/viewStage answers; for cuda_tile input (no
-    # front half yet) the shown text says why there is no PTX
+    # :TileLspShowPtx / :TileLspShowStage: tileLsp/viewStage compiles the cuda_tile kernel through
+    # the whole pipeline (tileaa -> gpu -> ... -> PTX) and shows the PTX
     stage = res["show_stage"]
     assert stage["call_ok"] and stage["command_ok"] and stage["done"]
     assert stage["ok"] is True
-    assert stage["message"].startswith("// tile-lsp: cuda_tile input needs the front half")
+    assert ".entry vector_add_Kt1_A1f32" in stage["message"], stage["message"][:400]
 
     # a second kernel under the same root reuses the one client
     assert res["second_filetype"] == "cuda_tile"

@@ -94,7 +94,11 @@ def test_view_stage_texts() -> None:
     view = pview.view_stage(failed, "ptx")
     assert not view.ok and view.output.startswith("// tile-lsp: stage 'ptx' was not produced")
     assert "// error [llvm]: 'nvvm.x' requires sm_90a\n//   more" in view.output
-    assert "front half" in pview.view_stage(None, "ptx", cuda_tile=True).output
+    assert "no pipeline result" in pview.view_stage(None, "ptx", cuda_tile=True).output
+    tile = _report(stages=[StageText("cuda_tile", "C", 0.0), StageText("gpu", "G", 0.0)], start_stage="cuda_tile")
+    assert pview.view_stage(tile, "gpu").output == "G"
+    nvvm_start = _report(stages=[StageText("nvvm", "N", 0.0)], start_stage="nvvm")
+    assert "starts at stage nvvm" in pview.view_stage(nvvm_start, "gpu").output
     assert "starts at stage nvvm" in pview.view_stage(_report(start_stage="nvvm"), "gpu").output
     summary = pview.view_stage(
         _report(stages=[StageText("cubin", "1 bytes", 0.1)], kernels={"k": {"registers": 4}}, target="sm_80"), "cubin"
@@ -105,6 +109,8 @@ def test_view_stage_texts() -> None:
 def test_preview_files() -> None:
     report = _report(stages=[StageText("nvvm", "N", 0.0), StageText("llvm", "L", 0.0)])
     assert pview.preview_files(report, "k") == {
+        "k.tileaa.mlir": None,
+        "k.gpu.mlir": None,
         "k.nvvm.mlir": "N",
         "k.llvm.mlir": "L",
         "k.ll": None,

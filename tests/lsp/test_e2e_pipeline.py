@@ -19,6 +19,7 @@ from lsprotocol import types as lsp
 from pytest_lsp import ClientServerConfig, LanguageClient
 
 TIMEOUT_S = 60.0
+CUTILE = pathlib.Path(__file__).resolve().parents[1] / "data" / "cutile"
 HAS_PTXAS = shutil.which("ptxas") is not None or pathlib.Path("/usr/local/cuda/bin/ptxas").exists()
 
 KERNEL = """module attributes {gpu.container_module} {
@@ -245,6 +246,22 @@ async def test_view_stage_of_a_failing_compile_says_why(client: LanguageClient, 
     assert diag.source == "tile-lsp(llvm)" and diag.range.start.line == 3
 
 
+@pytest.mark.asyncio(loop_scope="module")
+async def test_view_stage_of_a_cuda_tile_file_shows_its_ptx(client: LanguageClient, tmp_path: pathlib.Path):
+    _configure(client, gpuName="sm_90a")
+    text = (CUTILE / "vector_add.mlir").read_text(encoding="utf-8")
+    text = text[: text.index("\nentry ", 1) + 1]  # the f32 entry only: quick
+    uri = (tmp_path / "vector_add.mlir").as_uri()
+    _open(client, uri, text)
+    ptx = await _view(client, uri, "ptx")
+    assert ptx["ok"] is True, ptx["output"][:400]
+    assert ".entry vector_add_Kt1_A1f32" in ptx["output"] and ".target sm_90a" in ptx["output"]
+    gpu = await _view(client, uri, "gpu")
+    assert gpu["ok"] is True and "gpu.func @vector_add_Kt1_A1f32" in gpu["output"]
+    tileaa = await _view(client, uri, "tileaa")
+    assert tileaa["ok"] is True and "nv_tileaa." in tileaa["output"]
+
+
 @pytest.mark.skipif(not HAS_PTXAS, reason="needs ptxas")
 @pytest.mark.asyncio(loop_scope="module")
 async def test_code_lens_per_kernel(client: LanguageClient, tmp_path: pathlib.Path):
@@ -373,5 +390,8 @@ async def test_definition_stays_fast_while_compiling(client: LanguageClient, tmp
         assert found and found[0].range.start.line == 3  # type: ignore[index,union-attr]
         await asyncio.sleep(0.02)
     assert [p for p in log if p.uri == uri][-1].diagnostics == ()
-    assert latencies and max(latencies) < 0.25, latencies
+    # Not a benchmark (bench/pipeline_lsp.py is): a request loop blocked by the compile would
+    # answer after the compile (seconds); the median guards against a slow-but-not-blocked loop.
+    latencies.sort()
+    assert latencies and max(latencies) < 1.0 and latencies[len(latencies) // 2] < 0.1, latencies
     print(f"definition during a compile: {len(latencies)} requests, max {max(latencies) * 1000:.1f} ms")

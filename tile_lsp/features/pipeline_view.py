@@ -12,9 +12,9 @@ from tile_lsp.background import PipelineReport
 from tile_lsp.compiler.diagnostics import Diagnostic
 from tile_lsp.compiler.source import Span
 
-VIEW_STAGES = ("nvvm", "llvm", "llvm-ir", "ptx", "cubin")
+VIEW_STAGES = ("cuda_tile", "tileaa", "gpu", "nvvm", "llvm", "llvm-ir", "ptx", "cubin")
 # Preview file name per stage: <stem> + suffix (the same names `tile-lsp compile --dump-dir` writes).
-PREVIEW_SUFFIX = {"nvvm": ".nvvm.mlir", "llvm": ".llvm.mlir", "llvm-ir": ".ll", "ptx": ".ptx"}
+PREVIEW_SUFFIX = {"tileaa": ".tileaa.mlir", "gpu": ".gpu.mlir", "nvvm": ".nvvm.mlir", "llvm": ".llvm.mlir", "llvm-ir": ".ll", "ptx": ".ptx"}
 FIX_CHIPS = ("sm_90a", "sm_80", "sm_100a")  # offered by the missing-target quick fix, first preferred
 SET_GPU_NAME = "tileLsp.setGpuName"
 VIEW_STAGE = "tileLsp.viewStage"
@@ -60,15 +60,12 @@ class StageView:
 def view_stage(report: PipelineReport | None, stage: str, *, cuda_tile: bool = False, error: str | None = None) -> StageView:
     """One stage of a report as text. Without that stage, the text says why (as comments)."""
     if report is None:
-        why = error or (
-            "cuda_tile input needs the front half of the pipeline (cuda_tile -> tileaa -> gpu), which is not built "
-            "yet; stages are shown for upstream gpu/nvgpu/nvvm/llvm MLIR files"
-            if cuda_tile
-            else "no pipeline result for this document"
-        )
+        why = error or "no pipeline result for this document"
         return StageView(stage, f"// tile-lsp: {why}\n", 0.0, False, [])
-    if stage not in VIEW_STAGES:
-        shown = ", ".join(VIEW_STAGES)
+    start = report.start_stage if report.start_stage in VIEW_STAGES else "nvvm"
+    shown_stages = VIEW_STAGES[VIEW_STAGES.index(start):]
+    if stage not in shown_stages:
+        shown = ", ".join(shown_stages)
         why = f"this input starts at stage {report.start_stage or 'nvvm'}; stages shown: {shown}"
         return StageView(stage, f"// tile-lsp: {why}\n", 0.0, False, [])
     errors = [d for d in report.diagnostics if d.is_error]

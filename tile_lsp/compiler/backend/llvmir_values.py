@@ -33,8 +33,35 @@ NVPTX_DATALAYOUT = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 NVPTX_TRIPLE = "nvptx64-nvidia-cuda"
 
 
+# type_text memo. xDSL attributes are immutable, so a type's spelling never changes. The first
+# level is keyed by identity (the emitter meets the same type objects over and over; hashing a
+# big struct type walks all its fields), the second by equality (equal types built separately).
+# Entries hold their type, so an id is never reused while its entry lives. Both are cleared
+# when full, which bounds what a long-running server keeps alive.
+_TYPE_TEXT_MAX = 4096
+_type_text_by_id: dict[int, tuple[Attribute, str | None]] = {}
+_type_text_by_eq: dict[Attribute, str | None] = {}
+
+
 def type_text(t: Attribute) -> str | None:
     """`i32`, `float`, `ptr addrspace(3)`, `<4 x float>`, `{ i32, i1 }`, `[4 x i8]`, `void`."""
+    hit = _type_text_by_id.get(id(t))
+    if hit is not None and hit[0] is t:
+        return hit[1]
+    if t in _type_text_by_eq:
+        text = _type_text_by_eq[t]
+    else:
+        text = _spell_type(t)
+        if len(_type_text_by_eq) >= _TYPE_TEXT_MAX:
+            _type_text_by_eq.clear()
+        _type_text_by_eq[t] = text
+    if len(_type_text_by_id) >= _TYPE_TEXT_MAX:
+        _type_text_by_id.clear()
+    _type_text_by_id[id(t)] = (t, text)
+    return text
+
+
+def _spell_type(t: Attribute) -> str | None:
     if isinstance(t, IntegerType):
         return f"i{t.width.data}"
     if isinstance(t, IndexType):

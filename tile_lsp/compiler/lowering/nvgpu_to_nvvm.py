@@ -46,7 +46,7 @@ from xdsl.dialects.builtin import (
     i32,
     i64,
 )
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
 from tile_lsp.compiler.lowering.common import LoweringContext
@@ -113,8 +113,32 @@ def _ins(rewriter: PatternRewriter, op: Operation) -> Operation:
     return op
 
 
+class _RewriteConstants:
+    """The constants `_const` made during the latest rewrite: (block, value, type) -> op."""
+
+    rewriter: PatternRewriter | None = None
+    op: Operation | None = None
+    made: dict[tuple[Block, int, IntegerType], Operation] = {}
+
+
 def _const(rewriter: PatternRewriter, value: int, t: IntegerType = i64) -> SSAValue:
     return _ins(rewriter, llvm.ConstantOp(IntegerAttr(value, t), t)).results[0]
+
+
+def _reused_const(rewriter: PatternRewriter, value: int, t: IntegerType = i64) -> SSAValue:
+    """`_const`, but within one rewrite a constant already made in the same block is reused (it
+    was inserted earlier at a point before this one, so it dominates). Only for rewrites whose
+    constants upstream's op-by-op comparison does not look at (the WGMMA store's thousands)."""
+    current = rewriter._current_operation  # pyright: ignore[reportPrivateUsage]
+    seen = _RewriteConstants
+    if seen.rewriter is not rewriter or seen.op is not current:
+        seen.rewriter, seen.op, seen.made = rewriter, current, {}
+    block = rewriter.insertion_point.block
+    key = (block, value, t)
+    made = seen.made.get(key)
+    if made is None or made.parent is not block:
+        made = seen.made[key] = _ins(rewriter, llvm.ConstantOp(IntegerAttr(value, t), t))
+    return made.results[0]
 
 
 def _binop(
@@ -740,24 +764,24 @@ class WarpgroupMmaStorePattern(_Pattern):
             frag = _extract(rewriter, acc, tile, inner_t)
             # thread coordinates (re-derived per 64-row tile, as MLIR 22 does)
             tid = _ins(rewriter, make_op("nvvm.read.ptx.sreg.tid.x", [], [i32])).results[0]
-            warp = _const(rewriter, 32, i32)
+            warp = _reused_const(rewriter, 32, i32)
             lane = _binop(rewriter, llvm.URemOp, tid, warp)
             warp_id = _binop(rewriter, llvm.UDivOp, tid, warp)
-            lane4 = _binop(rewriter, llvm.UDivOp, lane, _const(rewriter, 4, i32))
-            lane4mod = _binop(rewriter, llvm.URemOp, lane, _const(rewriter, 4, i32))
-            col0 = _binop(rewriter, llvm.MulOp, lane4mod, _const(rewriter, 2, i32))
-            warp_rows = _binop(rewriter, llvm.MulOp, warp_id, _const(rewriter, 16, i32))
+            lane4 = _binop(rewriter, llvm.UDivOp, lane, _reused_const(rewriter, 4, i32))
+            lane4mod = _binop(rewriter, llvm.URemOp, lane, _reused_const(rewriter, 4, i32))
+            col0 = _binop(rewriter, llvm.MulOp, lane4mod, _reused_const(rewriter, 2, i32))
+            warp_rows = _binop(rewriter, llvm.MulOp, warp_id, _reused_const(rewriter, 16, i32))
             row0 = _binop(rewriter, llvm.AddOp, lane4, warp_rows)
             for half in range(2):
-                row = _binop(rewriter, llvm.AddOp, row0, _const(rewriter, tile * ng.WGMMA_M + half * 8, i32))
-                row_off = _binop(rewriter, llvm.MulOp, _to_int(rewriter, row, i64), _const(rewriter, row_stride))
+                row = _binop(rewriter, llvm.AddOp, row0, _reused_const(rewriter, tile * ng.WGMMA_M + half * 8, i32))
+                row_off = _binop(rewriter, llvm.MulOp, _to_int(rewriter, row, i64), _reused_const(rewriter, row_stride))
                 for j in range(n // 8):
-                    col = _binop(rewriter, llvm.AddOp, col0, _const(rewriter, j * 8, i32))
+                    col = _binop(rewriter, llvm.AddOp, col0, _reused_const(rewriter, j * 8, i32))
                     lin = _binop(rewriter, llvm.AddOp, row_off, _to_int(rewriter, col, i64))
                     for e in range(2):
                         idx = half * 2 + j * 4 + e
                         value = _extract(rewriter, frag, idx, elem)
-                        at = lin if e == 0 else _binop(rewriter, llvm.AddOp, lin, _const(rewriter, 1))
+                        at = lin if e == 0 else _binop(rewriter, llvm.AddOp, lin, _reused_const(rewriter, 1))
                         gep = llvm.GEPOp(base, [llvm.GEP_USE_SSA_VAL], elem, ssa_indices=[at], result_type=ptr_t)
                         _ins(rewriter, StoreOp(value, _ins(rewriter, gep).results[0]))
         rewriter.erase(op)

@@ -1,0 +1,147 @@
+"""`tile-lsp compile`: run the lowering pipeline on one file and write its outputs.
+
+Diagnostics and ptxas resource usage go to stderr (or one JSON object on stdout with
+`--format json`); the requested stage goes to `-o` or stdout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from dataclasses import asdict, is_dataclass
+
+from tile_lsp.compiler.diagnostics import DiagnosticSink, format_text, to_json
+from tile_lsp.compiler.pipeline import MISSING_TARGET, CompileResult, StageOutput, compile_source
+from tile_lsp.compiler.source import SourceText, Span
+from tile_lsp.compiler.target import CompileOptions, Target
+
+# --dump-dir file names: <stem> + this.
+DUMP_SUFFIX = {"tileaa": ".tileaa.mlir", "gpu": ".gpu.mlir", "nvvm": ".nvvm.mlir", "llvm": ".llvm.mlir", "llvm-ir": ".ll", "ptx": ".ptx", "cubin": ".cubin"}
+
+
+def _target(args: argparse.Namespace) -> tuple[Target | None, bool]:
+    """(target, valid): no option at all is valid (the input may carry one)."""
+    if args.gpu_name is None and args.compute_capability is None:
+        return None, True
+    cc: int | None = None
+    if args.compute_capability is not None:
+        try:
+            cc = int(args.compute_capability)
+        except ValueError:
+            return None, False
+    target = Target.resolve(args.gpu_name, cc)
+    return target, target is not None
+
+
+def run_compile(args: argparse.Namespace) -> int:
+    from tile_lsp.cli import _load
+
+    try:
+        source, diags = _load(args.file)
+    except OSError as exc:
+        print(f"{args.file}: error: {exc.strerror}", file=sys.stderr)
+        return 1
+    target, valid = _target(args)
+    options = CompileOptions(
+        target=target,
+        opt_level=args.opt_level,
+        lineinfo=args.lineinfo,
+        device_debug=args.device_debug,
+        ptxas=args.ptxas,
+    )
+    if not valid:
+        sink = DiagnosticSink("options", diags)
+        sink.error(Span(0, min(1, len(source.text))), MISSING_TARGET)
+        result = CompileResult(source, options, args.emit)
+    else:
+        result = compile_source(source, options, args.emit)
+    result.diagnostics[:0] = diags
+    where: str | None = None
+    failed: str | None = None
+    try:
+        if args.dump_dir:
+            _dump(result, source, args.dump_dir)
+        where = _write_output(result, args.output) if result.ok else None
+    except OSError as exc:
+        failed = f"{exc.filename or args.output}: error: {exc.strerror or exc}"
+    _report(result, source, args.format, json_to_stderr=where == "stdout")
+    if failed is not None:
+        print(failed, file=sys.stderr)
+        return 1
+    return 0 if result.ok else 1
+
+
+def _stem(source: SourceText) -> str:
+    return os.path.splitext(os.path.basename(source.path))[0] if source.path not in ("-", "") else "stdin"
+
+
+def _dump(result: CompileResult, source: SourceText, directory: str) -> None:
+    os.makedirs(directory, exist_ok=True)
+    stem = _stem(source)
+    for stage in result.stages:
+        if stage.name not in DUMP_SUFFIX:
+            continue  # cuda_tile: the input itself
+        path = os.path.join(directory, stem + DUMP_SUFFIX[stage.name])
+        if stage.data is not None:
+            with open(path, "wb") as f:
+                f.write(stage.data)
+        else:
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(stage.located_text or stage.text)
+
+
+def _write_output(result: CompileResult, output: str | None) -> str | None:
+    """Write the --emit stage to `output` (stdout when absent, except a binary cubin); where it went."""
+    out: StageOutput | None = result.output
+    if out is None:
+        return None
+    if out.data is not None and output is None:
+        # Binary: like `nvcc -cubin`, default to <stem>.cubin in the current directory.
+        output = _stem(result.source) + ".cubin"
+        print(f"wrote {output}", file=sys.stderr)
+    if output in (None, "-"):
+        if out.data is not None:
+            sys.stdout.flush()
+            sys.stdout.buffer.write(out.data)
+            sys.stdout.buffer.flush()
+        else:
+            sys.stdout.write(out.text)
+        return "stdout"
+    assert output is not None
+    if out.data is not None:
+        with open(output, "wb") as f:
+            f.write(out.data)
+    else:
+        with open(output, "w", encoding="utf-8") as f:
+            f.write(out.text)
+    return "file"
+
+
+def _resources(result: CompileResult) -> dict[str, dict[str, object]]:
+    out: dict[str, dict[str, object]] = {}
+    for name, res in result.kernels.items():
+        out[name] = asdict(res) if is_dataclass(res) and not isinstance(res, type) else dict(vars(res))
+    return out
+
+
+def _report(result: CompileResult, source: SourceText, fmt: str, json_to_stderr: bool) -> None:
+    chip = result.target.chip if result.target else "?"
+    if fmt == "json":
+        record = {
+            "diagnostics": [to_json(d, source) for d in result.diagnostics],
+            "start_stage": result.start_stage,
+            "target": result.target.chip if result.target else None,
+            "stages": [{"name": s.name, "seconds": round(s.seconds, 6)} for s in result.stages],
+            "kernels": _resources(result),
+            "ptxas_command": result.ptxas_command,
+        }
+        print(json.dumps(record, indent=1), file=sys.stderr if json_to_stderr else sys.stdout)
+        return
+    for d in result.diagnostics:
+        print("\n".join(format_text(d, source)), file=sys.stderr)
+    for name, res in _resources(result).items():
+        fields = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in res.items()
+                           if isinstance(v, (int, float)) and not isinstance(v, bool))
+        print(f"ptxas: {name} ({chip}): {fields}", file=sys.stderr)

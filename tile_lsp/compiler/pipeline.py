@@ -1,0 +1,450 @@
+"""The lowering pipeline as a table of named stages (see shared/design/PIPELINE.md): one loop runs
+them from the stage the input starts at, keeps every stage's output, and never raises.
+
+Stage functions belong to their own modules and are imported when their stage runs, so a stage
+that is missing or broken becomes a diagnostic ("internal error in stage X: ...") instead of a
+crash of the whole compile.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from xdsl.dialects import builtin
+from xdsl.ir import Operation
+
+from tile_lsp.compiler.diagnostics import Diagnostic, DiagnosticSink
+from tile_lsp.compiler.lowering.common import LoweringContext
+from tile_lsp.compiler.provenance import SourceIndex, SourceRef, lines_of_source
+from tile_lsp.compiler.source import SourceText, Span
+from tile_lsp.compiler.target import CompileOptions, Target
+
+STAGES = ("cuda_tile", "tileaa", "gpu", "nvvm", "llvm", "llvm-ir", "ptx", "cubin")
+EMITS = STAGES
+MLIR_STAGES = ("tileaa", "gpu", "nvvm", "llvm")
+# The `stage` a diagnostic of each pipeline stage carries (the cubin stage's messages are ptxas's).
+DIAGNOSTIC_STAGE = {"cubin": "ptxas"}
+MISSING_TARGET = "invalid or missing --compute-capability option"
+# Dialects the llvm stage takes as they are; anything else in the input starts at the nvvm stage.
+_LLVM_LEVEL = ("llvm", "nvvm")
+_CUDA_TILE = re.compile(r"^[^/\n]*?\bcuda_tile\.|^\s*entry\b", re.MULTILINE)
+
+
+@dataclass
+class StageOutput:
+    """What one stage produced: its text (MLIR, LLVM IR or PTX), bytes for the cubin, its time."""
+
+    name: str
+    text: str
+    seconds: float
+    located_text: str | None = None  # MLIR stages: the same text with `loc(...)` on every op
+    data: bytes | None = None
+    # Per 0-based line of `text`, the source it came from (None: structural, or no map made).
+    line_refs: list[SourceRef | None] | None = None
+
+
+@dataclass
+class CompileResult:
+    """Everything one compile produced: per-stage outputs, diagnostics, ptxas resources."""
+
+    source: SourceText
+    options: CompileOptions
+    emit: str
+    start_stage: str | None = None
+    target: Target | None = None
+    stages: list[StageOutput] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    kernels: dict[str, Any] = field(default_factory=dict)  # name -> backend.ptxas.KernelResources
+    ptxas_command: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return not any(d.is_error for d in self.diagnostics)
+
+    def stage(self, name: str) -> StageOutput | None:
+        return next((s for s in self.stages if s.name == name), None)
+
+    def stage_lines(self, stage: str) -> list[SourceRef | None]:
+        """Per 0-based line of `stage`'s text, the source op it came from (None where no source
+        op did: structural lines; every line when the stage did not run or kept no map)."""
+        out = self.stage(stage)
+        if out is None or out.data is not None:
+            return []
+        count = len(out.text.splitlines())
+        refs = out.line_refs or []
+        return list(refs[:count]) + [None] * (count - len(refs))
+
+    def source_to_lines(self, stage: str, where: int | Span) -> list[int]:
+        """The 0-based lines of `stage`'s text lowered from the 0-based source line `where` (an
+        int), or from source ops at offsets in the character range `where` (a Span)."""
+        return lines_of_source(self.stage_lines(stage), self.source, where)
+
+    @property
+    def output(self) -> StageOutput | None:
+        """The requested stage's output, if the compile got that far."""
+        return self.stage(self.emit)
+
+
+class _Run:
+    """One pipeline run's state: the module, the lowering context, the result being filled."""
+
+    def __init__(
+        self, result: CompileResult, module: builtin.ModuleOp, lctx: LoweringContext, index: SourceIndex | None
+    ) -> None:
+        self.result = result
+        self.module = module
+        self.lctx = lctx
+        self.index = index  # None: no line maps wanted
+        self.llvm_ir: str | None = None  # what the ptx stage compiles (with line info when mapping)
+        self.ptx: str | None = None  # what ptxas assembles (the shown PTX)
+
+    @property
+    def debug_shown(self) -> bool:
+        """Whether the user asked for line info (or full debug info) in the texts."""
+        return self.lctx.options.lineinfo or self.lctx.options.device_debug
+
+    @property
+    def forced_lineinfo(self) -> bool:
+        """Line info compiled in only for the map, taken out of the shown texts."""
+        return self.index is not None and not self.debug_shown
+
+    @property
+    def sink(self) -> DiagnosticSink:
+        return self.lctx.sink
+
+    def internal_error(self, stage: str, exc: BaseException) -> None:
+        where = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
+        at = f" ({where.filename.rsplit('/', 1)[-1]}:{where.lineno})" if where else ""
+        self.lctx.error(self.module, f"internal error in stage {stage}: {type(exc).__name__}: {exc}{at}")
+
+
+def detect_start(source: SourceText) -> str:
+    """"cuda_tile" for Tile IR text, else "mlir" (refined to nvvm/llvm after parsing)."""
+    return "cuda_tile" if _CUDA_TILE.search(source.text) else "mlir"
+
+
+def start_stage_of(module: Operation) -> str:
+    """"llvm" when the module holds only llvm/nvvm ops (inside gpu.modules), else "nvvm"."""
+    from tile_lsp.compiler.lowering.debuginfo import op_name
+
+    for op in module.walk():
+        name = op_name(op)
+        if name in ("builtin.module", "gpu.module"):
+            continue
+        if name.split(".", 1)[0] not in _LLVM_LEVEL:
+            return "nvvm"
+    return "llvm"
+
+
+def compile_source(
+    source: SourceText, options: CompileOptions, emit: str = "ptx", *, provenance: bool = True
+) -> CompileResult:
+    """Run the stages from where `source` starts up to `emit`; every failure is a diagnostic.
+
+    With `provenance` (the default) every text stage keeps its line map (`CompileResult.stage_lines`):
+    LLVM IR and PTX are then built with line info even without `options.lineinfo`, and shown
+    without it (the user's `lineinfo` still decides the shown text and ptxas's `-lineinfo`)."""
+    result = CompileResult(source, options, emit)
+    if emit not in EMITS:
+        DiagnosticSink("options", result.diagnostics).error(_file_start(source), f"unknown --emit stage '{emit}'")
+        return result
+    if detect_start(source) == "cuda_tile":
+        run = _start_cuda_tile(result, provenance)
+        if run is None:
+            return result
+    else:
+        run = _start_upstream(result, provenance)
+        if run is None:
+            return result
+    _run_stages(run, emit)
+    return result
+
+
+def _start_upstream(result: CompileResult, provenance: bool) -> _Run | None:
+    """Parse upstream-dialect MLIR; the run starts at the nvvm or llvm stage."""
+    from tile_lsp.compiler.mlir.context import parse_upstream
+
+    source, options = result.source, result.options
+    try:
+        parsed = parse_upstream(source)
+    except Exception as exc:  # parse_upstream reports user errors itself; this is a parser bug
+        message = f"internal error in stage mlir: {type(exc).__name__}: {exc}"
+        DiagnosticSink("mlir", result.diagnostics).error(_file_start(source), message)
+        return None
+    result.diagnostics.extend(parsed.diagnostics)
+    if not parsed.ok or parsed.module is None:
+        return None
+    module = parsed.module
+    result.start_stage = start_stage_of(module)
+    sink = DiagnosticSink(result.start_stage, result.diagnostics)
+    lctx = LoweringContext(source, options, sink, parsed.spans)
+    run = _Run(result, module, lctx, SourceIndex(source, parsed.spans) if provenance else None)
+    _resolve_target(run)
+    return run
+
+
+def _start_cuda_tile(result: CompileResult, provenance: bool) -> _Run | None:
+    """Parse and verify Tile IR with the front end (its diagnostics stop the run: stage
+    cuda_tile); the run's first output is the cuda_tile text itself, every line its own source."""
+    from tile_lsp.compiler.frontend import parse_text
+    from tile_lsp.compiler.lowering.tile_to_tileaa import cuda_tile_spans
+
+    source, options = result.source, result.options
+    result.start_stage = "cuda_tile"
+    sink = DiagnosticSink("cuda_tile", result.diagnostics)
+    started = time.perf_counter()
+    try:
+        [parsed] = parse_text(source.text, source.path)
+    except Exception as exc:  # the front end reports user errors itself; this is a parser bug
+        sink.error(_file_start(source), f"internal error in stage cuda_tile: {type(exc).__name__}: {exc}")
+        return None
+    result.diagnostics.extend(parsed.diagnostics)  # (stage cuda_tile)
+    if not parsed.ok or parsed.module is None:
+        return None
+    try:
+        spans = cuda_tile_spans(parsed.smap)
+    except Exception as exc:
+        sink.error(_file_start(source), f"internal error in stage cuda_tile: {type(exc).__name__}: {exc}")
+        return None
+    lctx = LoweringContext(source, options, sink, spans)
+    index = SourceIndex(source, spans) if provenance else None
+    run = _Run(result, parsed.module, lctx, index)
+    result.target = options.target
+    refs: list[SourceRef | None] | None = None
+    if index is not None:
+        starts = source.line_starts()
+        refs = [index.ref(source.path, line + 1, 1) for line in range(len(starts))]
+    output = StageOutput("cuda_tile", source.text, time.perf_counter() - started, line_refs=refs)
+    result.stages.append(output)
+    return run
+
+
+def _run_stages(run: _Run, emit: str) -> None:
+    """Run the stages after the start stage up to `emit` (ptx also runs ptxas, when found, to
+    check the PTX and report resources); stop at the first stage with an error."""
+    result, sink, lctx, module = run.result, run.sink, run.lctx, run.module
+    assert result.start_stage is not None
+    first = STAGES.index(result.start_stage)
+    if result.stages and result.stages[-1].name == result.start_stage:
+        first += 1  # the start stage's output is made already (cuda_tile: the parsed text)
+    last = STAGES.index(emit)
+    if last < STAGES.index(result.start_stage):
+        lctx.error(module, f"--emit {emit} comes before stage {result.start_stage}, where this input starts")
+        return
+    for name in STAGES[first:]:
+        if STAGES.index(name) > last and not (name == "cubin" and emit == "ptx"):
+            break
+        sink.stage = DIAGNOSTIC_STAGE.get(name, name)
+        started = time.perf_counter()
+        try:
+            produced = _STAGE_RUNNERS[name](run)
+        except Exception as exc:  # a stage's own bug: report it, never crash the caller
+            run.internal_error(name, exc)
+            produced = None
+        if produced is not None:
+            produced.seconds = time.perf_counter() - started
+            result.stages.append(produced)
+        elif not sink.has_errors and not (name == "cubin" and emit == "ptx"):
+            lctx.error(module, f"stage {name} failed without a diagnostic")
+        if sink.has_errors:
+            break
+
+
+def _resolve_target(run: _Run) -> Target | None:
+    """The compile target: the option, else a chip an `#nvvm.target` in the module names."""
+    from tile_lsp.compiler.lowering.target_attach import existing_target
+
+    target = run.lctx.options.target or existing_target(run.module)
+    if target is not None and run.lctx.options.target is None:
+        run.lctx.options = replace(run.lctx.options, target=target)
+    run.result.target = target
+    return target
+
+
+def _require_target(run: _Run) -> Target | None:
+    target = _resolve_target(run)
+    if target is None:
+        run.lctx.error(run.module, MISSING_TARGET)
+    return target
+
+
+def _mlir_output(run: _Run, name: str) -> StageOutput:
+    from tile_lsp.compiler.mlir.context import print_ir
+    from tile_lsp.compiler.provenance import print_mapped, print_mapped_located
+
+    refs: list[SourceRef | None] | None = None
+    located: str | None = None
+    if run.index is not None:  # one printing: the located text, and the plain one cut from it
+        try:
+            text, located, refs = print_mapped_located(run.module, run.index)
+        except Exception:  # a location kind the printer does not know: print without locations
+            text, refs = print_mapped(run.module, run.index)
+            located = ""
+    if refs is None:
+        text = print_ir(run.module)
+    if located is None:  # ("": printing locations failed already)
+        try:
+            located = print_ir(run.module, locations=True)
+        except Exception:  # a location kind the printer does not know: the plain dump still stands
+            located = None
+    return StageOutput(name, text, 0.0, located_text=located or None, line_refs=refs)
+
+
+def _run_tileaa(run: _Run) -> StageOutput | None:
+    from tile_lsp.compiler.lowering.tile_to_tileaa import convert_cuda_tile_to_tileaa
+
+    if not convert_cuda_tile_to_tileaa(run.module, run.lctx) or run.sink.has_errors:
+        return None  # without a target: "invalid or missing --compute-capability option" at the module
+    return _mlir_output(run, "tileaa")
+
+
+def _run_gpu(run: _Run) -> StageOutput | None:
+    from tile_lsp.compiler.lowering.tileaa_to_gpu import convert_tileaa_to_gpu
+
+    if not convert_tileaa_to_gpu(run.module, run.lctx) or run.sink.has_errors:
+        return None
+    return _mlir_output(run, "gpu")
+
+
+def _run_nvvm(run: _Run) -> StageOutput | None:
+    from tile_lsp.compiler.lowering import debuginfo, target_attach, to_nvvm
+
+    if not to_nvvm.convert_to_nvvm(run.module, run.lctx):
+        return None
+    if not target_attach.attach_nvvm_target(run.module, run.lctx):
+        return None
+    if not debuginfo.translate_debug_info(run.module, run.lctx):
+        return None
+    return _mlir_output(run, "nvvm")
+
+
+def _run_llvm(run: _Run) -> StageOutput | None:
+    if _require_target(run) is None:
+        return None
+    from tile_lsp.compiler.lowering import intrinsics, nvvm_to_llvm
+
+    if not nvvm_to_llvm.convert_nvvm_to_llvm(run.module, run.lctx) or run.sink.has_errors:
+        return None
+    for level in (0, 1):
+        intrinsics.lower_intrinsics(run.module, run.lctx, level)
+        if run.sink.has_errors:
+            return None
+    return _mlir_output(run, "llvm")
+
+
+def _run_llvm_ir(run: _Run) -> StageOutput | None:
+    if _require_target(run) is None:
+        return None
+    from tile_lsp.compiler import provenance
+    from tile_lsp.compiler.backend import llvm as llvm_backend
+    from tile_lsp.compiler.backend import llvmir
+
+    options = run.lctx.options
+    if run.forced_lineinfo:  # DebugDirectivesOnly: `!dbg` locations, no code change
+        run.lctx.options = replace(options, lineinfo=True)
+    try:
+        ir = llvmir.emit_llvm_ir(run.module, run.lctx)
+    finally:
+        run.lctx.options = options
+    if ir is None or run.sink.has_errors:
+        return None
+    optimized = llvm_backend.optimize(ir, options, run.sink)
+    if run.sink.has_errors:
+        return None
+    run.llvm_ir = optimized
+    if run.index is None:
+        return StageOutput("llvm-ir", optimized, 0.0)
+    refs = provenance.llvm_ir_refs(optimized, run.index)
+    if not run.forced_lineinfo:
+        return StageOutput("llvm-ir", optimized, 0.0, line_refs=refs)
+    shown, kept = provenance.strip_llvm_debug(optimized)
+    return StageOutput("llvm-ir", shown, 0.0, line_refs=provenance.reindex(refs, kept))
+
+
+def _run_ptx(run: _Run) -> StageOutput | None:
+    target = _require_target(run)
+    if target is None or run.llvm_ir is None:
+        return None
+    from tile_lsp.compiler import provenance
+    from tile_lsp.compiler.backend import llvm as llvm_backend
+
+    ptx = llvm_backend.emit_ptx(run.llvm_ir, target, opt_level=run.lctx.options.opt_level, sink=run.sink)
+    if run.sink.has_errors or not ptx:
+        return None
+    refs: list[SourceRef | None] | None = None
+    if run.index is not None:
+        refs = provenance.ptx_refs(ptx, run.index)
+        if run.forced_lineinfo:
+            ptx, kept = provenance.strip_ptx_debug(ptx)
+            refs = provenance.reindex(refs, kept)
+    run.ptx = ptx
+    return StageOutput("ptx", ptx, 0.0, line_refs=refs)
+
+
+def _run_cubin(run: _Run) -> StageOutput | None:
+    target = _require_target(run)
+    if target is None or run.ptx is None:
+        return None
+    from tile_lsp.compiler.backend import ptxas
+
+    if ptxas.find_ptxas(run.lctx.options) is None:
+        if run.result.emit == "cubin":
+            run.lctx.error(run.module, "ptxas not found (give --ptxas PATH, set CUDA_HOME, or put it on PATH)")
+        return None  # `--emit ptx` without a ptxas: the PTX stands unchecked
+    res = ptxas.run_ptxas(run.ptx, target, run.lctx.options)
+    run.result.ptxas_command = res.command
+    run.result.kernels = dict(res.kernels)
+    _report_ptxas(run, res, target)
+    if not res.ok:
+        return None
+    cubin = res.cubin or b""
+    return StageOutput("cubin", f"{len(cubin)} bytes of {target.chip} cubin", 0.0, data=cubin)
+
+
+def _report_ptxas(run: _Run, res: Any, target: Target) -> None:
+    """ptxas messages at the source op their PTX line came from (through the ptx stage's line
+    map), else at the module; every error names the command that reproduces it."""
+    assert run.ptx is not None
+    refs = run.result.stage_lines("ptx")
+    placed = False
+    for msg in res.messages:
+        ref = refs[msg.line - 1] if msg.line and 0 < msg.line <= len(refs) else None
+        span = None
+        if ref is not None and ref.offset is not None:
+            span = ref.span or Span(ref.offset, min(ref.offset + 1, len(run.lctx.source.text)))
+        text = f"ptxas {msg.severity} for {target.chip}: {msg.text}" + (f" (PTX line {msg.line})" if msg.line else "")
+        if msg.severity == "warning":
+            if span is not None:
+                run.sink.warning(span, text)
+            else:
+                run.lctx.warning(run.module, text)
+            continue
+        text += f"\nreproduce with: {res.command}"
+        if span is not None:
+            run.sink.error(span, text)
+        else:
+            run.lctx.error(run.module, text)
+        placed = True
+    if not res.ok and not placed:
+        detail = res.diagnostics.strip() if res.diagnostics else f"no output\nreproduce with: {res.command}"
+        run.lctx.error(run.module, f"ptxas rejected the PTX for {target.chip}:\n{detail}")
+
+
+_STAGE_RUNNERS: dict[str, Callable[[_Run], StageOutput | None]] = {
+    "tileaa": _run_tileaa,
+    "gpu": _run_gpu,
+    "nvvm": _run_nvvm,
+    "llvm": _run_llvm,
+    "llvm-ir": _run_llvm_ir,
+    "ptx": _run_ptx,
+    "cubin": _run_cubin,
+}
+
+
+def _file_start(source: SourceText) -> Span:
+    return Span(0, min(1, len(source.text)))

@@ -1,0 +1,391 @@
+"""Provenance: which source op each line of a stage's text came from (PIPELINE.md "Provenance").
+
+Every stage text gets a list with one entry per line (0-based): the `SourceRef` of the source
+op the line was lowered from, or None for structural lines (blank lines, block labels,
+declarations, directives). How each kind of text is read:
+
+- MLIR stages (nvvm, llvm): a printer that records the line each op starts (and, for an op with
+  regions, ends) on while printing the plain text; each op's location gives its source.
+- LLVM IR: the `!dbg` attachments and their `!DILocation`/`!DISubprogram` metadata.
+- PTX: the `.loc`/`.file` directives (backend/ptx_map.py).
+
+LLVM IR and PTX only carry positions when compiled with line info; the pipeline compiles them
+with `DebugDirectivesOnly` line info whenever a map is wanted and, when the user did not ask
+for line info, shows the text with the debug-only lines taken out (`strip_llvm_debug`,
+`strip_ptx_debug`), so the map is reindexed onto exactly the text the user sees.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from xdsl.dialects import builtin
+from xdsl.dialects.builtin import FileLineColLoc
+from xdsl.ir import Attribute, Operation
+from xdsl.printer import Printer
+
+from tile_lsp.compiler.source import SourceText, Span
+
+
+@dataclass(frozen=True)
+class SourceRef:
+    """A source position a stage line came from. `line`/`column` are 0-based; `offset` and
+    `span` (the whole source op written there) are set when `path` is the compiled source."""
+
+    path: str
+    line: int
+    column: int
+    offset: int | None = None
+    span: Span | None = None
+
+
+class SourceIndex:
+    """Turns (path, 1-based line, 1-based column) positions into `SourceRef`s of one source."""
+
+    def __init__(self, source: SourceText, spans: Mapping[Operation, Span] | None = None) -> None:
+        self.source = source
+        self._by_start: dict[int, Span] = {}
+        for span in (spans or {}).values():
+            known = self._by_start.get(span.start)
+            if known is None or span.end - span.start > known.end - known.start:
+                self._by_start[span.start] = span
+
+    def is_source(self, path: str) -> bool:
+        return same_file(path, self.source.path)
+
+    def ref(self, path: str, line: int, column: int) -> SourceRef | None:
+        """The ref of a 1-based (line, column) position as locations and `.loc` state them."""
+        if line <= 0:
+            return None
+        line0, col0 = line - 1, max(0, column - 1)
+        if not self.is_source(path) or line0 >= len(self.source.line_starts()):
+            return SourceRef(path, line0, col0)
+        offset = self.source.offset(line0, col0)
+        span = self._by_start.get(offset)
+        if span is None:
+            end = self.source.text.find("\n", offset)
+            span = Span(offset, end if end > offset else min(offset + 1, len(self.source.text)))
+        return SourceRef(self.source.path, line0, col0, offset, span)
+
+    def location_ref(self, loc: Attribute | None) -> SourceRef | None:
+        """The ref of an MLIR location: the first file position inside name/callsite/fused locs
+        (a call site's callee when it is in this source, as `.loc` reports the callee)."""
+        while loc is not None:
+            if isinstance(loc, FileLineColLoc):
+                return self.ref(loc.filename.data, loc.line.data, loc.column.data)
+            if isinstance(loc, builtin.NameLoc):
+                loc = loc.location
+            elif isinstance(loc, builtin.CallSiteLoc):
+                callee = self.location_ref(loc.callee)
+                if callee is not None and callee.offset is not None:
+                    return callee
+                loc = loc.caller
+            elif isinstance(loc, builtin.FusedLoc):
+                locs = loc.locations
+                loc = locs.data[0] if isinstance(locs, builtin.ArrayAttr) and locs.data else None
+            else:
+                return None
+        return None
+
+
+def same_file(a: str, b: str) -> bool:
+    if a == b:
+        return True
+    if not a or not b or os.path.basename(a) != os.path.basename(b):
+        return False
+    return os.path.abspath(a) == os.path.abspath(b) or a.endswith("/" + b) or b.endswith("/" + a)
+
+
+def lines_of_source(refs: Sequence[SourceRef | None], source: SourceText, where: int | Span) -> list[int]:
+    """Stage lines whose ref is in `source` at 0-based source line `where` (an int) or whose
+    ref's offset lies in the character range `where` (a Span)."""
+    out: list[int] = []
+    for index, ref in enumerate(refs):
+        if ref is None or ref.offset is None:
+            continue
+        if isinstance(where, Span):
+            hit = where.start <= ref.offset < max(where.end, where.start + 1)
+        else:
+            hit = ref.line == where
+        if hit:
+            out.append(index)
+    return out
+
+
+# --- MLIR -----------------------------------------------------------------------------------
+
+
+class _CountingStream(io.StringIO):
+    """Counts the newlines written (the slow, sure way; used when the printer's own count is off)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.line_count = 0
+
+    def write(self, s: str) -> int:
+        self.line_count += s.count("\n")
+        return super().write(s)
+
+
+# Exact types (a set lookup: isinstance against xDSL's ABC attribute classes is slow on every attribute).
+_LOCATIONS = frozenset({builtin.UnknownLoc, FileLineColLoc, builtin.CallSiteLoc, builtin.NameLoc, builtin.FusedLoc})
+
+
+class _RecordingPrinter(Printer):
+    """xDSL's printer that records the first and last line of every op it prints and, printing
+    locations, where each top-level `loc(...)` went (character offsets), so that one printing
+    gives both the text with locations and, with those cut out, the plain text.
+
+    Lines come from the printer's own newline count (`_current_line`, kept by every
+    `print_string` and new line) or, with `counted`, from a stream that counts what is written
+    (a Python-level `write` per string: half again the cost of printing)."""
+
+    def __init__(self, stream: io.StringIO, generic: bool, counted: bool = False, locations: bool = False) -> None:
+        super().__init__(stream=stream, print_generic_format=generic, print_debuginfo=locations)
+        self.out = stream
+        self.counter = stream if counted and isinstance(stream, _CountingStream) else None
+        self.op_lines: list[tuple[Operation, int, int]] = []
+        self.loc_spans: list[tuple[int, int]] = []
+
+    def _line(self) -> int:
+        return self.counter.line_count if self.counter is not None else self._current_line
+
+    def print_op(self, op: Operation) -> None:
+        first = self._line()
+        slot = len(self.op_lines)
+        self.op_lines.append((op, first, first))
+        super().print_op(op)
+        self.op_lines[slot] = (op, first, self._line())
+
+    def print_attribute(self, attribute: Attribute) -> None:
+        if type(attribute) not in _LOCATIONS or self.printing_location or not self.print_debuginfo:
+            super().print_attribute(attribute)
+            return
+        start = self.out.tell()
+        super().print_attribute(attribute)
+        self.loc_spans.append((start, self.out.tell()))
+
+
+def _record(module: Operation, generic: bool, counted: bool, locations: bool = False) -> tuple[str, _RecordingPrinter]:
+    stream = _CountingStream() if counted else io.StringIO()
+    printer = _RecordingPrinter(stream, generic, counted, locations)
+    printer.print_op(module)
+    stream.write("\n")
+    return stream.getvalue(), printer
+
+
+def _refs(text: str, printer: _RecordingPrinter, index: SourceIndex) -> list[SourceRef | None]:
+    refs: list[SourceRef | None] = [None] * len(text.splitlines())
+    for op, first, last in printer.op_lines:
+        ref = index.location_ref(op.location)
+        if ref is None:
+            continue
+        if first < len(refs) and refs[first] is None:  # an outer op starting on the line wins
+            refs[first] = ref
+        if last != first and last < len(refs) and refs[last] is None and op.regions:
+            refs[last] = ref
+    return refs
+
+
+def print_mapped(module: Operation, index: SourceIndex, *, generic: bool = False) -> tuple[str, list[SourceRef | None]]:
+    """The plain MLIR text of `module` (as `print_ir` prints it) and its per-line refs: the
+    line an op starts on, and the closing line of an op with regions, map to that op's source."""
+    text, printer = _record(module, generic, counted=False)
+    if printer._current_line + 1 != text.count("\n"):  # something wrote past print_string: count
+        text, printer = _record(module, generic, counted=True)
+    return text, _refs(text, printer, index)
+
+
+def print_mapped_located(module: Operation, index: SourceIndex) -> tuple[str, str | None, list[SourceRef | None]]:
+    """(plain text, text with `loc(...)` = `print_ir(locations=True)`, per-line refs) from one
+    printing: the plain text is the located one with each ` loc(...)` cut out (locations print on
+    the line they follow, so lines and refs are the same for both). Falls back to `print_mapped`
+    (located text None) where the cut cannot be sure."""
+    located, printer = _record(module, False, counted=False, locations=True)
+    pieces: list[str] = []
+    at = 0
+    sure = printer._current_line + 1 == located.count("\n")
+    for start, end in printer.loc_spans:
+        if start < 1 or start < at or located[start - 1] != " " or "\n" in located[start:end]:
+            sure = False
+            break
+        pieces.append(located[at : start - 1])
+        at = end
+    if not sure:
+        text, refs = print_mapped(module, index)
+        return text, None, refs
+    pieces.append(located[at:])
+    return "".join(pieces), located, _refs(located, printer, index)
+
+
+# --- LLVM IR --------------------------------------------------------------------------------
+
+_MD_DEF = re.compile(r"^!(\d+) = (?:distinct )?(.*)$")
+_DBG = re.compile(r"!dbg !(\d+)")
+_FIELD = re.compile(r"\b(\w+): (?:!(\d+)|\"((?:[^\"\\]|\\.)*)\"|(\d+))")
+
+
+def _fields(body: str) -> dict[str, str]:
+    return {m.group(1): m.group(2) or m.group(3) or m.group(4) or "" for m in _FIELD.finditer(body)}
+
+
+def llvm_ir_refs(ir: str, index: SourceIndex) -> list[SourceRef | None]:
+    """Per line of LLVM IR text, the source of its `!dbg` location (a `define`'s: its
+    subprogram's line); the innermost position for inlined code, as `.loc` gives it."""
+    lines = ir.splitlines()
+    nodes: dict[str, str] = {}
+    for raw in lines:
+        m = _MD_DEF.match(raw)
+        if m is not None:
+            nodes[m.group(1)] = m.group(2)
+
+    def file_of(node_id: str | None, depth: int = 0) -> str | None:
+        body = nodes.get(node_id or "")
+        if body is None or depth > 32:
+            return None
+        if body.startswith("!DIFile("):
+            f = _fields(body)
+            name, directory = f.get("filename", ""), f.get("directory", "")
+            return os.path.join(directory, name) if directory and not os.path.isabs(name) else name
+        f = _fields(body)
+        return file_of(f.get("file") or f.get("scope"), depth + 1)
+
+    cache: dict[str, SourceRef | None] = {}
+
+    def ref_of(node_id: str) -> SourceRef | None:
+        if node_id in cache:
+            return cache[node_id]
+        body = nodes.get(node_id, "")
+        ref: SourceRef | None = None
+        if body.startswith(("!DILocation(", "!DISubprogram(")):
+            f = _fields(body)
+            path = file_of(f.get("scope") if body.startswith("!DILocation(") else (f.get("file") or f.get("scope")))
+            if path is not None and f.get("line", "").isdigit():
+                ref = index.ref(path, int(f["line"]), int(f.get("column", "0") or 0))
+        cache[node_id] = ref
+        return ref
+
+    refs: list[SourceRef | None] = []
+    for raw in lines:
+        m = _DBG.search(raw) if not raw.startswith("!") else None
+        refs.append(ref_of(m.group(1)) if m is not None else None)
+    return refs
+
+
+_DEBUG_FLAGS = ('!"Debug Info Version"', '!"Dwarf Version"')
+
+
+def strip_llvm_debug(ir: str) -> tuple[str, list[int]]:
+    """LLVM IR compiled with line info, without it: `!dbg` attachments, debug metadata and the
+    debug module flags removed, the remaining metadata renumbered in order. Returns the text and,
+    per kept line, its index in `ir`."""
+    lines = ir.splitlines()
+    nodes: dict[int, str] = {}
+    for raw in lines:
+        m = _MD_DEF.match(raw)
+        if m is not None:
+            nodes[int(m.group(1))] = m.group(2)
+    debug = {n for n, body in nodes.items() if body.startswith("!DI") or any(f in body for f in _DEBUG_FLAGS)}
+    # Keep what the code and the named metadata (but the debug compile unit) still reach.
+    todo: list[int] = []
+    for raw in lines:
+        if _MD_DEF.match(raw) is None and not raw.startswith("!llvm.dbg.cu "):
+            todo.extend(int(m) for m in re.findall(r"!(\d+)\b", _DBG.sub("", raw)))
+    reached: set[int] = set()
+    while todo:
+        n = todo.pop()
+        if n in reached or n in debug or n not in nodes:
+            continue
+        reached.add(n)
+        todo.extend(int(m) for m in re.findall(r"!(\d+)\b", nodes[n]))
+    dropped = set(nodes) - reached
+    kept_ids = [n for n in sorted(nodes) if n not in dropped]
+    renumber = {old: new for new, old in enumerate(kept_ids)}
+
+    def fix_refs(text: str) -> str:
+        return re.sub(r"!(\d+)\b", lambda m: f"!{renumber.get(int(m.group(1)), int(m.group(1)))}", text)
+
+    out: list[str] = []
+    kept: list[int] = []
+    for i, raw in enumerate(lines):
+        if raw.startswith("!llvm.dbg.cu ") or raw.startswith("declare void @llvm.dbg."):
+            continue
+        m = _MD_DEF.match(raw)
+        if m is not None and int(m.group(1)) in dropped:
+            continue
+        text = re.sub(r",? !dbg !\d+", "", raw)
+        if raw.startswith("!") and "= !{" in raw:  # a named or tuple node listing dropped ones
+            text = re.sub(r"!\{([^}]*)\}", lambda m: "!{" + _drop_ids(m.group(1), dropped) + "}", text)
+        out.append(fix_refs(text))
+        kept.append(i)
+    # Blank lines left doubled (or trailing) where a whole metadata group went.
+    final: list[str] = []
+    final_kept: list[int] = []
+    for text, i in zip(out, kept, strict=True):
+        if not text and (not final or not final[-1]):
+            continue
+        final.append(text)
+        final_kept.append(i)
+    while final and not final[-1]:
+        final.pop()
+        final_kept.pop()
+    return "\n".join(final) + "\n", final_kept
+
+
+def _drop_ids(items: str, dropped: set[int]) -> str:
+    parts = [p.strip() for p in items.split(",")] if items.strip() else []
+    return ", ".join(p for p in parts if not (re.fullmatch(r"!\d+", p) and int(p[1:]) in dropped))
+
+
+# --- PTX ------------------------------------------------------------------------------------
+
+_PTX_DEBUG_LINE = re.compile(r"^\s*(\.loc\b|\.file\b|\$L__(tmp|func_begin|func_end|info_string)\d+:)")
+_PTX_SECTION = re.compile(r"^\s*\.section\s+\.debug")
+
+
+def strip_ptx_debug(ptx: str) -> tuple[str, list[int]]:
+    """PTX compiled with line info, without it: `.loc`/`.file`, the debug labels and the
+    `.section .debug_*` blocks removed. Returns the text and, per kept line, its index in `ptx`."""
+    lines = ptx.splitlines()
+    out: list[str] = []
+    kept: list[int] = []
+    depth = 0
+    opening = False  # a `.section` header whose `{` is on a later line
+    for i, raw in enumerate(lines):
+        if depth > 0 or (opening and raw.strip().startswith("{")):
+            opening = False
+            depth += raw.count("{") - raw.count("}")
+            continue
+        opening = False
+        if _PTX_SECTION.match(raw):
+            depth = raw.count("{") - raw.count("}")
+            opening = "{" not in raw
+            continue
+        if _PTX_DEBUG_LINE.match(raw):
+            continue
+        out.append(raw)
+        kept.append(i)
+    while out and not out[-1]:
+        out.pop()
+        kept.pop()
+    trailing = "\n\n" if ptx.endswith("\n\n") else "\n"
+    return "\n".join(out) + trailing, kept
+
+
+def ptx_refs(ptx: str, index: SourceIndex) -> list[SourceRef | None]:
+    """Per line of PTX text, the source position its `.loc` states (instruction lines only)."""
+    from tile_lsp.compiler.backend.ptx_map import ptx_line_to_source
+
+    refs: list[SourceRef | None] = [None] * len(ptx.splitlines())
+    for line, loc in ptx_line_to_source(ptx).items():
+        refs[line] = index.ref(loc.path, loc.line, loc.column)
+    return refs
+
+
+def reindex(refs: Sequence[SourceRef | None], kept: Sequence[int]) -> list[SourceRef | None]:
+    """The refs of a text made of the lines `kept` of the text `refs` describes."""
+    return [refs[i] if i < len(refs) else None for i in kept]
