@@ -30,6 +30,7 @@ from xdsl.dialects.llvm import LLVMArrayType, LLVMPointerType, LLVMStructType
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from tile_lsp.compiler.lowering.common import LoweringContext
+from tile_lsp.compiler.mlir.context import attr_text as _type_text
 from tile_lsp.compiler.mlir.dialects.llvm_debug import DbgDeclareOp, DbgValueOp, is_empty_expression
 
 SOURCE_VALUE = "debuginfo.value"
@@ -309,13 +310,3 @@ def _erase(op: Operation) -> None:
             return  # something still reads it; leave it rather than break dataflow
     op.detach()
     op.erase()
-
-
-def _type_text(ty: Attribute) -> str:
-    import io
-
-    from xdsl.printer import Printer
-
-    out = io.StringIO()
-    Printer(stream=out).print_attribute(ty)
-    return out.getvalue()

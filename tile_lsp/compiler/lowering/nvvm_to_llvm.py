@@ -31,6 +31,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
 from tile_lsp.compiler.lowering.common import LoweringContext, apply_patterns
+from tile_lsp.compiler.mlir.context import attr_text as _type_text
 from tile_lsp.compiler.mlir.dialects import nvvm
 from tile_lsp.compiler.target import Target
 
@@ -326,16 +327,6 @@ def _lower_cvt_f8x2(op: Operation, rewriter: PatternRewriter) -> str | None:
         value = cast_op.result
     replace_with(rewriter, op, [value])
     return None
-
-
-def _type_text(attr: Attribute) -> str:
-    import io
-
-    from xdsl.printer import Printer
-
-    out = io.StringIO()
-    Printer(stream=out).print_attribute(attr)
-    return out.getvalue()
 
 
 def _address_space(value: SSAValue) -> int:

@@ -164,6 +164,13 @@ def location_offset(loc: Attribute | None, source: SourceText) -> int | None:
     return None
 
 
+def attr_text(attr: Attribute) -> str:
+    """One attribute or type as MLIR text (xDSL's spelling), e.g. for diagnostics."""
+    out = io.StringIO()
+    Printer(stream=out).print_attribute(attr)
+    return out.getvalue()
+
+
 def print_ir(op: Operation, *, generic: bool = False, locations: bool = False) -> str:
     """MLIR text of `op` that `mlir-opt` 22 parses (custom forms only where they match)."""
     out = io.StringIO()

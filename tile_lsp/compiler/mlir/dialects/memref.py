@@ -8,8 +8,6 @@ working): `memref.global` (`"private" constant @g : memref<..> = dense<..> {alig
 
 from __future__ import annotations
 
-import io
-
 from xdsl.dialects import memref as xmemref
 from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
@@ -103,9 +101,9 @@ class GlobalOp(IRDLOperation):
             printer.print_string(" = uninitialized")
         elif self.initial_value is not None:
             # upstream writes the initializer without its (implied) tensor type
-            buf = io.StringIO()
-            Printer(stream=buf).print_attribute(self.initial_value)
-            text = buf.getvalue()
+            from tile_lsp.compiler.mlir.context import attr_text
+
+            text = attr_text(self.initial_value)
             printer.print_string(" = " + text.rsplit(" : ", 1)[0] if text.endswith(">") else " = " + text)
         extra = dict(self.attributes)
         if self.alignment is not None:

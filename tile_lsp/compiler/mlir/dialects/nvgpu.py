@@ -69,12 +69,9 @@ WGMMA_M = 64
 
 def mlir_type_str(t: Attribute) -> str:
     """`t` printed the way MLIR prints it (xDSL writes `3 : i64` for an integer memory space)."""
-    import io
+    from tile_lsp.compiler.mlir.context import attr_text
 
-    out = io.StringIO()
-    Printer(stream=out).print_attribute(t)
-    text = out.getvalue()
-    return text.replace(" : i64>", ">")
+    return attr_text(t).replace(" : i64>", ">")
 
 
 def address_space(attr: Attribute | None) -> int | None:
