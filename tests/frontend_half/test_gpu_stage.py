@@ -7,8 +7,10 @@ sm_80 and sm_90a).
 from __future__ import annotations
 
 import itertools
+import math
 import pathlib
 import re
+import struct
 from dataclasses import dataclass
 
 import pytest
@@ -17,8 +19,10 @@ from xdsl.dialects.builtin import FileLineColLoc, FusedLoc, ModuleOp, UnknownLoc
 from xdsl.ir import Operation
 
 from tile_lsp.compiler.diagnostics import DiagnosticSink
+from tile_lsp.compiler.dialects.cuda_tile import floats
 from tile_lsp.compiler.frontend import parse_text
 from tile_lsp.compiler.lowering.common import LoweringContext
+from tile_lsp.compiler.lowering.gpu_convert import E4M3FN, E5M2, F8Format, decode_host, encode_host
 from tile_lsp.compiler.lowering.layout import Layout, unravel
 from tile_lsp.compiler.lowering.tile_to_tileaa import convert_cuda_tile_to_tileaa, cuda_tile_spans
 from tile_lsp.compiler.lowering.tileaa_to_gpu import UNSUPPORTED, convert_tileaa_to_gpu
@@ -194,15 +198,48 @@ def test_reduce_goes_through_one_shared_buffer_with_barriers() -> None:
     assert mlir_opt(text).returncode == 0
 
 
-def test_unsupported_op_is_a_diagnostic_at_the_op_and_the_module_is_kept() -> None:
-    text = entries(DATA / "index_select.mlir")[0]
-    run = to_gpu(text)
+UNSUPPORTED_OPS = """cuda_tile.module @m {
+  entry @k(%p: tile<ptr<f32>>) {
+    %i = iota : tile<128xi32>
+    %pp = reshape %p : tile<ptr<f32>> -> tile<1xptr<f32>>
+    %pb = broadcast %pp : tile<1xptr<f32>> -> tile<128xptr<f32>>
+    %ptrs = offset %pb, %i : tile<128xptr<f32>>, tile<128xi32> -> tile<128xptr<f32>>
+    %v, %t = load_ptr_tko acquire device %ptrs : tile<128xptr<f32>> -> tile<128xf32>, token
+    %c0 = constant <i32: 0> : tile<i32>
+    %c4 = constant <i32: 4> : tile<i32>
+    %c1 = constant <i32: 1> : tile<i32>
+    for %iv in (%c0 to %c4, step %c1) : tile<i32> {
+      %scratch = alloca num_elem = 64, alignment = 16 : tile<ptr<f32>>
+      continue
+    }
+    return
+  }
+}
+"""
+
+
+def test_unsupported_op_is_a_diagnostic_at_the_cuda_tile_op_and_the_module_is_kept() -> None:
+    """At the cuda_tile op's line (also inside a loop body), naming the cuda_tile op when stage 2
+    renamed it; the module is left as it was."""
+    run = to_gpu(UNSUPPORTED_OPS)
     assert not run.ok
-    assert run.errors and all(e.startswith(UNSUPPORTED.split("'")[0]) for e in run.errors)
-    assert "not yet supported by the gpu stage: 'nv_tileaa.make_tile_view' (gather_scatter views)" in run.errors
+    lines = UNSUPPORTED_OPS.splitlines()
+    where = {d.message: run.lctx.source.line_col(d.span.start)[0] for d in run.lctx.sink.items if d.is_error}
+    assert where == {
+        "not yet supported by the gpu stage: 'cuda_tile.load_ptr_tko' (nv_tileaa.load: memory ordering other "
+        "than weak)": next(i for i, x in enumerate(lines) if "load_ptr_tko" in x),
+        "not yet supported by the gpu stage: 'nv_tileaa.alloca'": next(i for i, x in enumerate(lines) if "alloca" in x),
+    }
     assert ops(run.module, "gpu.module") == []  # unchanged: still the nv_tileaa module
-    spans = [d.span for d in run.lctx.sink.items]
-    assert all(s.start > 0 for s in spans)  # at the op, not at the file start
+
+
+def test_unsupported_op_through_compile_source_stops_at_the_gpu_stage() -> None:
+    from tile_lsp.compiler.pipeline import compile_source
+
+    result = compile_source(SourceText(UNSUPPORTED_OPS, "k.mlir"), CompileOptions(target=SM80), emit="cubin")
+    assert [s.name for s in result.stages] == ["cuda_tile", "tileaa"]
+    assert {d.stage for d in result.diagnostics} == {"gpu"}
+    assert all(d.message.startswith(UNSUPPORTED.split("'")[0]) for d in result.diagnostics)
 
 
 def test_loop_with_break_and_early_continue_stays_structured() -> None:
@@ -221,11 +258,6 @@ def test_loop_with_break_and_early_continue_stays_structured() -> None:
 # ---------------------------------------------------------------------------------------------
 # Every exported cuTile entry: what reaches ptxas, and what blocks the rest
 
-# (file, entry index) -> the op that blocks it in this slice.
-BLOCKED = {
-    ("gemm", 3): "nv_tileaa.make_tensor_view",  # fp8 (e4m3) values
-    ("index_select", 0): "nv_tileaa.make_tile_view",  # gather_scatter view
-}
 ENTRIES = [(p.stem, i) for p in sorted(DATA.glob("*.mlir")) if not p.name.endswith(".g.mlir")
            for i in range(len(entries(p)))]
 
@@ -234,10 +266,6 @@ ENTRIES = [(p.stem, i) for p in sorted(DATA.glob("*.mlir")) if not p.name.endswi
 def test_cutile_entry_reaches_ptxas(name: str, index: int) -> None:
     text = entries(DATA / f"{name}.mlir")[index]
     run = to_gpu(text, SM80)
-    if (name, index) in BLOCKED:
-        assert not run.ok
-        assert any(f"'{BLOCKED[name, index]}'" in e for e in run.errors), run.errors
-        return
     assert run.ok, run.errors
     res = mlir_opt(print_ir(run.module))
     assert res.returncode == 0, res.stderr
@@ -257,12 +285,9 @@ def test_cutile_entry_reaches_ptxas(name: str, index: int) -> None:
 
 
 def test_entry_census() -> None:
-    """26 entries in 16 files; 24 entries reach ptxas in this slice (14 whole files, and 3 of gemm's 4)."""
+    """26 entries in 16 files, every one reaches ptxas (fp8 gemm and index_select included)."""
     assert len(ENTRIES) == 26
-    files = {n for n, _ in ENTRIES}
-    blocked_files = {n for n, _ in BLOCKED}
-    assert len(files) == 16 and len(files - blocked_files) == 14
-    assert len(ENTRIES) - len(BLOCKED) == 24
+    assert len({n for n, _ in ENTRIES}) == 16
 
 
 # ---------------------------------------------------------------------------------------------
@@ -331,3 +356,279 @@ def test_named_cuda_tile_module_becomes_the_gpu_module_name() -> None:
     assert geps and all(str(g.properties["elem_type"]) == "f32" for g in geps)
     assert len(ops(run.module, "llvm.store")) == 1  # 128 elements on 128 threads: one slot
     assert mlir_opt(print_ir(run.module)).returncode == 0
+
+
+# ---------------------------------------------------------------------------------------------
+# fp8: the conversion formula, evaluated on the host, against the front end's float formats
+
+
+def _same_float(got: float, want: float) -> bool:
+    if math.isnan(want):
+        return math.isnan(got)
+    return got == want and math.copysign(1.0, got) == math.copysign(1.0, want)
+
+
+@pytest.mark.parametrize(("fmt", "ref"), [(E4M3FN, floats.F8E4M3FN), (E5M2, floats.F8E5M2)], ids=["e4m3fn", "e5m2"])
+def test_fp8_decode_is_exact_on_all_256_codes(fmt: F8Format, ref: floats.FloatFormat) -> None:
+    bad = [hex(c) for c in range(256) if not _same_float(decode_host(c, fmt), ref.decode(c))]
+    assert bad == []
+    ml_dtypes = pytest.importorskip("ml_dtypes")
+    import numpy as np
+
+    dtype = ml_dtypes.float8_e4m3fn if fmt is E4M3FN else ml_dtypes.float8_e5m2
+    theirs = np.arange(256, dtype=np.uint8).view(dtype).astype(np.float32)
+    assert [c for c in range(256) if not _same_float(decode_host(c, fmt), float(theirs[c]))] == []
+    assert decode_host(0x7E, E4M3FN) == 448.0 and math.isnan(decode_host(0xFF, E4M3FN))
+    assert decode_host(0x01, E4M3FN) == 2.0**-9 and decode_host(0x80, E4M3FN) == 0.0
+
+
+def _f32(x: float) -> float:
+    return float(struct.unpack("<f", struct.pack("<f", x))[0])
+
+
+@pytest.mark.parametrize(("fmt", "ref"), [(E4M3FN, floats.F8E4M3FN), (E5M2, floats.F8E5M2)], ids=["e4m3fn", "e5m2"])
+def test_fp8_encode_rounds_to_nearest_even_and_saturates(fmt: F8Format, ref: floats.FloatFormat) -> None:
+    """Every finite code round-trips; the midpoints between neighbours round to the even code;
+    anything beyond the largest finite value (inf too) saturates to it; NaN stays NaN."""
+    finite = sorted({ref.decode(c) for c in range(256) if math.isfinite(ref.decode(c))})
+    for c in range(256):
+        value = ref.decode(c)
+        if math.isfinite(value):
+            assert encode_host(value, fmt) == c or value == 0.0, hex(c)
+    probes = [*finite, *((a + b) / 2 for a, b in itertools.pairwise(finite)),
+              *(a + (b - a) * f for a, b in itertools.pairwise(finite) for f in (0.25, 0.75)),
+              2.0**-130, -(2.0**-140), 1e-30]
+    ml_dtypes = pytest.importorskip("ml_dtypes")
+    import numpy as np
+
+    dtype = ml_dtypes.float8_e4m3fn if fmt is E4M3FN else ml_dtypes.float8_e5m2
+    for x in map(_f32, probes):
+        assert encode_host(x, fmt) == ref.encode(x), x  # APFloat: nearest, ties to even
+        assert encode_host(x, fmt) == int(np.array([x], np.float32).astype(dtype).view(np.uint8)[0]), x
+    top = ref.encode(fmt.max_finite)
+    for x in (fmt.max_finite * 1.01, fmt.max_finite * 4, 1e38, math.inf):
+        assert encode_host(x, fmt) == top and encode_host(-x, fmt) == top | 0x80
+    assert encode_host(math.nan, fmt) & 0x7F == 0x7F
+
+
+GEMM = entries(DATA / "gemm.mlir")
+
+
+def test_fp8_gemm_converts_in_software_on_sm80_and_with_cvt_on_sm90a() -> None:
+    fp8 = next(e for e in GEMM if "f8m3fn" in e.split("(", 1)[0])
+    soft, hard = to_gpu(fp8, SM80), to_gpu(fp8, SM90A)
+    assert soft.ok and hard.ok, soft.errors + hard.errors
+    assert ops(soft.module, "llvm.inline_asm") == []
+    asm = {str(op.properties["asm_string"]) for op in ops(hard.module, "llvm.inline_asm")}
+    assert asm == {'"cvt.rn.f16x2.e4m3x2 $0, $1;"'}
+    # The operands' bytes travel as i8: loads of i8, no f8 type in the gpu module.
+    assert "f8E4M3FN" not in print_ir(soft.module)
+    assert any(str(op.results[0].type) == "i8" for op in ops(soft.module, "llvm.load"))
+    for run in (soft, hard):
+        assert mlir_opt(print_ir(run.module)).returncode == 0
+
+
+FP8_ROUND_TRIP = """cuda_tile.module @m {
+  entry @k(%p: tile<ptr<f32>>, %q: tile<ptr<f8E5M2>>) {
+    %i = iota : tile<128xi32>
+    %pp = reshape %p : tile<ptr<f32>> -> tile<1xptr<f32>>
+    %pb = broadcast %pp : tile<1xptr<f32>> -> tile<128xptr<f32>>
+    %ptrs = offset %pb, %i : tile<128xptr<f32>>, tile<128xi32> -> tile<128xptr<f32>>
+    %v, %t = load_ptr_tko weak %ptrs : tile<128xptr<f32>> -> tile<128xf32>, token
+    %b = ftof %v : tile<128xf32> -> tile<128xf8E5M2>
+    %qq = reshape %q : tile<ptr<f8E5M2>> -> tile<1xptr<f8E5M2>>
+    %qb = broadcast %qq : tile<1xptr<f8E5M2>> -> tile<128xptr<f8E5M2>>
+    %qs = offset %qb, %i : tile<128xptr<f8E5M2>>, tile<128xi32> -> tile<128xptr<f8E5M2>>
+    %t2 = store_ptr_tko weak %qs, %b : tile<128xptr<f8E5M2>>, tile<128xf8E5M2> -> token
+    %w = ftof %b : tile<128xf8E5M2> -> tile<128xf32>
+    %t3 = store_ptr_tko weak %ptrs, %w : tile<128xptr<f32>>, tile<128xf32> -> token
+    return
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("target", [SM80, SM90A, Target(100, "a")], ids=lambda t: t.chip)
+def test_fp8_e5m2_round_trip_reaches_ptxas(target: Target) -> None:
+    from tile_lsp.compiler.pipeline import compile_source
+
+    result = compile_source(SourceText(FP8_ROUND_TRIP, "k.mlir"), CompileOptions(target=target), emit="ptx")
+    assert result.ok, [d.message for d in result.diagnostics]
+    ptx = result.output.text if result.output else ""
+    assert ("cvt.rn.satfinite.e5m2x2.f32" in ptx) == (target.cc >= 89)
+    if result.stage("cubin") is None:
+        pytest.skip("ptxas not found")
+
+
+# ---------------------------------------------------------------------------------------------
+# Gather/scatter views, pack, tile prints
+
+
+def test_gather_scatter_view_reads_rows_through_one_exchange() -> None:
+    """index_select: a 16x64 f32 tile gathered by a 16-row index tile: 8 slots per thread, one
+    bounds-checked global load per slot (row from the index tile, column = start + c), the row
+    indices shared through shared memory; the scatter store does the same with masked stores."""
+    run = to_gpu(entries(DATA / "index_select.mlir")[0])
+    assert run.ok, run.errors
+    [fn] = ops(run.module, "gpu.func")
+    loads = [op for op in ops(fn, "llvm.load")]
+    global_loads = [op for op in loads if str(op.results[0].type) == "f32"]
+    row_reads = [op for op in loads if str(op.results[0].type) == "i32"]
+    assert len(global_loads) == 8
+    assert len(row_reads) == 1 + 8 + 8  # the index tile from global memory; 8 shared reads per access
+    stores = ops(fn, "llvm.store")
+    assert len([s for s in stores if str(s.operands[0].type) == "f32"]) == 8
+    assert len(ops(fn, "gpu.barrier")) == 4  # two exchanges, each: write, barrier, read, barrier
+    guards = [op for op in ops(fn, "arith.cmpi") if str(op.properties["predicate"]) == "6 : i64"]  # ult
+    assert len(guards) >= 2 * 8 * 2  # both coordinates of every element of both accesses
+    assert mlir_opt(print_ir(run.module)).returncode == 0
+
+
+def nvidia(stem: str, shared: pathlib.Path) -> str:
+    [path] = (shared / "kernels" / "nvidia").glob(f"*{stem}.mlir")
+    return path.read_text()
+
+
+def test_pack_reads_the_bytes_back_as_i8(shared: pathlib.Path) -> None:
+    run = to_gpu(nvidia("_pack", shared))
+    assert run.ok, run.errors
+    text = print_ir(run.module)
+    assert len(ops(run.module, "gpu.barrier")) == 2
+    assert any(str(op.results[0].type) == "i8" for op in ops(run.module, "llvm.load"))
+    assert mlir_opt(text).returncode == 0
+
+
+def test_print_of_a_tile_prints_each_element_once(shared: pathlib.Path) -> None:
+    """README example: `print_tko "Data: %f\\n", %data : tile<128xf32>`: one printf per element,
+    by the thread that holds it (128 elements, 128 threads: one unguarded printf per thread)."""
+    run = to_gpu(nvidia("example_module", shared))
+    assert run.ok, run.errors
+    printfs = ops(run.module, "gpu.printf")
+    assert len(printfs) == 2 and [len(p.operands) for p in printfs] == [0, 1]
+    assert mlir_opt(print_ir(run.module)).returncode == 0
+
+
+SMALL_FOR_SM100A = [("vector_add", 0), ("index_select", 0), ("control_flow", 0), ("atomics", 0)]
+
+
+@pytest.mark.parametrize(("name", "index"), SMALL_FOR_SM100A, ids=[n for n, _ in SMALL_FOR_SM100A])
+def test_small_entries_reach_ptxas_for_sm100a(name: str, index: int) -> None:
+    """sm_100a on the small kernels (the whole corpus on three targets: `make sweep`)."""
+    from tile_lsp.compiler.backend.cuda_tools import find_libdevice
+    from tile_lsp.compiler.backend.ptxas import find_ptxas, run_ptxas
+
+    target = Target(100, "a")
+    run = to_gpu(entries(DATA / f"{name}.mlir")[index], target)
+    assert run.ok, run.errors
+    if find_libdevice() is None:
+        pytest.skip("libdevice not found")
+    ptx = to_ptx(run, target)
+    if find_ptxas(run.lctx.options) is None:
+        pytest.skip("ptxas not found")
+    result = run_ptxas(ptx, target, run.lctx.options)
+    assert result.ok, result.diagnostics
+
+
+# ---------------------------------------------------------------------------------------------
+# Globals, early return, mulhii, explicit rounding / flush-to-zero
+
+GLOBALS_AND_RETURN = """cuda_tile.module @cuda_module {
+  global @exitval alignment = 4 <i32: 0> : tile<1xi32>
+  entry @k(%flag: tile<i1>, %out: tile<ptr<i32>>, %x: tile<i32>) {
+    %two = constant <i32: 2> : tile<i32>
+    %t0 = make_token : token
+    %hi = mulhii %x, %x : tile<i32>
+    %t1:2 = if %flag -> (token, token) {
+      %g = get_global @exitval : tile<ptr<i32>>
+      %v, %tv = load_ptr_tko weak %g token=%t0 : tile<ptr<i32>> -> tile<i32>, token
+      %s = addi %v, %hi : tile<i32>
+      %ts = store_ptr_tko weak %g, %s token=%tv : tile<ptr<i32>>, tile<i32> -> token
+      yield %ts, %tv : token, token
+    } else {
+      return
+    }
+    %t2 = store_ptr_tko weak %out, %two token=%t1#0 : tile<ptr<i32>>, tile<i32> -> token
+    return
+  }
+}
+"""
+
+
+def test_global_early_return_and_mulhii_reach_ptx() -> None:
+    """The global becomes an addrspace-1 llvm.mlir.global of the gpu.module; the `return` in the
+    else branch makes the store after the if run under `kind == 0`; mulhii is the unsigned high
+    half (as tileiras lowers it: mulhiui)."""
+    from tile_lsp.compiler.pipeline import compile_source
+
+    run = to_gpu(GLOBALS_AND_RETURN, SM80)
+    assert run.ok, run.errors
+    [glob] = [g for g in ops(run.module, "llvm.mlir.global") if g.properties["sym_name"].data == "exitval"]
+    assert str(glob.properties["addr_space"]) == "1 : i32"
+    assert len(ops(run.module, "gpu.return")) == 1 and len(ops(run.module, "scf.if")) >= 2
+    assert mlir_opt(print_ir(run.module)).returncode == 0
+    result = compile_source(SourceText(GLOBALS_AND_RETURN, "k.mlir"), CompileOptions(target=SM80), emit="ptx")
+    assert result.ok, [d.message for d in result.diagnostics]
+    ptx = result.output.text if result.output else ""
+    assert "mul.hi.u32" in ptx and ".global .align 4 .b8 exitval[4]" in ptx
+
+
+ROUNDING = """cuda_tile.module @m {
+  entry @k(%p: tile<ptr<f32>>) {
+    %i = iota : tile<128xi32>
+    %pp = reshape %p : tile<ptr<f32>> -> tile<1xptr<f32>>
+    %pb = broadcast %pp : tile<1xptr<f32>> -> tile<128xptr<f32>>
+    %ptrs = offset %pb, %i : tile<128xptr<f32>>, tile<128xi32> -> tile<128xptr<f32>>
+    %a, %t = load_ptr_tko weak %ptrs : tile<128xptr<f32>> -> tile<128xf32>, token
+    %b = addf %a, %a rounding<zero> : tile<128xf32>
+    %c = mulf %b, %a rounding<negative_inf> flush_to_zero : tile<128xf32>
+    %d = fma %c, %a, %b rounding<positive_inf> : tile<128xf32>
+    %e = divf %d, %a flush_to_zero : tile<128xf32>
+    %f = maxf %e, %a flush_to_zero propagate_nan : tile<128xf32>
+    %g = exp2 %f flush_to_zero : tile<128xf32>
+    %h = subf %g, %a : tile<128xf32>
+    %t2 = store_ptr_tko weak %ptrs, %h : tile<128xptr<f32>>, tile<128xf32> -> token
+    return
+  }
+}
+"""
+
+
+def test_rounding_modes_and_flush_to_zero_become_ptx_instructions() -> None:
+    from tile_lsp.compiler.pipeline import compile_source
+
+    result = compile_source(SourceText(ROUNDING, "k.mlir"), CompileOptions(target=SM80), emit="ptx")
+    assert result.ok, [d.message for d in result.diagnostics]
+    ptx = result.output.text if result.output else ""
+    for instruction in ("add.rz.f32", "mul.rm.ftz.f32", "fma.rp.f32", "div.rn.ftz.f32", "max.ftz.NaN.f32",
+                        "ex2.approx.ftz.f32"):
+        assert instruction in ptx, instruction
+    gpu_text = result.stage("gpu").text  # type: ignore[union-attr]
+    assert gpu_text.count("llvm.inline_asm") == 6 and "arith.subf" in gpu_text  # nearest, no ftz: arith
+
+
+CAT = """cuda_tile.module @m {
+  entry @k(%p: tile<ptr<i32>>) {
+    %a = iota : tile<64xi32>
+    %a2 = reshape %a : tile<64xi32> -> tile<2x32xi32>
+    %b = constant <i32: 7> : tile<2x32xi32>
+    %c = cat %a2, %b dim = 1 : tile<2x32xi32>, tile<2x32xi32> -> tile<2x64xi32>
+    %flat = reshape %c : tile<2x64xi32> -> tile<128xi32>
+    %i = iota : tile<128xi32>
+    %pp = reshape %p : tile<ptr<i32>> -> tile<1xptr<i32>>
+    %pb = broadcast %pp : tile<1xptr<i32>> -> tile<128xptr<i32>>
+    %ptrs = offset %pb, %i : tile<128xptr<i32>>, tile<128xi32> -> tile<128xptr<i32>>
+    %t = store_ptr_tko weak %ptrs, %flat : tile<128xptr<i32>>, tile<128xi32> -> token
+    return
+  }
+}
+"""
+
+
+def test_cat_reads_both_operands_from_one_exchange() -> None:
+    from tile_lsp.compiler.pipeline import compile_source
+
+    run = to_gpu(CAT)
+    assert run.ok, run.errors
+    assert len(ops(run.module, "gpu.barrier")) == 2 and len(ops(run.module, "arith.select")) >= 1
+    result = compile_source(SourceText(CAT, "k.mlir"), CompileOptions(target=SM80), emit="ptx")
+    assert result.ok, [d.message for d in result.diagnostics]

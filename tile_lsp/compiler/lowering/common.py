@@ -31,9 +31,14 @@ class LoweringContext:
     options: CompileOptions
     sink: DiagnosticSink = field(default_factory=DiagnosticSink)
     spans: dict[Operation, Span] = field(default_factory=dict)
+    # Source offset of an op -> the layout the gpu stage gave its result, in words (hover).
+    layouts: dict[int, str] = field(default_factory=dict)
 
     def span_of(self, op: Operation) -> Span:
         return op_span(op, self.source, self.spans)
+
+    def note_layout(self, op: Operation, text: str) -> None:
+        self.layouts.setdefault(self.span_of(op).start, text)
 
     def error(self, op: Operation, message: str, stage: str | None = None) -> None:
         """A diagnostic at the source op `op` came from (its location)."""

@@ -90,6 +90,26 @@ class Layout:
         rnd, thread = divmod(vec, self.threads)
         return (thread, rnd * self.vector + lane)
 
+    def describe(self, shape: Sequence[int] = ()) -> str:
+        """The layout in words, for hovers: who holds which element."""
+        dims = "x".join(str(d) for d in shape) if shape else str(self.num_elements)
+        if self.uniform:
+            return f"uniform: every thread of the {self.threads} holds the one element"
+        text = (
+            f"{dims} elements over {self.threads} threads, {self.slots} register slot"
+            f"{'s' if self.slots != 1 else ''} per thread"
+        )
+        if self.vector > 1:
+            text += f", contiguous vectors of {self.vector}"
+        step, v = self.threads * self.vector, self.vector
+        rounds = f" + {step}k (k < {self.slots // v})" if self.slots > v else ""
+        text += f"; thread t holds element{'s' if self.slots > 1 else ''} " + (
+            f"{v}t + j (j < {v}){rounds}" if v > 1 else f"t{rounds}"
+        )
+        if self.has_ghosts:
+            text += f" ({self.slots * self.threads - self.num_elements} idle slots)"
+        return text
+
     def is_ghost(self, thread: int, slot: int) -> bool:
         return self.element(thread, slot) >= self.num_elements
 

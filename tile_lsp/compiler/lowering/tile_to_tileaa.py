@@ -72,7 +72,9 @@ def convert_cuda_tile_to_tileaa(module: ModuleOp, lctx: LoweringContext) -> bool
     """Stage 2 on `module` in place; False after a diagnostic (the IR is then partly converted)."""
     target = lctx.options.target
     if target is None or target.cc <= 0:
-        lctx.error(module, MISSING_CC, stage="tileaa")
+        # At the first entry (what needs a target), else at the module.
+        anchor = next((op for op in module.walk() if op.name == "cuda_tile.entry"), module)
+        lctx.error(anchor, MISSING_CC, stage="tileaa")
         return False
     _Converter(lctx).convert_block(module.body.block)
     if isinstance(module.location, UnknownLoc):

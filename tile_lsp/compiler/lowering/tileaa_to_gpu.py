@@ -10,8 +10,11 @@ Covered: block ids and grid dims, constants and splats, element-wise arith/math,
 selects, conversions, iota, reshape, broadcast of one-element tiles, tensor/partition views
 with bounds-checked loads (padding value) and masked stores, pointer tiles (offset, masked
 load/store), `for`/`if` with loop-carried tiles, tokens (a CTA barrier before an access whose
-token comes from a store), return. Every other op is reported at the op as
-`not yet supported by the gpu stage: '<op>'`, and the module is then left as it was.
+token comes from a store), return. Modules of their own: `gpu_convert.py` (fp8 in i8
+registers, conversions), `gpu_views.py` (gather/scatter views, pack/unpack), `gpu_globals.py`
+(globals), `gpu_rounding.py` (directed rounding, flush-to-zero). Every other op is reported at the
+op as `not yet supported by the gpu stage: '<op>'` (naming the cuda_tile op it came from when
+stage 2 renamed it), and the module is then left as it was.
 
 The conversion walks each kernel in program order and builds the new body next to the old
 one, so no op is half-converted; every op it creates gets the location of its source op.
@@ -19,6 +22,7 @@ one, so no op is half-converted; every op it creates gets the location of its so
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import cast
@@ -50,7 +54,10 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.llvm import GEP_USE_SSA_VAL, LLVMPointerType
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
+from tile_lsp.compiler.dialects.cuda_tile.floats import float_format
 from tile_lsp.compiler.lowering.common import LoweringContext
+from tile_lsp.compiler.lowering.gpu_convert import F8Format, convert_f8, f8_format, storage_type
+from tile_lsp.compiler.lowering.gpu_rounding import needs_ptx, ptx_float_op
 from tile_lsp.compiler.lowering.layout import DEFAULT_THREADS, Layout
 from tile_lsp.compiler.lowering.types import llvm_ptr
 from tile_lsp.compiler.mlir.dialects import gpu, llvm_memory
@@ -69,6 +76,23 @@ class Unsupported(Exception):
         super().__init__(detail)
         self.op = op
         self.detail = detail
+
+
+# The op name at the start of an op's source text (results, `=`, optional quote and dialect).
+_SOURCE_OP = re.compile(r'(?:%[\w.$#:-]+(?:\s*,\s*%[\w.$#:-]+)*\s*=\s*)?"?(?:cuda_tile\.)?([a-z_][\w$]*)')
+
+
+def unsupported_message(lctx: LoweringContext, op: Operation, detail: str = "") -> str:
+    """`not yet supported by the gpu stage: '<op>'`, naming the cuda_tile op `op` came from
+    (read at its source location) when its name differs: `'cuda_tile.x' (nv_tileaa.y: detail)`."""
+    name = op.name
+    span = lctx.span_of(op)
+    found = _SOURCE_OP.match(lctx.source.text, span.start, span.end) if span.end > span.start else None
+    source = found.group(1) if found and found.group(1) not in ("entry", "module") else None  # (an op's own text)
+    if source and (not name.startswith("nv_tileaa.") or source != name.removeprefix("nv_tileaa.")):
+        inner = f"{name}: {detail}" if detail else name
+        return UNSUPPORTED.format(name=f"cuda_tile.{source}") + f" ({inner})"
+    return UNSUPPORTED.format(name=name) + (f" ({detail})" if detail else "")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -125,21 +149,32 @@ def _elem(t: Attribute) -> Attribute:
     and memory words (rounded to tf32 where a conversion makes them)."""
     if isinstance(t, TensorType):
         t = t.element_type
-    return Float32Type() if isinstance(t, FloatTF32Type) else t
+    return Float32Type() if isinstance(t, FloatTF32Type) else storage_type(t)
 
 
 def _narrow_float(t: Attribute) -> Attribute | None:
-    """The sub-16-bit float type (fp8, fp6, fp4) a value of type `t` holds, if any: LLVM has no
-    such types, so they need conversion instructions this slice does not emit yet."""
+    """The sub-16-bit float type a value of type `t` holds that this stage cannot lower (fp6,
+    fp4, e8m0; fp8 e4m3fn/e5m2 live in i8 registers, see gpu_convert.py)."""
     if isinstance(t, TensorType):
         t = t.element_type
     if isinstance(t, TileViewType):
         t = t.tensor_view
     if isinstance(t, TensorViewType):
         t = t.element_type
-    if isinstance(t, AnyFloat) and not isinstance(t, FloatTF32Type) and t.bitwidth < 16:
+    if isinstance(t, AnyFloat) and not isinstance(t, FloatTF32Type) and t.bitwidth < 16 and f8_format(t) is None:
         return t
     return None
+
+
+def _f8_in(op: Operation) -> F8Format | None:
+    """The fp8 format of one of `op`'s operand or result tiles, if any."""
+    return next((f for v in (*op.operands, *op.results) if (f := f8_format(v.type)) is not None), None)
+
+
+# Ops that only move fp8 bytes or convert them (everything else would compute on the bytes).
+_F8_OK = ("load_view", "store_view", "load", "store", "ftof", "ftoi", "itof", "dot", "bitcast", "reshape", "permute",
+          "broadcast", "extract", "splat", "select", "for", "if", "loop", "yield", "continue", "break",
+          "assume", "cat", "pack", "unpack")
 
 
 def _byte_size(t: Attribute) -> int:
@@ -171,13 +206,22 @@ def convert_tileaa_to_gpu(module: ModuleOp, lctx: LoweringContext, threads: int 
     diagnostics; the module is then unchanged."""
     ok = True
     groups: dict[ModuleOp, list[tuple[func.FuncOp, gpu.FuncOp, list[Operation]]]] = {}
+    module_globals: dict[ModuleOp, list[tuple[Operation, Operation]]] = {}  # (nv_tileaa.global, llvm global)
     for op in list(module.walk()):
         if op.name.startswith("nv_tileaa.") and not isinstance(op.parent_op(), func.FuncOp | ModuleOp):
             continue  # inside a kernel: the kernel's conversion reports it
+        if op.name == "nv_tileaa.global" and isinstance(holder := op.parent_op(), ModuleOp):
+            from tile_lsp.compiler.lowering.gpu_globals import lower_global
+
+            lowered = lower_global(lctx, op)
+            ok = ok and lowered is not None
+            if lowered is not None:
+                module_globals.setdefault(holder, []).append((op, lowered))
+            continue
         if op.name.startswith("nv_tileaa.") or (op.name.startswith("func.") and not isinstance(op, func.FuncOp)
                                                  and isinstance(op.parent_op(), ModuleOp)):
             if not isinstance(op.parent_op(), func.FuncOp):
-                lctx.error(op, UNSUPPORTED.format(name=op.name))
+                lctx.error(op, unsupported_message(lctx, op))
                 ok = False
             continue
         if not isinstance(op, func.FuncOp):
@@ -193,6 +237,10 @@ def convert_tileaa_to_gpu(module: ModuleOp, lctx: LoweringContext, threads: int 
             ok = False
         else:
             groups.setdefault(parent, []).append((op, new, cv.globals))
+    for holder in module_globals.keys() - groups.keys():
+        lctx.error(module_globals[holder][0][0], unsupported_message(lctx, module_globals[holder][0][0],
+                                                                     "a global in a module without entries"))
+        ok = False
     if not ok:
         return False
     for parent, kernels in groups.items():
@@ -203,6 +251,9 @@ def convert_tileaa_to_gpu(module: ModuleOp, lctx: LoweringContext, threads: int 
             value = _module_attr(parent, key)
             if value is not None:
                 gmod.attributes[key] = value
+        for old_global, lowered in module_globals.get(parent, []):
+            gmod.body.block.add_op(lowered)
+            parent.body.block.erase_op(old_global)
         for _, _, buffers in kernels:
             for buffer in buffers:
                 gmod.body.block.add_op(buffer)
@@ -275,6 +326,8 @@ class _KernelConverter:
         return self.emit(op).results[0]
 
     def const(self, value: int | float, t: Attribute) -> SSAValue:
+        if isinstance(value, float) and (fmt := float_format(_tensor_elem(t))) is not None and f8_format(t):
+            value = fmt.encode(value)  # an fp8 constant: its byte
         t = _elem(t)
         key = (self.block, t, value if isinstance(value, int) else repr(value))  # repr: -0.0 != 0.0
         cached = self.const_cache.get(key)
@@ -501,9 +554,27 @@ class _KernelConverter:
         dst_shape = result_type.get_shape() if isinstance(result_type, TensorType) else ()
         layout = self.layout_of(result_type) or Layout(1, self.threads)
         slots = []
+        # A vector of V slots lies in one row when V divides the row: its lanes reuse the first
+        # slot's coordinates (+ lane), and a source element already read (the same coordinate
+        # values, e.g. a broadcast along the row) is not read again.
+        share_rows = not layout.uniform and bool(dst_shape) and dst_shape[-1] % layout.vector == 0
+        first: list[SSAValue] = []
+        reads: dict[tuple[SSAValue, ...], SSAValue] = {}
         for r in range(layout.slots):
-            coords = self.dst_coords(layout, r, dst_shape)
-            slots.append(self.read_shared(base, self.linear(source(coords), src_shape), elem))
+            lane = r % layout.vector
+            lane_op = None
+            if share_rows and lane:
+                lane_op = self.emit(arith.AddiOp(first[-1], self.i32c(lane)))
+                coords = [*first[:-1], lane_op.results[0]]
+            else:
+                coords = first = self.dst_coords(layout, r, dst_shape)
+            src = tuple(source(coords))
+            if src not in reads:
+                reads[src] = self.read_shared(base, self.linear(list(src), src_shape), elem)
+            slots.append(reads[src])
+            if lane_op is not None and not lane_op.results[0].uses:
+                lane_op.detach()
+                lane_op.erase()
         self.finish_exchange()
         return self.tile(result_type, slots)
 
@@ -532,7 +603,10 @@ class _KernelConverter:
         tid32.name_hint = "tid"
         self.tid_anchor = tid32.owner  # type: ignore[assignment]
         self.tid_times[1] = tid32
-        self.convert_ops(old)
+        if any(o.name == "nv_tileaa.if" and _has_early_exit(o) for o in old.ops):
+            _early_return_body(self, fn, old)
+        else:
+            self.convert_ops(old)
         if self.smem_bytes:
             glob = llvm.GlobalOp(llvm.LLVMArrayType(IntAttr(self.smem_bytes), IntegerType(8)), self.smem_name,
                                  "internal", addr_space=3, alignment=16)
@@ -555,14 +629,25 @@ class _KernelConverter:
             narrow = next((n for v in (*op.operands, *op.results) if (n := _narrow_float(v.type))), None)
             if narrow is not None:
                 raise Unsupported(op, f"{narrow} values")
+            f8 = _f8_in(op)
+            if f8 is not None and op.name.removeprefix("nv_tileaa.") not in _F8_OK and op.name != "arith.constant":
+                raise Unsupported(op, f"arithmetic on fp8 ({f8.name}) values: convert them with ftof first")
             self.convert_op(op)
+            self.note_layout(op)
         except Unsupported as exc:
-            detail = f" ({exc.detail})" if exc.detail else ""
-            self.lctx.error(exc.op, UNSUPPORTED.format(name=exc.op.name) + detail)
+            self.lctx.error(exc.op, unsupported_message(self.lctx, exc.op, exc.detail))
             self.fail(op)
         except Exception as exc:  # a bug of this stage: a diagnostic at the op, never a crash
             self.lctx.error(op, f"internal error in the gpu stage at '{op.name}': {type(exc).__name__}: {exc}")
             self.fail(op)
+
+    def note_layout(self, op: Operation) -> None:
+        """Record the layout of `op`'s first distributed result at its source op (hover)."""
+        for res in op.results:
+            value = self.values.get(res)
+            if isinstance(value, Dist):
+                self.lctx.note_layout(op, value.layout.describe(value.shape))
+                return
 
     def fail(self, op: Operation) -> None:
         self.failed = True
@@ -702,10 +787,20 @@ def _op(name: str, *, signed: str | None = None, float_op: bool = False) -> Buil
         props: dict[str, Attribute] = {}
         if float_op and (fm := _fastmath(op)) is not None:
             props["fastmath"] = fm
+        mode, ftz = _attr(op, "rounding_mode"), _get(op, "flush_to_zero") is not None
+        if float_op and needs_ptx(mode, ftz):  # what arith cannot say: one PTX instruction
+            try:
+                return ptx_float_op(cv.v, _PTX_FLOAT_OPS.get(chosen, chosen), args, t, mode, ftz)
+            except ValueError as exc:
+                raise Unsupported(op, str(exc)) from None
         _check_rounding(op)
         return cv.v(_create(chosen, args, t, props))
 
     return build
+
+
+_PTX_FLOAT_OPS = {"arith.addf": "add", "arith.subf": "sub", "arith.mulf": "mul", "arith.divf": "div",
+                  "math.fma": "fma", "math.sqrt": "sqrt", "math.exp2": "ex2", "math.rsqrt": "rsqrt"}
 
 
 def _same(name: str) -> Builder:
@@ -732,6 +827,16 @@ def _absi(cv: _KernelConverter, op: Operation, args: list[SSAValue], t: Attribut
     return cv.v(_create("math.absi", args, t))
 
 
+def _mulhii(cv: _KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
+    """High half of the double-width product, unsigned (tileiras lowers mulhii to mulhiui)."""
+    assert isinstance(t, IntegerType)
+    width = t.width.data
+    wide_t = IntegerType(2 * width)
+    a, b = (_conv(cv, "arith.extui", x, wide_t) for x in args)
+    wide = cv.v(arith.ShRUIOp(cv.v(arith.MuliOp(a, b)), cv.const(width, wide_t)))
+    return _conv(cv, "arith.trunci", wide, t)
+
+
 def _negf(cv: _KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
     return cv.v(arith.NegfOp(args[0]))
 
@@ -739,6 +844,11 @@ def _negf(cv: _KernelConverter, op: Operation, args: list[SSAValue], t: Attribut
 def _maxmin_f(kind: str) -> Builder:
     def build(cv: _KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
         nan = _get(op, "propagate_nan")
+        if _get(op, "flush_to_zero") is not None:
+            try:
+                return ptx_float_op(cv.v, kind, args, t, "", True, propagate_nan=nan is not None)
+            except ValueError as exc:
+                raise Unsupported(op, str(exc)) from None
         name = f"arith.{kind}imumf" if nan is not None else f"arith.{kind}numf"
         fm = _fastmath(op)
         return cv.v(_create(name, args, t, {"fastmath": fm} if fm is not None else None))
@@ -766,11 +876,11 @@ def _divi(cv: _KernelConverter, op: Operation, args: list[SSAValue], t: Attribut
     signs_differ = cv.v(arith.XOrIOp(cv.v(arith.CmpiOp(r, zero, "slt")), cv.v(arith.CmpiOp(b, zero, "slt"))))
     if rounding == "negative_inf":
         fix = cv.v(arith.AndIOp(nz, signs_differ))
-        return cv.v(arith.SubiOp(q, _conv(cv, "arith.extui", fix, t)))
+        return cv.v(arith.SubiOp(q, _conv(cv, "arith.extui", fix, t) if t != i1 else fix))
     if rounding == "positive_inf":
         same = cv.v(arith.XOrIOp(signs_differ, cv.const(1, i1)))
         fix = cv.v(arith.AndIOp(nz, same))
-        return cv.v(arith.AddiOp(q, _conv(cv, "arith.extui", fix, t)))
+        return cv.v(arith.AddiOp(q, _conv(cv, "arith.extui", fix, t) if t != i1 else fix))
     raise Unsupported(op, f"rounding '{rounding}'")
 
 
@@ -810,6 +920,9 @@ def _width(t: Attribute) -> int:
 
 def _ftof(cv: _KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
     _check_rounding(op)
+    src_f8, dst_f8 = f8_format(op.operands[0].type), f8_format(op.results[0].type)
+    if src_f8 is not None or dst_f8 is not None:
+        return convert_f8(cv.v, args[0], _tensor_elem(op.results[0].type), src_f8, dst_f8, _sm(cv))
     src = args[0].type
     if isinstance(op.results[0].type, FloatTF32Type) or isinstance(_tensor_elem(op.results[0].type), FloatTF32Type):
         if src != Float32Type():
@@ -834,6 +947,11 @@ def _tensor_elem(t: Attribute) -> Attribute:
     return t.element_type if isinstance(t, TensorType) else t
 
 
+def _sm(cv: _KernelConverter) -> int:
+    target = cv.lctx.options.target
+    return target.cc if target is not None else 0
+
+
 def _exti(cv: _KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
     if args[0].type == i1 or _unsigned(op):
         return _conv(cv, "arith.extui", args[0], t)
@@ -848,12 +966,18 @@ def _ftoi(cv: _KernelConverter, op: Operation, args: list[SSAValue], t: Attribut
     mode = _attr(op, "rounding_mode")
     if mode not in ("", "zero", "nearest_int_to_zero"):  # fptosi/fptoui truncate
         raise Unsupported(op, f"rounding mode '{mode}'")
-    return _conv(cv, "arith.fptoui" if _unsigned(op) else "arith.fptosi", args[0], t)
+    x = args[0]
+    if (fmt := f8_format(op.operands[0].type)) is not None:  # fp8: its f32 value (exact)
+        x = convert_f8(cv.v, x, Float32Type(), fmt, None, _sm(cv))
+    return _conv(cv, "arith.fptoui" if _unsigned(op) else "arith.fptosi", x, t)
 
 
 def _itof(cv: _KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
     _check_rounding(op)
     unsigned = _unsigned(op) or args[0].type == i1
+    if (fmt := f8_format(op.results[0].type)) is not None:  # fp8: through f32
+        wide = _conv(cv, "arith.uitofp" if unsigned else "arith.sitofp", args[0], Float32Type())
+        return convert_f8(cv.v, wide, t, None, fmt, _sm(cv))
     return _conv(cv, "arith.uitofp" if unsigned else "arith.sitofp", args[0], t)
 
 
@@ -880,7 +1004,7 @@ def _offset(cv: _KernelConverter, op: Operation, args: list[SSAValue], t: Attrib
     if not isinstance(elem, TypeAttribute):
         raise Unsupported(op, "unknown pointee type")
     off = cv.to_i64(args[1])
-    return cv.v(llvm_memory.GEPOp(args[0], [GEP_USE_SSA_VAL], elem, ssa_indices=[off]))
+    return cv.v(llvm_memory.GEPOp(args[0], [GEP_USE_SSA_VAL], _elem(elem), ssa_indices=[off]))
 
 
 _ELEMENTWISE: dict[str, Builder] = {
@@ -888,7 +1012,7 @@ _ELEMENTWISE: dict[str, Builder] = {
     "andi": _op("arith.andi"), "ori": _op("arith.ori"), "xori": _op("arith.xori"),
     "shli": _op("arith.shli"), "shri": _op("arith.shrui", signed="arith.shrsi"),
     "remi": _op("arith.remui", signed="arith.remsi"), "mini": _op("arith.minui", signed="arith.minsi"),
-    "divi": _divi, "negi": _negi, "absi": _absi,
+    "divi": _divi, "negi": _negi, "absi": _absi, "mulhii": _mulhii,
     "addf": _op("arith.addf", float_op=True), "subf": _op("arith.subf", float_op=True),
     "mulf": _op("arith.mulf", float_op=True), "divf": _op("arith.divf", float_op=True),
     "remf": _op("arith.remf", float_op=True), "negf": _negf, "absf": _op("math.absf", float_op=True),
@@ -988,7 +1112,12 @@ def _extract(cv: _KernelConverter, op: Operation) -> None:
 def _dot(cv: _KernelConverter, op: Operation) -> None:
     """`a (MxK) * b (KxN) + c (MxN)` (optionally with a leading batch dimension), baseline:
     a and b go through shared memory; each thread accumulates its elements of c over K in the
-    accumulator type (inputs converted to it first)."""
+    accumulator type (inputs converted to it first). f16/bf16 on sm_80+ take the mma.sync fast
+    path (`gpu_mma.py`) when its shapes allow."""
+    from tile_lsp.compiler.lowering.gpu_mma import lower_dot_mma
+
+    if lower_dot_mma(cv, op):
+        return
     a, b, c = op.operands[:3]
     ta, tb, tc = a.type, b.type, c.type
     if not all(isinstance(t, TensorType) for t in (ta, tb, tc)):
@@ -1044,6 +1173,11 @@ def _dot(cv: _KernelConverter, op: Operation) -> None:
 
 def _to_acc(cv: _KernelConverter, op: Operation, x: SSAValue, acc: Attribute) -> SSAValue:
     t = x.type
+    formats = {f for v in op.operands[:2] if (f := f8_format(v.type)) is not None}
+    if formats and isinstance(acc, AnyFloat):  # fp8 inputs arrive as their bytes
+        if len(formats) > 1:
+            raise Unsupported(op, "fp8 inputs of two formats")
+        return convert_f8(cv.v, x, acc, formats.pop(), None, _sm(cv))
     if t == acc:
         return x
     if isinstance(acc, AnyFloat) and isinstance(t, AnyFloat):
@@ -1101,7 +1235,12 @@ def _reduce_scan_inputs(cv: _KernelConverter, op: Operation) -> tuple[int, list[
 
 def _reduce(cv: _KernelConverter, op: Operation) -> None:
     """Through shared memory: every thread combines, in order, the K source elements along
-    `dim` that each of its result elements reduces (baseline; warp shuffles come later)."""
+    `dim` that each of its result elements reduces (baseline). Simple commutative combiners on
+    32-bit values take the warp-shuffle fast path (`gpu_reduce.py`) when the layout allows."""
+    from tile_lsp.compiler.lowering.gpu_reduce import lower_reduce_shuffle
+
+    if lower_reduce_shuffle(cv, op):
+        return
     dim, src_shape, elems, identities = _reduce_scan_inputs(cv, op)
     bases = [cv.share(op, x) for x in op.operands]
     cv.exchange_barrier()
@@ -1135,7 +1274,12 @@ def _reduce(cv: _KernelConverter, op: Operation) -> None:
 
 def _scan(cv: _KernelConverter, op: Operation) -> None:
     """Inclusive prefix scan along `dim` through shared memory: element c combines source
-    elements 0..c along `dim` in order (K-1 down to c when `reverse`)."""
+    elements 0..c along `dim` in order (K-1 down to c when `reverse`). A forward scan of one
+    row with a simple combiner takes the warp-shuffle fast path (`gpu_reduce.py`)."""
+    from tile_lsp.compiler.lowering.gpu_reduce import lower_scan_shuffle
+
+    if lower_scan_shuffle(cv, op):
+        return
     dim, src_shape, elems, identities = _reduce_scan_inputs(cv, op)
     rev = _get(op, "reverse")
     reverse = isinstance(rev, IntegerAttr) and bool(rev.value.data)
@@ -1183,23 +1327,40 @@ def _assert(cv: _KernelConverter, op: Operation) -> None:
 
 
 def _print(cv: _KernelConverter, op: Operation) -> None:
-    """Formatted print of uniform values, once per tile block (thread 0), as gpu.printf."""
+    """Formatted print as gpu.printf: of uniform values once per tile block (thread 0); with tile
+    arguments once per element (each thread prints the elements it holds, in no set order)."""
     groups = _split(op) if op.name.endswith("_tko") else [list(op.operands)]
     args = groups[0]
     token = groups[1][0] if len(groups) > 1 and groups[1] else None
     _order(cv, op, token)
-    values = [cv.scalar(op, x) for x in args]
     fmt = _attr(op, "str")
+    layouts = {d.layout for x in args if isinstance(d := cv.get(x), Dist)}
+    if len(layouts) > 1:
+        raise Unsupported(op, "tile arguments with different element counts")
+    if layouts:  # tiles: the format once per element, by the thread that holds it
+        [layout] = layouts
+        per_arg = [cv.slots(op, x, layout) for x in args]
+        for r in range(layout.slots):
+            guard = cv.not_ghost(layout, cv.element_index(layout, r))
+            _printf_if(cv, guard, fmt, [vals[r] for vals in per_arg])
+    else:  # uniform values: once per tile block, by thread 0
+        values = [cv.scalar(op, x) for x in args]
+        _printf_if(cv, cv.v(arith.CmpiOp(cv.thread_times(1), cv.i32c(0), "eq")), fmt, values)
+    if op.results:
+        cv.values[op.results[0]] = Token(False)
+
+
+def _printf_if(cv: _KernelConverter, guard: SSAValue | None, fmt: str, values: list[SSAValue]) -> None:
+    if guard is None:
+        cv.emit(gpu.PrintfOp(fmt, values))
+        return
     outer = cv.block
     then_block = Block()
     cv.block = then_block
     cv.emit(gpu.PrintfOp(fmt, values))
     cv.emit(scf.YieldOp())
     cv.block = outer
-    first = cv.v(arith.CmpiOp(cv.thread_times(1), cv.i32c(0), "eq"))
-    cv.emit(scf.IfOp(first, [], Region(then_block), Region(Block([scf.YieldOp()]))))
-    if op.results:
-        cv.values[op.results[0]] = Token(False)
+    cv.emit(scf.IfOp(guard, [], Region(then_block), Region(Block([scf.YieldOp()]))))
 
 
 def _iota(cv: _KernelConverter, op: Operation) -> None:
@@ -1277,6 +1438,11 @@ def _make_tensor_view(cv: _KernelConverter, op: Operation) -> None:
 def _make_tile_view(cv: _KernelConverter, op: Operation) -> None:
     t = op.results[0].type
     assert isinstance(t, TileViewType)
+    if t.kind.data == "gather_scatter":
+        from tile_lsp.compiler.lowering.gpu_views import make_gather_view
+
+        cv.values[op.results[0]] = make_gather_view(cv, op, t)
+        return
     if t.kind.data != "partition":
         raise Unsupported(op, f"{t.kind.data} views")
     rank = len(t.tile.data)
@@ -1423,6 +1589,11 @@ def _check_ordering(op: Operation) -> None:
 
 
 def _load_view(cv: _KernelConverter, op: Operation) -> None:
+    from tile_lsp.compiler.lowering.gpu_views import GatherView, gather_load
+
+    if isinstance(cv.get(op.operands[0]), GatherView):
+        gather_load(cv, op)
+        return
     _check_ordering(op)
     view, index, token = _view_operands(cv, op, _split(op))
     t = op.results[0].type
@@ -1441,6 +1612,11 @@ def _load_view(cv: _KernelConverter, op: Operation) -> None:
 
 
 def _store_view(cv: _KernelConverter, op: Operation) -> None:
+    from tile_lsp.compiler.lowering.gpu_views import GatherView, scatter_store
+
+    if len(op.operands) > 1 and isinstance(cv.get(op.operands[1]), GatherView):
+        scatter_store(cv, op)
+        return
     _check_ordering(op)
     groups = _split(op)
     value = groups[0][0]
@@ -1679,7 +1855,7 @@ def _region_body(cv: _KernelConverter, op: Operation, region: Region, args: Sequ
 # or 2 (`break` with the loop's results). An `if` whose regions may leave becomes an scf.if that
 # returns its state, and the ops after it run inside `scf.if kind == 0`. All of it is uniform.
 
-_EXITS = ("nv_tileaa.continue", "nv_tileaa.break")
+_EXITS = ("nv_tileaa.continue", "nv_tileaa.break", "nv_tileaa.return")
 
 
 def _has_early_exit(op: Operation) -> bool:
@@ -1721,6 +1897,13 @@ def _flat_all(cv: _KernelConverter, op: Operation, values: Sequence[SSAValue]) -
 def _exit_seq(cv: _KernelConverter, ops: list[Operation], frame: _Frame, yield_types: list[Attribute]) -> list[SSAValue]:
     """Convert `ops` (a region's ops, terminator included) into cv.block; returns the state."""
     for i, op in enumerate(ops):
+        if op.name in ("nv_tileaa.return", "func.return"):  # (kind 2 leaves the kernel: frame is the func)
+            if frame.op.name != "func.func":
+                raise Unsupported(op, "a return from inside a loop")
+            if op.operands:
+                raise Unsupported(op, "a kernel returns no values")
+            code = 2 if op.name == "nv_tileaa.return" else 0
+            return [cv.i32c(code), *_zeros(cv, yield_types), *_zeros(cv, frame.flat_iter), *_zeros(cv, frame.flat_results)]
         if op.name in ("nv_tileaa.continue", "nv_tileaa.break", "nv_tileaa.yield"):
             vals = _flat_all(cv, op, list(op.operands))
             if op.name == "nv_tileaa.yield":
@@ -1750,6 +1933,19 @@ def _exit_seq(cv: _KernelConverter, ops: list[Operation], frame: _Frame, yield_t
         if cv.failed and any(isinstance(cv.values.get(r), _Failed) for r in op.results):
             raise Unsupported(op, "an op before an early exit could not be converted")
     raise Unsupported(frame.op, "a region without a terminator")
+
+
+def _early_return_body(cv: _KernelConverter, fn: func.FuncOp, body: Block) -> None:
+    """A kernel body with a `return` inside an `if`: the ops after such an if run under
+    `scf.if kind == 0` (the exit state of the loops above, with the kernel as the frame)."""
+    try:
+        _exit_seq(cv, list(body.ops), _Frame(fn, [], [], [], []), [])
+    except Unsupported as exc:
+        cv.lctx.error(exc.op, unsupported_message(cv.lctx, exc.op, exc.detail))
+        cv.failed = True
+        return
+    cv.loc = body.last_op.location if body.last_op is not None else fn.location
+    cv.emit(gpu.ReturnOp())
 
 
 def _exit_if(cv: _KernelConverter, op: Operation, frame: _Frame) -> list[SSAValue]:
@@ -1913,7 +2109,25 @@ _HANDLERS: dict[str, Callable[[_KernelConverter, Operation], None]] = {
     "atomic_red_view": _atomic_red_view,
     "dot": _dot,
     "loop": _loop,
+    "get_global": lambda cv, op: _get_global(cv, op),
+    "pack": lambda cv, op: _views().reinterpret_bytes(cv, op),
+    "unpack": lambda cv, op: _views().reinterpret_bytes(cv, op),
+    "cat": lambda cv, op: _views().concatenate(cv, op),
 }
+
+
+def _get_global(cv: _KernelConverter, op: Operation) -> None:
+    from tile_lsp.compiler.lowering.gpu_globals import get_global
+
+    get_global(cv, op)
+
+
+def _views():  # type: ignore[no-untyped-def]
+    """gpu_views.py (gather/scatter views, pack/unpack), imported on first use: it builds on
+    this module."""
+    from tile_lsp.compiler.lowering import gpu_views
+
+    return gpu_views
 
 
 __all__ = ["UNSUPPORTED", "Dist", "Layout", "TensorView", "TileView", "Token", "convert_tileaa_to_gpu"]

@@ -1,0 +1,873 @@
+"""Stage 3 fast paths: mma.sync + ldmatrix for f16/bf16 `dot` (gpu_mma.py) and warp-shuffle
+reductions (gpu_reduce.py).
+
+Without a GPU, correctness is checked three ways: the fragment maps the fast path relies on
+against rows of the PTX ISA tables; a lockstep SIMT interpreter (below) that runs the emitted
+`gpu.func` for a whole CTA with the ISA's definitions of ldmatrix / mma.sync / shuffle, compared
+with NumPy and with the baseline path on the same kernel; and the stage output of the real
+kernels through mlir-opt 22 and ptxas (sm_80, sm_90a).
+"""
+
+from __future__ import annotations
+
+import itertools
+import pathlib
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pytest
+from backhalf.util import mlir_opt
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    VectorType,
+)
+from xdsl.dialects.llvm import LLVMArrayType, LLVMPointerType
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+
+from tile_lsp.compiler.diagnostics import DiagnosticSink
+from tile_lsp.compiler.frontend import parse_text
+from tile_lsp.compiler.lowering import gpu_mma, gpu_reduce
+from tile_lsp.compiler.lowering.common import LoweringContext
+from tile_lsp.compiler.lowering.gpu_mma import (
+    ldmatrix_element,
+    ldmatrix_row_address,
+    mma_fragment_a,
+    mma_fragment_b,
+    mma_fragment_c,
+    plan_mma,
+    swizzled_index,
+)
+from tile_lsp.compiler.lowering.gpu_reduce import output_index, plan_reduce
+from tile_lsp.compiler.lowering.layout import Layout
+from tile_lsp.compiler.lowering.tile_to_tileaa import convert_cuda_tile_to_tileaa, cuda_tile_spans
+from tile_lsp.compiler.lowering.tileaa_to_gpu import convert_tileaa_to_gpu
+from tile_lsp.compiler.mlir.context import print_ir
+from tile_lsp.compiler.source import SourceText
+from tile_lsp.compiler.target import CompileOptions, Target
+
+DATA = pathlib.Path(__file__).resolve().parents[1] / "data" / "cutile"
+SM80, SM90A = Target(80), Target(90, "a")
+
+
+def entries(path: pathlib.Path) -> list[str]:
+    text = path.read_text()
+    starts = [m.start() for m in re.finditer(r"^entry ", text, re.M)]
+    return [text[a:b] for a, b in zip(starts, [*starts[1:], len(text)], strict=True)]
+
+
+@dataclass
+class Run:
+    lctx: LoweringContext
+    module: ModuleOp
+    ok: bool
+
+    @property
+    def errors(self) -> list[str]:
+        return [d.message for d in self.lctx.sink.items if d.is_error]
+
+
+def to_gpu(text: str, target: Target = SM90A, threads: int = 128) -> Run:
+    [parsed] = parse_text(text, "input.mlir")
+    assert parsed.module is not None and parsed.ok, [d.message for d in parsed.diagnostics]
+    lctx = LoweringContext(SourceText(text, "input.mlir"), CompileOptions(target=target),
+                           DiagnosticSink(stage="tileaa"), cuda_tile_spans(parsed.smap))
+    assert convert_cuda_tile_to_tileaa(parsed.module, lctx), [d.message for d in lctx.sink.items]
+    lctx.sink.stage = "gpu"
+    return Run(lctx, parsed.module, convert_tileaa_to_gpu(parsed.module, lctx, threads))
+
+
+def to_ptx(run: Run, target: Target) -> str:
+    """Stages 4-7 as the pipeline runs them; asserts that each one reports nothing."""
+    from tile_lsp.compiler.backend import llvm as llvm_backend
+    from tile_lsp.compiler.backend import llvmir
+    from tile_lsp.compiler.lowering import debuginfo, intrinsics, nvvm_to_llvm, target_attach, to_nvvm
+
+    m, lctx = run.module, run.lctx
+    assert to_nvvm.convert_to_nvvm(m, lctx), run.errors
+    assert target_attach.attach_nvvm_target(m, lctx), run.errors
+    assert debuginfo.translate_debug_info(m, lctx), run.errors
+    assert nvvm_to_llvm.convert_nvvm_to_llvm(m, lctx) and not lctx.sink.has_errors, run.errors
+    for level in (0, 1):
+        intrinsics.lower_intrinsics(m, lctx, level)
+    ir = llvmir.emit_llvm_ir(m, lctx)
+    assert ir is not None and not lctx.sink.has_errors, run.errors
+    optimized = llvm_backend.optimize(ir, lctx.options, lctx.sink)
+    ptx = llvm_backend.emit_ptx(optimized, target, opt_level=lctx.options.opt_level, sink=lctx.sink)
+    assert ptx and not lctx.sink.has_errors, run.errors
+    return ptx
+
+
+def ops(module: Operation, name: str) -> list[Operation]:
+    return [op for op in module.walk() if op.name == name]
+
+# ---------------------------------------------------------------------------------------------
+# The fragment maps against the PTX ISA ("Matrix fragments for mma.m16n8k16 with floating point
+# type", "Warp-level matrix load instruction: ldmatrix"): groupID = lane >> 2,
+# threadID_in_group = lane % 4.
+
+
+def isa_a_row_col(lane: int, i: int) -> tuple[int, int]:
+    """A element a_i (i = 0..7), the ISA's formulas for .f16/.bf16."""
+    group, tig = lane >> 2, lane % 4
+    row = group if i in (0, 1, 4, 5) else group + 8
+    col = tig * 2 + (i & 1) if i < 4 else tig * 2 + (i & 1) + 8
+    return row, col
+
+
+def isa_b_row_col(lane: int, i: int) -> tuple[int, int]:
+    """B element b_i (i = 0..3): row = k, col = n."""
+    group, tig = lane >> 2, lane % 4
+    row = tig * 2 + (i & 1) if i < 2 else tig * 2 + (i & 1) + 8
+    return row, group
+
+
+def isa_c_row_col(lane: int, i: int) -> tuple[int, int]:
+    """C/D element c_i (i = 0..3)."""
+    group, tig = lane >> 2, lane % 4
+    row = group if i < 2 else group + 8
+    return row, tig * 2 + (i & 1)
+
+
+def test_mma_fragment_maps_match_the_ptx_isa() -> None:
+    for lane in range(32):
+        for i in range(8):  # a_i lives in register i // 2, half i % 2
+            assert mma_fragment_a(lane, i // 2, i % 2) == isa_a_row_col(lane, i)
+        for i in range(4):
+            assert mma_fragment_b(lane, i // 2, i % 2) == isa_b_row_col(lane, i)
+            assert mma_fragment_c(lane, i) == isa_c_row_col(lane, i)
+    # A few rows of the ISA's figures, literally.
+    assert [mma_fragment_a(0, r, 0) for r in range(4)] == [(0, 0), (8, 0), (0, 8), (8, 8)]
+    assert mma_fragment_a(5, 0, 1) == (1, 3) and mma_fragment_b(31, 1, 1) == (15, 7)
+    assert mma_fragment_c(6, 3) == (9, 5)
+    # Every element of each operand is held exactly once per warp.
+    assert len({mma_fragment_a(t, r, h) for t in range(32) for r in range(4) for h in range(2)}) == 256
+    assert len({mma_fragment_b(t, r, h) for t in range(32) for r in range(2) for h in range(2)}) == 128
+    assert len({mma_fragment_c(t, i) for t in range(32) for i in range(4)}) == 128
+
+
+def test_tf32_fragment_maps_match_the_ptx_isa_and_ldmatrix() -> None:
+    """m16n8k8 .tf32: a0 (g, t), a1 (g+8, t), a2 (g, t+4), a3 (g+8, t+4); b0 (t, g), b1 (t+4, g).
+    ldmatrix (no .trans) of 8 lines of four 32-bit words gives lane l word l % 4 of line l / 4:
+    with lines as A rows (x4: lanes 0-15 rows 0-15 at word 0, lanes 16-31 at word 4) that is
+    a0..a3; with lines as rows n of B^T, matrices (n 0-7 | 8-15) x (k 0-3 | 4-7) give the b0, b1
+    of two n-tiles (registers 0, 2 and 1, 3)."""
+    from tile_lsp.compiler.lowering.gpu_mma import mma_fragment_a_tf32, mma_fragment_b_tf32
+
+    for lane in range(32):
+        g, t = lane >> 2, lane % 4
+        assert [mma_fragment_a_tf32(lane, r) for r in range(4)] == [(g, t), (g + 8, t), (g, t + 4), (g + 8, t + 4)]
+        assert [mma_fragment_b_tf32(lane, r) for r in range(2)] == [(t, g), (t + 4, g)]
+        for m in range(4):
+            line_row, line_chunk = ldmatrix_row_address(8 * m + lane // 4)
+            word = (line_row, 4 * (line_chunk // 8) + lane % 4)  # (row, 32-bit column)
+            assert word == mma_fragment_a_tf32(lane, m)
+            tile, reg = m % 2, m // 2  # B^T: row = n (+8 for the second tile), column = k
+            bk, bn = mma_fragment_b_tf32(lane, reg)
+            assert (word[0], word[1]) == (bn + 8 * tile, bk)
+
+
+def test_ldmatrix_x4_gives_the_mma_fragments() -> None:
+    """A 16x16 block loaded with ldmatrix x4 (lane l addresses line ldmatrix_row_address(l)):
+    register m is 8x8 matrix m; without .trans it is A's fragment, with .trans (on a row-major
+    K x N block, two n-tiles) B's fragments of n-tiles 0 (registers 0, 1) and 1 (2, 3)."""
+    lines = [ldmatrix_row_address(lane) for lane in range(32)]
+    for lane, m, half in itertools.product(range(32), range(4), range(2)):
+        row, col = ldmatrix_element(lane, m, half, trans=False)
+        line_row, line_col = lines[8 * m + row]
+        assert (line_row, line_col + col) == mma_fragment_a(lane, m, half)
+        k, n = ldmatrix_element(lane, m, half, trans=True)
+        line_k, line_n = lines[8 * m + k]
+        tile, reg = divmod(m, 2)
+        bk, bn = mma_fragment_b(lane, reg, half)
+        assert (line_k, line_n + n) == (bk, bn + 8 * tile)
+
+
+@pytest.mark.parametrize("row_elems", [8, 16, 32, 64, 128, 256])
+def test_swizzle_is_a_row_permutation_and_spreads_ldmatrix_lines(row_elems: int) -> None:
+    for row in range(32):
+        got = sorted(swizzled_index(row, col, row_elems) for col in range(row_elems))
+        assert got == list(range(row * row_elems, (row + 1) * row_elems))
+    if row_elems >= 16:  # eight consecutive rows, same chunk: eight different 16-byte bank groups
+        for base, chunk in itertools.product((0, 16, 40), range(row_elems // 8)):
+            groups = {swizzled_index(base + r, chunk * 8, row_elems) * 2 // 16 % 8 for r in range(8)}
+            assert len(groups) == 8
+
+
+def test_mma_plan_shapes_and_fallbacks() -> None:
+    from xdsl.dialects.builtin import TensorType
+
+    def t(shape: list[int], elem: Attribute) -> TensorType:
+        return TensorType(elem, shape)
+
+    f16, bf16, f32 = Float16Type(), BFloat16Type(), Float32Type()
+    plan = plan_mma(t([128, 64], f16), t([64, 64], f16), t([128, 64], f32), 128, 90)
+    assert plan is not None and (plan.wm, plan.wn, plan.mt, plan.nt) == (2, 2, 4, 4)
+    big = plan_mma(t([128, 64], bf16), t([64, 256], bf16), t([128, 256], f32), 128, 80)
+    assert big is not None and len(big.passes) > 1  # C does not fit the buffer at once
+    assert plan_mma(t([128, 64], f16), t([64, 64], f16), t([128, 64], f32), 128, 75) is None  # < sm_80
+    assert plan_mma(t([64, 32], f32), t([32, 64], f32), t([64, 64], f32), 128, 90) is None  # f32/tf32
+    assert plan_mma(t([24, 16], f16), t([16, 8], f16), t([24, 8], f32), 128, 90) is None  # 24 % 16
+    assert plan_mma(t([1, 64, 32], f16), t([1, 32, 64], f16), t([1, 64, 64], f16), 128, 80) is not None
+
+
+def test_reduce_plan_teams_follow_the_layout() -> None:
+    # 128x64 f32 on 128 threads, V = 4: a row is 16 consecutive threads' vectors.
+    layout = Layout.for_shape((128, 64), 128)
+    rows = plan_reduce(layout, (128, 64), 1)
+    assert rows is not None and rows.lane_bits == (0, 1, 2, 3) and rows.parts == 1
+    assert all(len(c) == 4 for c in rows.classes) and len(rows.classes) == 16
+    # Column sums: the same columns recur every 16 threads, in all four warps.
+    cols = plan_reduce(layout, (128, 64), 0)
+    assert cols is not None and cols.lane_bits == (4,) and (cols.warp_shift, cols.parts) == (5, 4)
+    # A whole 1-D tile: every thread and warp takes part.
+    flat = plan_reduce(Layout.for_shape((1024,), 128), (1024,), 0)
+    assert flat is not None and flat.lane_bits == (0, 1, 2, 3, 4) and flat.parts == 4
+    assert output_index(517, (4, 256), 1) == 2 and output_index(517, (4, 256), 0) == 5
+    assert plan_reduce(Layout.for_shape((3, 5), 4), (3, 5), 1) is None  # ghosts: baseline
+
+
+# ---------------------------------------------------------------------------------------------
+# A lockstep SIMT interpreter of the stage's output (one CTA; every op runs for all threads)
+
+_NP = {16: np.float16, 32: np.float32, 64: np.float64}
+
+
+def _np_type(t: Attribute) -> Any:
+    if isinstance(t, BFloat16Type | Float32Type):
+        return np.float32  # bf16 values live in f32, rounded when stored
+    if isinstance(t, Float16Type):
+        return np.float16
+    if isinstance(t, IntegerType):
+        w = t.width.data
+        return np.bool_ if w == 1 else {8: np.int8, 16: np.int16, 32: np.int32, 64: np.int64}[w]
+    if isinstance(t, IndexType | LLVMPointerType):
+        return np.int64
+    if isinstance(t, VectorType):
+        return _np_type(t.element_type)
+    raise NotImplementedError(str(t))
+
+
+def _to_bf16(x: np.ndarray) -> np.ndarray:
+    bits = x.astype(np.float32).view(np.uint32).astype(np.uint64)
+    bits = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16
+    return bits.astype(np.uint16)
+
+
+def _from_bf16(bits: np.ndarray) -> np.ndarray:
+    return (bits.astype(np.uint32) << 16).view(np.float32)
+
+
+class Memory:
+    def __init__(self, size: int = 1 << 24) -> None:
+        self.data = bytearray(size)
+        self.top = 256
+
+    def alloc(self, nbytes: int) -> int:
+        addr = self.top
+        self.top += (nbytes + 255) // 256 * 256
+        return addr
+
+    def put(self, array: np.ndarray, bf16: bool = False) -> int:
+        raw = _to_bf16(array).tobytes() if bf16 else array.tobytes()
+        addr = self.alloc(len(raw))
+        self.data[addr : addr + len(raw)] = raw
+        return addr
+
+    def get(self, addr: int, count: int, t: Attribute) -> np.ndarray:
+        return self.load(np.full(1, addr, np.int64), t, count)[0]
+
+    def load(self, addrs: np.ndarray, t: Attribute, lanes: int = 1) -> np.ndarray:
+        bf16 = isinstance(t, BFloat16Type)
+        dt = np.dtype(np.uint16 if bf16 else _np_type(t))
+        width = 1 if dt == np.bool_ else dt.itemsize
+        out = np.frombuffer(b"".join(bytes(self.data[a : a + width * lanes]) for a in addrs.tolist()),
+                            np.uint8 if dt == np.bool_ else dt).reshape(len(addrs), lanes)
+        if dt == np.bool_:
+            out = out != 0
+        return _from_bf16(out) if bf16 else out.copy()
+
+    def store(self, addrs: np.ndarray, values: np.ndarray, t: Attribute, mask: np.ndarray) -> None:
+        if isinstance(t, BFloat16Type):
+            values = _to_bf16(values)
+        else:
+            values = values.astype(_np_type(t))
+            if values.dtype == np.bool_:
+                values = values.astype(np.uint8)
+        values = values.reshape(len(addrs), -1)
+        for a, v, m in zip(addrs.tolist(), values, mask.tolist(), strict=True):
+            if m:
+                raw = v.tobytes()
+                self.data[a : a + len(raw)] = raw
+
+
+def _elem_of(t: Attribute) -> Attribute:
+    return t.element_type if isinstance(t, VectorType) else t
+
+
+class Interpreter:
+    """Runs a gpu.func for one CTA; values are arrays with the thread as first axis."""
+
+    def __init__(self, module: Operation, threads: int, mem: Memory) -> None:
+        self.t = threads
+        self.mem = mem
+        self.env: dict[SSAValue, Any] = {}
+        self.globals: dict[str, int] = {}
+        for op in module.walk():
+            if op.name == "llvm.mlir.global":
+                t = op.properties["global_type"]
+                assert isinstance(t, LLVMArrayType)
+                size = t.size.data * max(1, _bits(t.type) // 8)
+                addr = mem.alloc(size)
+                value = op.properties.get("value")
+                if value is not None:
+                    vals = np.array(value.get_values(), dtype=_np_type(t.type))  # type: ignore[attr-defined]
+                    mem.store(np.full(1, addr, np.int64), vals.reshape(1, -1), t.type, np.ones(1, bool))
+                self.globals[op.properties["sym_name"].data] = addr  # type: ignore[attr-defined]
+
+    def run(self, fn: Operation, args: list[Any], block_id: tuple[int, int, int] = (0, 0, 0)) -> None:
+        self.block_id = block_id
+        entry = fn.regions[0].blocks[0]
+        for a, v in zip(entry.args, args, strict=True):
+            self.env[a] = np.full(self.t, v, _np_type(a.type))
+        self.block(entry, np.ones(self.t, bool))
+
+    def block(self, block: Block, mask: np.ndarray) -> list[Any]:
+        for op in block.ops:
+            if op.name in ("scf.yield", "scf.condition"):
+                return [self.env[x] for x in op.operands]
+            if op.name == "gpu.return":
+                return []
+            self.op(op, mask)
+        return []
+
+    def u(self, v: np.ndarray) -> np.ndarray:
+        return v.view({1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}[v.dtype.itemsize]) if v.dtype != np.bool_ else v
+
+    def op(self, op: Operation, mask: np.ndarray) -> None:
+        name = op.name
+        x = [self.env[o] for o in op.operands]
+        rt = op.results[0].type if op.results else None
+        handler = getattr(self, "op_" + name.replace(".", "_"), None)
+        if handler is not None:
+            handler(op, x, mask)
+            return
+        if name in _BINARY:
+            with np.errstate(all="ignore"):
+                res = _BINARY[name](self, *x)
+            self.set(op, res.astype(_np_type(rt), copy=False) if rt is not None else res)
+            return
+        raise NotImplementedError(name)
+
+    def set(self, op: Operation, *values: Any) -> None:
+        for r, v in zip(op.results, values, strict=True):
+            self.env[r] = v
+
+    # -- ops with structure ------------------------------------------------------------------
+    def op_arith_constant(self, op: Operation, x: list[Any], mask: np.ndarray) -> None:
+        value = op.properties["value"]
+        v = value.value.data if isinstance(value, IntegerAttr | FloatAttr) else None
+        rt = op.results[0].type
+        if isinstance(rt, IntegerType) and rt.width.data == 1:
+            v = bool(v)
+        self.set(op, np.full(self.t, v, _np_type(rt)))
+
+    def op_scf_for(self, op: Operation, x: list[Any], mask: np.ndarray) -> None:
+        lb, ub, step, *carried = x
+        body = op.regions[0].blocks[0]
+        if not mask.any():
+            self.set(op, *carried)
+            return
+        st = int(step[mask][0])
+        assert (step[mask] == st).all() and (lb[mask] == lb[mask][0]).all()
+        lo = int(lb[mask][0])
+        for i in range(lo, int(ub[mask].max()), st):  # per-thread trip counts: a thread stops at its ub
+            active = mask & (i < ub)
+            self.env[body.args[0]] = np.full(self.t, i, lb.dtype)
+            for a, v in zip(body.args[1:], carried, strict=True):
+                self.env[a] = v
+            new = self.block(body, active)
+            carried = [np.where(active.reshape((-1,) + (1,) * (np.ndim(n) - 1)), n, c) for n, c in zip(new, carried, strict=True)]
+        self.set(op, *carried)
+
+    def op_scf_if(self, op: Operation, x: list[Any], mask: np.ndarray) -> None:
+        cond = x[0].astype(bool)
+        outs = []
+        for region, m in ((op.regions[0], mask & cond), (op.regions[1], mask & ~cond)):
+            outs.append(self.block(region.blocks[0], m) if region.blocks else [])
+        merged = []
+        for a, b in zip(outs[0], outs[1], strict=True):
+            c = cond.reshape((-1,) + (1,) * (np.ndim(a) - 1))
+            merged.append(np.where(c, a, b))
+        self.set(op, *merged)
+
+    def op_gpu_thread_id(self, op: Operation, x: list[Any], mask: np.ndarray) -> None:
+        self.set(op, np.arange(self.t, dtype=np.int64))
+
+    def op_gpu_block_id(self, op: Operation, x: list[Any], mask: np.ndarray) -> None:
+        dim = "xyz".index(op.properties["dimension"].data.value)  # type: ignore[attr-defined]
+        self.set(op, np.full(self.t, self.block_id[dim], np.int64))
+
+    def op_gpu_barrier(self, op: Operation, x: list[Any], mask: np.ndarray) -> None:
+        assert mask.all(), "barrier under divergent control flow"
+
+    def op_gpu_shuffle(self, op: Operation, x: list[Any], mask: np.ndarray) -> None:
+        value, offset, width = x
+        mode = op.properties["mode"].data.value  # type: ignore[attr-defined]
+        assert int(width[0]) == 32 and mode in ("xor", "up")
+        t = np.arange(self.t)
+        if mode == "xor":
+            self.set(op, value[t ^ int(offset[0])], np.ones(self.t, bool))
+            return
+        valid = t % 32 >= int(offset[0])  # up: lane - offset, or the own value past lane 0
+        self.set(op, value[np.where(valid, t - int(offset[0]), t)], valid)
+
+    def op_llvm_mlir_addressof(self, op: Operation, x: list[Any], mask: np.ndarray) -> None:
+        self.set(op, np.full(self.t, self.globals[op.properties["global_name"].root_reference.data], np.int64))  # type: ignore[attr-defined]
+
+    def op_llvm_getelementptr(self, op: Operation, x: list[Any], mask: np.ndarray) -> None:
+        raw = [int(v) for v in op.properties["rawConstantIndices"].get_values()]  # type: ignore[attr-defined]
+        elem = op.properties["elem_type"]
+        size = max(1, _bits(elem) // 8)
+        base, *dyn = x
+        dyn_iter = iter(dyn)
+        assert len(raw) == 1
+        index = next(dyn_iter).astype(np.int64) if raw[0] == -2147483648 else raw[0]
+        self.set(op, base + index * size)
+
+    def op_llvm_load(self, op: Operation, x: list[Any], mask: np.ndarray) -> None:
+        rt = op.results[0].type
+        lanes = rt.get_shape()[0] if isinstance(rt, VectorType) else 1
+        addrs = np.where(mask, x[0], x[0][mask][0] if mask.any() else 0)
+        out = self.mem.load(addrs, _elem_of(rt), lanes)
+        self.set(op, out if isinstance(rt, VectorType) else out[:, 0])
+
+    def op_llvm_store(self, op: Operation, x: list[Any], mask: np.ndarray) -> None:
+        value, ptr = x
+        self.mem.store(ptr, value, _elem_of(op.operands[0].type), mask)
+
+    def op_ub_poison(self, op: Operation, x: list[Any], mask: np.ndarray) -> None:
+        rt = op.results[0].type
+        shape = rt.get_shape() if isinstance(rt, VectorType) else ()
+        self.set(op, np.zeros((self.t, *shape), _np_type(rt)))
+
+    def op_vector_insert(self, op: Operation, x: list[Any], mask: np.ndarray) -> None:
+        value, dest = x
+        pos = tuple(int(p) for p in op.properties["static_position"].get_values())  # type: ignore[attr-defined]
+        out = dest.copy()
+        out[(slice(None), *pos)] = value
+        self.set(op, out)
+
+    def op_vector_extract(self, op: Operation, x: list[Any], mask: np.ndarray) -> None:
+        pos = tuple(int(p) for p in op.properties["static_position"].get_values())  # type: ignore[attr-defined]
+        self.set(op, x[0][(slice(None), *pos)].copy())
+
+    def op_llvm_extractvalue(self, op: Operation, x: list[Any], mask: np.ndarray) -> None:
+        pos = [int(p) for p in op.properties["position"].get_values()]  # type: ignore[attr-defined]
+        self.set(op, x[0][pos[0]])
+
+    def op_llvm_bitcast(self, op: Operation, x: list[Any], mask: np.ndarray) -> None:
+        rt = op.results[0].type
+        assert isinstance(rt, VectorType) and x[0].dtype == np.int32
+        if isinstance(rt.element_type, BFloat16Type):
+            self.set(op, _from_bf16(x[0].view(np.uint16).reshape(self.t, 2)))
+        elif isinstance(rt.element_type, Float32Type):
+            self.set(op, x[0].view(np.float32).reshape(self.t, 1))
+        else:
+            self.set(op, x[0].view(np.float16).reshape(self.t, 2))
+
+    def op_arith_bitcast(self, op: Operation, x: list[Any], mask: np.ndarray) -> None:
+        self.set(op, x[0].view(_np_type(op.results[0].type)))
+
+    def op_nvvm_ldmatrix(self, op: Operation, x: list[Any], mask: np.ndarray) -> None:
+        """PTX ISA ldmatrix .m8n8 .x{num} .b16: lanes 8m..8m+7 give the row addresses of matrix
+        m; lane l receives, of each matrix, row l/4 elements 2(l%4), +1 (.trans: the transpose)."""
+        num = op.properties["num"].value.data  # type: ignore[attr-defined]
+        trans = "col" in str(op.properties["layout"])
+        regs = []
+        for m in range(num):
+            reg = np.zeros((self.t, 2), np.uint16)
+            for warp in range(self.t // 32):
+                rows = [self.mem.load(x[0][warp * 32 + 8 * m + i : warp * 32 + 8 * m + i + 1], IntegerType(16), 8)[0]
+                        for i in range(8)]
+                mat = np.stack(rows).view(np.uint16)
+                if trans:
+                    mat = mat.T
+                for lane in range(32):
+                    reg[warp * 32 + lane] = mat[lane // 4, 2 * (lane % 4) : 2 * (lane % 4) + 2]
+            regs.append(reg.view(np.int32).reshape(self.t))
+        self.set(op, regs[0] if num == 1 else regs)
+
+    def _mma(self, a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
+        """m16n8k16 per warp from the ISA's fragment tables; a: (T, 8), b: (T, 4), c: (T, 4)."""
+        d = np.zeros((self.t, 4), np.float64)
+        for warp in range(self.t // 32):
+            am, bm, cm = np.zeros((16, 16)), np.zeros((16, 8)), np.zeros((16, 8))
+            for lane in range(32):
+                t = warp * 32 + lane
+                for i in range(8):
+                    am[isa_a_row_col(lane, i)] = a[t, i]
+                for i in range(4):
+                    bm[isa_b_row_col(lane, i)] = b[t, i]
+                    cm[isa_c_row_col(lane, i)] = c[t, i]
+            dm = am @ bm + cm
+            for lane in range(32):
+                for i in range(4):
+                    d[warp * 32 + lane, i] = dm[isa_c_row_col(lane, i)]
+        return d
+
+    def op_nvgpu_mma_sync(self, op: Operation, x: list[Any], mask: np.ndarray) -> None:
+        a, b, c = (v.astype(np.float64).reshape(self.t, -1) for v in x)
+        d = self._mma_tf32(a, b, c) if "tf32Enabled" in op.properties else self._mma(a, b, c)
+        rt = op.results[0].type
+        self.set(op, d.reshape(self.t, 2, 2).astype(_np_type(rt)))
+
+    def _mma_tf32(self, a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
+        """m16n8k8 .tf32 per warp from the ISA's tables; a: (T, 4), b: (T, 2), c: (T, 4)."""
+        d = np.zeros((self.t, 4), np.float64)
+        for warp in range(self.t // 32):
+            am, bm, cm = np.zeros((16, 8)), np.zeros((8, 8)), np.zeros((16, 8))
+            for lane in range(32):
+                t, group, tig = warp * 32 + lane, lane >> 2, lane % 4
+                for i in range(4):
+                    am[group + 8 * (i % 2), tig + 4 * (i // 2)] = a[t, i]
+                    cm[isa_c_row_col(lane, i)] = c[t, i]
+                for i in range(2):
+                    bm[tig + 4 * i, group] = b[t, i]
+            dm = am @ bm + cm
+            for lane in range(32):
+                for i in range(4):
+                    d[warp * 32 + lane, i] = dm[isa_c_row_col(lane, i)]
+        return d
+
+    def op_nvvm_mma_sync(self, op: Operation, x: list[Any], mask: np.ndarray) -> None:
+        a_regs, b_regs, c = x[:4], x[4:6], x[6:]
+        a = np.stack([_from_bf16(r.view(np.uint16).reshape(self.t, 2)) for r in a_regs], 1).reshape(self.t, 8)
+        b = np.stack([_from_bf16(r.view(np.uint16).reshape(self.t, 2)) for r in b_regs], 1).reshape(self.t, 4)
+        d = self._mma(a.astype(np.float64), b.astype(np.float64), np.stack(c, 1).astype(np.float64))
+        self.set(op, [d[:, i].astype(np.float32) for i in range(4)])
+
+
+def _bits(t: Attribute) -> int:
+    if isinstance(t, IntegerType):
+        return t.width.data
+    if isinstance(t, Float16Type | BFloat16Type):
+        return 16
+    if isinstance(t, Float32Type):
+        return 32
+    if isinstance(t, LLVMPointerType):
+        return 64
+    return 64
+
+
+_BINARY: dict[str, Callable[..., np.ndarray]] = {
+    "arith.addi": lambda s, a, b: a + b, "arith.subi": lambda s, a, b: a - b, "arith.muli": lambda s, a, b: a * b,
+    "arith.andi": lambda s, a, b: a & b, "arith.ori": lambda s, a, b: a | b, "arith.xori": lambda s, a, b: a ^ b,
+    "arith.shli": lambda s, a, b: a << b, "arith.shrui": lambda s, a, b: (s.u(a) >> s.u(b)).view(a.dtype),
+    "arith.divui": lambda s, a, b: (s.u(a) // s.u(b)).view(a.dtype),
+    "arith.remui": lambda s, a, b: (s.u(a) % s.u(b)).view(a.dtype),
+    "arith.divsi": lambda s, a, b: (np.fix(a / b)).astype(a.dtype),
+    "arith.remsi": lambda s, a, b: a - (np.fix(a / b)).astype(a.dtype) * b,
+    "arith.minsi": lambda s, a, b: np.minimum(a, b), "arith.maxsi": lambda s, a, b: np.maximum(a, b),
+    "arith.addf": lambda s, a, b: a + b, "arith.subf": lambda s, a, b: a - b, "arith.mulf": lambda s, a, b: a * b,
+    "arith.divf": lambda s, a, b: a / b, "arith.maxnumf": lambda s, a, b: np.fmax(a, b),
+    "arith.minnumf": lambda s, a, b: np.fmin(a, b), "arith.maximumf": lambda s, a, b: np.maximum(a, b),
+    "arith.minimumf": lambda s, a, b: np.minimum(a, b), "arith.negf": lambda s, a: -a,
+    "math.exp2": lambda s, a: np.exp2(a), "math.exp": lambda s, a: np.exp(a),
+    "math.fma": lambda s, a, b, c: a * b + c,
+    "arith.select": lambda s, c, a, b: np.where(c.reshape((-1,) + (1,) * (a.ndim - 1)), a, b),
+    "arith.index_cast": lambda s, a: a, "arith.extsi": lambda s, a: a, "arith.trunci": lambda s, a: a,
+    "arith.extui": lambda s, a: s.u(a).astype(np.int64) if a.dtype != np.bool_ else a.astype(np.int64),
+    "arith.extf": lambda s, a: a, "arith.truncf": lambda s, a: a, "arith.sitofp": lambda s, a: a,
+    "gpu.block_dim": lambda s: np.full(s.t, s.t),
+}
+
+
+def _cmp_ops() -> None:
+    preds_i = {"eq": np.equal, "ne": np.not_equal, "slt": np.less, "sle": np.less_equal, "sgt": np.greater,
+               "sge": np.greater_equal}
+    unsigned = {"ult": np.less, "ule": np.less_equal, "ugt": np.greater, "uge": np.greater_equal}
+    preds_f = {"oeq": np.equal, "one": np.not_equal, "olt": np.less, "ole": np.less_equal, "ogt": np.greater,
+               "oge": np.greater_equal, "une": np.not_equal, "ueq": np.equal}
+    cmpi_names = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"]
+    cmpf_names = ["false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt", "uge", "ult", "ule", "une",
+                  "uno", "true"]
+
+    def cmpi(self: Interpreter, op: Operation, x: list[Any], mask: np.ndarray) -> None:
+        p = op.properties["predicate"].value.data  # type: ignore[attr-defined]
+        name = cmpi_names[p]
+        a, b = x
+        res = unsigned[name](self.u(a), self.u(b)) if name in unsigned else preds_i[name](a, b)
+        self.set(op, res)
+
+    def cmpf(self: Interpreter, op: Operation, x: list[Any], mask: np.ndarray) -> None:
+        p = op.properties["predicate"].value.data  # type: ignore[attr-defined]
+        self.set(op, preds_f[cmpf_names[p]](*x))
+
+    Interpreter.op_arith_cmpi = cmpi  # type: ignore[attr-defined]
+    Interpreter.op_arith_cmpf = cmpf  # type: ignore[attr-defined]
+
+
+_cmp_ops()
+
+# ---------------------------------------------------------------------------------------------
+# Kernels run through the interpreter: fast path vs NumPy vs baseline
+
+
+def _views(names: list[tuple[str, str, int, int]]) -> str:
+    lines = []
+    for name, elem, rows, cols in names:
+        lines.append(f"  %v{name} = make_tensor_view %{name}, shape = [%r{name}, %c{name}], strides = [%c{name}, 1] : "
+                     f"tile<i32> -> tensor_view<?x?x{elem}, strides=[?,1]>")
+        lines.append(f"  %p{name} = make_partition_view %v{name} : partition_view<tile=({rows}x{cols}), "
+                     f"tensor_view<?x?x{elem}, strides=[?,1]>>")
+    return "\n".join(lines)
+
+
+def _args(names: list[tuple[str, str, int, int]]) -> str:
+    return ", ".join(f"%{n}: tile<ptr<{e}>>, %r{n}: tile<i32>, %c{n}: tile<i32>" for n, e, _, _ in names)
+
+
+def _load(name: str, elem: str, rows: int, cols: int) -> str:
+    return (f"  %x{name}, %tok{name} = load_view_tko weak %p{name}[%zero, %zero] token = %tok : "
+            f"partition_view<tile=({rows}x{cols}), tensor_view<?x?x{elem}, strides=[?,1]>>, tile<i32> -> "
+            f"tile<{rows}x{cols}x{elem}>, token")
+
+
+def _store(value: str, name: str, elem: str, rows: int, cols: int) -> str:
+    return (f"  %st{name} = store_view_tko weak {value}, %p{name}[%zero, %zero] token = %tok : "
+            f"tile<{rows}x{cols}x{elem}>, partition_view<tile=({rows}x{cols}), tensor_view<?x?x{elem}, "
+            f"strides=[?,1]>>, tile<i32> -> token")
+
+
+def mma_kernel(m: int, n: int, k: int, elem: str, acc: str) -> str:
+    """`o = a @ b + c`; tf32 inputs are loaded as f32 and converted (as cuTile does)."""
+    mem = "f32" if elem == "tf32" else elem
+    views = [("a", mem, m, k), ("b", mem, k, n), ("c", acc, m, n), ("o", acc, m, n)]
+    convert = [f"  %ya = ftof %xa : tile<{m}x{k}xf32> -> tile<{m}x{k}xtf32>",
+               f"  %yb = ftof %xb : tile<{k}x{n}xf32> -> tile<{k}x{n}xtf32>"] if elem == "tf32" else []
+    x = "%y" if elem == "tf32" else "%x"
+    return "\n".join([
+        f"entry @mm({_args(views)}) {{",
+        "  %tok = make_token : token",
+        "  %zero = constant <i32: 0> : tile<i32>",
+        "  %one = constant <i32: 1> : tile<i32>",
+        _views(views), _load("a", mem, m, k), _load("b", mem, k, n), _load("c", acc, m, n), *convert,
+        f"  %r = mmaf {x}a, {x}b, %xc : tile<{m}x{k}x{elem}>, tile<{k}x{n}x{elem}>, tile<{m}x{n}x{acc}>",
+        _store("%r", "o", acc, m, n), "  return", "}"])
+
+
+def reduce_kernel(rows: int, cols: int, dim: int, combiner: str, identity: str) -> str:
+    out_rows, out_cols = (rows, 1) if dim == 1 else (1, cols)
+    views = [("a", "f32", rows, cols), ("o", "f32", out_rows, out_cols)]
+    return "\n".join([
+        f"entry @red({_args(views)}) {{",
+        "  %tok = make_token : token",
+        "  %zero = constant <i32: 0> : tile<i32>",
+        "  %one = constant <i32: 1> : tile<i32>",
+        _views(views), _load("a", "f32", rows, cols),
+        f"  %r = reduce %xa dim={dim} identities=[{identity} : f32] : tile<{rows}x{cols}xf32> -> "
+        f"tile<{rows if dim == 1 else cols}xf32>",
+        "  (%lhs: tile<f32>, %rhs: tile<f32>) {",
+        f"    %s = {combiner} %lhs, %rhs : tile<f32>",
+        "    yield %s : tile<f32>",
+        "  }",
+        f"  %rr = reshape %r : tile<{rows if dim == 1 else cols}xf32> -> tile<{out_rows}x{out_cols}xf32>",
+        _store("%rr", "o", "f32", out_rows, out_cols), "  return", "}"])
+
+
+def simulate(run: Run, arrays: list[tuple[np.ndarray, bool]], out_shape: tuple[int, int], out_t: Attribute,
+             threads: int = 128) -> np.ndarray:
+    """Runs the one kernel of `run` with `arrays` (inputs, bf16 flag) and a zeroed output."""
+    assert run.ok, run.errors
+    mem = Memory()
+    interp = Interpreter(run.module, threads, mem)
+    args: list[Any] = []
+    for array, bf16 in arrays:
+        args += [mem.put(np.ascontiguousarray(array), bf16), array.shape[0], array.shape[1]]
+    out = mem.alloc(out_shape[0] * out_shape[1] * 4)
+    args += [out, *out_shape]
+    [fn] = ops(run.module, "gpu.func")
+    interp.run(fn, args)
+    return mem.get(out, out_shape[0] * out_shape[1], out_t).reshape(out_shape).astype(np.float64)
+
+
+def baseline_only() -> Iterator[None]:
+    saved = gpu_mma.lower_dot_mma, gpu_reduce.lower_reduce_shuffle, gpu_reduce.lower_scan_shuffle
+    gpu_mma.lower_dot_mma = lambda cv, op: False  # type: ignore[assignment]
+    gpu_reduce.lower_reduce_shuffle = lambda cv, op: False  # type: ignore[assignment]
+    gpu_reduce.lower_scan_shuffle = lambda cv, op: False  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        gpu_mma.lower_dot_mma, gpu_reduce.lower_reduce_shuffle, gpu_reduce.lower_scan_shuffle = saved
+
+
+def _names(run: Run) -> set[str]:
+    return {op.name for op in run.module.walk()}
+
+
+@pytest.mark.parametrize(("m", "n", "k", "elem", "acc"), [
+    (64, 64, 32, "f16", "f32"), (128, 64, 64, "f16", "f32"), (32, 256, 16, "bf16", "f32"), (64, 32, 32, "f16", "f16"),
+    (64, 64, 32, "tf32", "f32"), (32, 128, 16, "tf32", "f32")])
+def test_mma_fast_path_matches_numpy_and_the_baseline(m: int, n: int, k: int, elem: str, acc: str) -> None:
+    rng = np.random.default_rng(m * n + k)
+    a = rng.integers(-4, 5, (m, k)).astype(np.float32) / 4
+    b = rng.integers(-4, 5, (k, n)).astype(np.float32) / 4
+    c = rng.integers(-8, 9, (m, n)).astype(np.float32)
+    acc_np = np.float16 if acc == "f16" else np.float32
+    arrays = [(a.astype(np.float16) if elem == "f16" else a, elem == "bf16"),
+              (b.astype(np.float16) if elem == "f16" else b, elem == "bf16"), (c.astype(acc_np), False)]
+    acc_t = Float16Type() if acc == "f16" else Float32Type()
+    text = mma_kernel(m, n, k, elem, acc)
+    fast = to_gpu(text, SM80)
+    assert {"nvvm.ldmatrix", "scf.for"} <= _names(fast)
+    assert ("nvvm.mma.sync" if elem == "bf16" else "nvgpu.mma.sync") in _names(fast)
+    got = simulate(fast, arrays, (m, n), acc_t)
+    expected = a.astype(np.float64) @ b.astype(np.float64) + c  # small integers / 4: exact
+    np.testing.assert_array_equal(got, expected)
+    gen = baseline_only()
+    next(gen)
+    try:
+        base = to_gpu(text, SM80)
+    finally:
+        next(gen, None)
+    assert "nvgpu.mma.sync" not in _names(base) and "nvvm.mma.sync" not in _names(base)
+    np.testing.assert_array_equal(simulate(base, arrays, (m, n), acc_t), got)
+    assert to_gpu(text, Target(75)).ok and "nvgpu.mma.sync" not in _names(to_gpu(text, Target(75)))
+
+
+@pytest.mark.parametrize(("rows", "cols", "dim", "combiner", "identity", "reference"), [
+    (128, 64, 1, "maxf", "0xFF800000", np.max), (128, 64, 1, "addf", "0.000000e+00", np.sum),
+    (64, 64, 0, "addf", "0.000000e+00", np.sum), (32, 1024, 1, "minf", "0x7F800000", np.min),
+    (16, 8, 1, "addf", "0.000000e+00", np.sum), (64, 128, 0, "maxf", "0xFF800000", np.max)])
+def test_shuffle_reduce_matches_numpy_and_the_baseline(rows: int, cols: int, dim: int, combiner: str,
+                                                       identity: str, reference: Callable[..., Any]) -> None:
+    rng = np.random.default_rng(rows + cols + dim)
+    a = rng.integers(-64, 64, (rows, cols)).astype(np.float32)
+    text = reduce_kernel(rows, cols, dim, combiner, identity)
+    out_shape = (rows, 1) if dim == 1 else (1, cols)
+    fast = to_gpu(text, SM80)
+    shuffles = ops(fast.module, "gpu.shuffle")
+    got = simulate(fast, [(a, False)], out_shape, Float32Type())
+    np.testing.assert_array_equal(got, reference(a.astype(np.float64), axis=dim, keepdims=True))
+    gen = baseline_only()
+    next(gen)
+    try:
+        base = to_gpu(text, SM80)
+    finally:
+        next(gen, None)
+    assert not ops(base.module, "gpu.shuffle")
+    np.testing.assert_array_equal(simulate(base, [(a, False)], out_shape, Float32Type()), got)
+    if rows * cols >= 128:  # small tiles (ghost slots) keep the baseline and its scf.for
+        assert not ops(fast.module, "scf.for") and ops(base.module, "scf.for")
+        assert shuffles or cols >= 128  # 64x128 along 0: whole warps share columns, no lane step
+
+
+# ---------------------------------------------------------------------------------------------
+# The real kernels: the fast paths show in the stage output, which mlir-opt and ptxas accept
+
+REAL = [("gemm", 0), ("gemm", 1), ("gemm", 2), ("attention", 0), ("attention", 1), ("bmm", 0), ("row_softmax", 1),
+        ("prefix_scan", 0)]
+
+
+@pytest.mark.parametrize(("name", "index"), REAL, ids=[f"{n}-{i}" for n, i in REAL])
+def test_real_kernels_use_the_fast_paths_and_reach_ptxas(name: str, index: int) -> None:
+    from tile_lsp.compiler.backend.cuda_tools import find_libdevice
+    from tile_lsp.compiler.backend.ptxas import find_ptxas, run_ptxas
+
+    text = entries(DATA / f"{name}.mlir")[index]
+    for target in (SM80, SM90A):
+        run = to_gpu(text, target)
+        assert run.ok, run.errors
+        names = _names(run)
+        if name in ("gemm", "attention", "bmm"):
+            assert names & {"nvgpu.mma.sync", "nvvm.mma.sync"} and "nvvm.ldmatrix" in names
+        if name in ("attention", "row_softmax", "prefix_scan"):
+            assert "gpu.shuffle" in names
+        res = mlir_opt(print_ir(run.module))
+        assert res.returncode == 0, res.stderr
+        if find_libdevice() is None:
+            pytest.skip("libdevice not found")
+        ptx = to_ptx(run, target)
+        if find_ptxas(run.lctx.options) is None:
+            pytest.skip("ptxas not found")
+        result = run_ptxas(ptx, target, run.lctx.options)
+        assert result.ok, result.diagnostics
+
+
+def test_row_shared_exchange_reads_match_numpy() -> None:
+    """The exchange (`gather`) reads a source element once per vector of a row: broadcasts of a
+    column and of a row, and a transpose, through the interpreter."""
+    views = [("a", "f32", 128, 1), ("b", "f32", 1, 64), ("t", "f32", 64, 32), ("o", "f32", 128, 64),
+             ("p", "f32", 32, 64)]
+    text = "\n".join([
+        f"entry @x({_args(views)}) {{",
+        "  %tok = make_token : token",
+        "  %zero = constant <i32: 0> : tile<i32>",
+        _views(views), _load("a", "f32", 128, 1), _load("b", "f32", 1, 64), _load("t", "f32", 64, 32),
+        "  %ba = broadcast %xa : tile<128x1xf32> -> tile<128x64xf32>",
+        "  %bb = broadcast %xb : tile<1x64xf32> -> tile<128x64xf32>",
+        "  %s = addf %ba, %bb : tile<128x64xf32>",
+        "  %tt = permute %xt [1, 0] : tile<64x32xf32> -> tile<32x64xf32>",
+        _store("%s", "o", "f32", 128, 64), _store("%tt", "p", "f32", 32, 64), "  return", "}"])
+    rng = np.random.default_rng(7)
+    a, b, t = (rng.integers(-99, 99, s).astype(np.float32) for s in ((128, 1), (1, 64), (64, 32)))
+    run = to_gpu(text, SM80)
+    assert run.ok, run.errors
+    mem = Memory()
+    interp = Interpreter(run.module, 128, mem)
+    args: list[Any] = []
+    for array in (a, b, t):
+        args += [mem.put(array), *array.shape]
+    out, perm = mem.alloc(128 * 64 * 4), mem.alloc(32 * 64 * 4)
+    args += [out, 128, 64, perm, 32, 64]
+    [fn] = ops(run.module, "gpu.func")
+    interp.run(fn, args)
+    np.testing.assert_array_equal(mem.get(out, 128 * 64, Float32Type()).reshape(128, 64), a + b)
+    np.testing.assert_array_equal(mem.get(perm, 32 * 64, Float32Type()).reshape(32, 64), t.T)
+
+
+def scan_kernel(cols: int, combiner: str, identity: str) -> str:
+    views = [("a", "f32", 1, cols), ("o", "f32", 1, cols)]
+    return "\n".join([
+        f"entry @scan({_args(views)}) {{",
+        "  %tok = make_token : token",
+        "  %zero = constant <i32: 0> : tile<i32>",
+        _views(views), _load("a", "f32", 1, cols),
+        f"  %r = scan %xa dim=1 reverse=false identities=[{identity} : f32] : tile<1x{cols}xf32> -> tile<1x{cols}xf32>",
+        "  (%lhs: tile<f32>, %rhs: tile<f32>) {",
+        f"    %s = {combiner} %lhs, %rhs : tile<f32>",
+        "    yield %s : tile<f32>",
+        "  }",
+        _store("%r", "o", "f32", 1, cols), "  return", "}"])
+
+
+@pytest.mark.parametrize(("cols", "combiner", "identity", "reference"), [
+    (1024, "addf", "0.000000e+00", np.cumsum), (256, "maxf", "-3.000000e+38", np.maximum.accumulate),
+    (2048, "addf", "0.000000e+00", np.cumsum)])
+def test_shuffle_scan_matches_numpy_and_the_baseline(cols: int, combiner: str, identity: str,
+                                                     reference: Callable[..., Any]) -> None:
+    a = np.random.default_rng(cols).integers(-64, 64, (1, cols)).astype(np.float32)
+    text = scan_kernel(cols, combiner, identity)
+    fast = to_gpu(text, SM80)
+    assert [op.properties["mode"].data.value for op in ops(fast.module, "gpu.shuffle")][:1] == ["up"]  # type: ignore[attr-defined]
+    got = simulate(fast, [(a, False)], (1, cols), Float32Type())
+    np.testing.assert_array_equal(got, reference(a.astype(np.float64), axis=1))
+    gen = baseline_only()
+    next(gen)
+    try:
+        base = to_gpu(text, SM80)
+    finally:
+        next(gen, None)
+    assert not ops(base.module, "gpu.shuffle")
+    np.testing.assert_array_equal(simulate(base, [(a, False)], (1, cols), Float32Type()), got)

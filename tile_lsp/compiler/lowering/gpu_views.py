@@ -1,0 +1,194 @@
+"""Gather/scatter views in the gpu stage: `make_gather_scatter_view` + `load_view_tko` /
+`store_view_tko` through it; and the other shared-memory re-arrangements it shares helpers with:
+`pack`/`unpack` (a tile's bytes as another element type) and `cat`.
+
+A gather/scatter view's index at `sparse_dim` is a 1-D tile of tensor coordinates (one per tile
+row along that dimension); every other index is the tensor coordinate where the tile starts
+(cuTile's `load_advanced_indexing(x, (rows, ct.Slice(start, n)))`). Element c of the tile is
+tensor element g with g[sparse] = rows[c[sparse]] and g[d] = index[d] + c[d]; each coordinate is
+bounds-checked (out of bounds: the padding value on loads, no write on stores).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import IntegerAttr, TensorType
+from xdsl.dialects.llvm import GEP_USE_SSA_VAL
+from xdsl.ir import Operation, SSAValue
+
+from tile_lsp.compiler.lowering import tileaa_to_gpu as g
+from tile_lsp.compiler.lowering.layout import Layout
+from tile_lsp.compiler.mlir.dialects import llvm_memory
+from tile_lsp.compiler.mlir.dialects.nv_tileaa import TileViewType
+
+
+@dataclass
+class GatherView(g.TileView):
+    """A tile view whose rows along `sparse_dim` are picked by an index tile at each access."""
+
+    sparse_dim: int = 0
+
+
+def make_gather_view(cv: g._KernelConverter, op: Operation, t: TileViewType) -> GatherView:
+    view = cv.get(op.operands[0])
+    if not isinstance(view, g.TensorView):
+        raise g.Unsupported(op, "a gather/scatter view of something that is not a tensor view")
+    tile = tuple(d.data for d in t.tile.data)
+    sparse = t.sparse_dim.data
+    if not 0 <= sparse < len(tile):
+        raise g.Unsupported(op, f"sparse_dim {sparse}")
+    return GatherView(tile, view, t.padding.data, tuple(range(len(tile))), sparse)
+
+
+def _rows(cv: g._KernelConverter, op: Operation, view: GatherView, rows_value: SSAValue,
+          layout: Layout) -> list[SSAValue]:
+    """Per slot of `layout`, the tensor coordinate (i64) its element's row has along the sparse
+    dimension: rows[c[sparse]], read from the row tile through one shared-memory exchange."""
+    got = cv.get(rows_value)
+    if isinstance(got, SSAValue):
+        return [cv.to_i64(got)] * layout.slots
+    base = cv.share(op, rows_value)
+    cv.exchange_barrier()
+    elem = g._elem(rows_value.type)
+    out = []
+    for r in range(layout.slots):
+        coords = cv.dst_coords(layout, r, view.tile) if not layout.uniform else [cv.i32c(0)] * len(view.tile)
+        # Sign-extended: a negative row is a huge unsigned coordinate, out of bounds (ult).
+        out.append(cv.to_i64(cv.read_shared(base, coords[view.sparse_dim], elem)))
+    cv.finish_exchange()
+    return out
+
+
+def _access(cv: g._KernelConverter, view: GatherView, index: list[SSAValue], rows: list[SSAValue],
+            layout: Layout, slot: int) -> tuple[SSAValue, SSAValue | None]:
+    """(element pointer, in-bounds guard or None) of this thread's `slot`."""
+    e = cv.element_index(layout, slot)
+    guard = cv.not_ghost(layout, e)
+    coords = cv.coords(e, view.tile) if not layout.uniform else [cv.i32c(0)] * len(view.tile)
+    offset: SSAValue | None = None
+    for d, c in enumerate(coords):
+        extent, stride = view.view.shape[d], view.view.strides[d]
+        if d == view.sparse_dim:
+            coord = rows[slot]
+        else:
+            coord = cv.v(arith.AddiOp(cv.to_i64(index[d]), cv.to_i64(c, signed=False)))
+        guard = g._and(cv, guard, cv.v(arith.CmpiOp(coord, extent, "ult")))
+        term = cv.v(arith.MuliOp(coord, stride))
+        offset = term if offset is None else cv.v(arith.AddiOp(offset, term))
+    assert offset is not None
+    ptr = cv.v(llvm_memory.GEPOp(view.view.base, [GEP_USE_SSA_VAL], view.view.element_type, ssa_indices=[offset]))
+    return ptr, guard
+
+
+def _operands(cv: g._KernelConverter, op: Operation, groups: list[list[SSAValue]]
+              ) -> tuple[GatherView, list[SSAValue], SSAValue, SSAValue | None]:
+    """(view, the scalar indices by dimension (the sparse one left as a placeholder), the row
+    tile, token) of a view access's operand groups [view], [indices], [token]."""
+    view = cv.get(groups[0][0])
+    assert isinstance(view, GatherView)
+    indices = groups[1]
+    if len(indices) != len(view.tile):
+        raise g.Unsupported(op, "index rank")
+    rows = indices[view.sparse_dim]
+    scalars = [cv.scalar(op, x) if d != view.sparse_dim else cv.i32c(0) for d, x in enumerate(indices)]
+    token = groups[2][0] if len(groups) > 2 and groups[2] else None
+    return view, scalars, rows, token
+
+
+def gather_load(cv: g._KernelConverter, op: Operation) -> None:
+    """load_view_tko through a gather/scatter view."""
+    g._check_ordering(op)
+    view, index, rows_value, token = _operands(cv, op, g._split(op))
+    t = op.results[0].type
+    elem = g._elem(t)
+    layout = cv.layout_of(t) or Layout(1, cv.threads)
+    g._order(cv, op, token)
+    rows = _rows(cv, op, view, rows_value, layout)
+    slots = []
+    for r in range(layout.slots):
+        ptr, guard = _access(cv, view, index, rows, layout, r)
+        slots.append(g._guarded_load(cv, ptr, guard, elem, lambda: g._padding_value(cv, op, view.padding, elem)))
+    cv.values[op.results[0]] = cv.tile(t, slots)
+    if len(op.results) > 1:
+        cv.values[op.results[1]] = g.Token(False)
+
+
+def scatter_store(cv: g._KernelConverter, op: Operation) -> None:
+    """store_view_tko through a gather/scatter view (rows that repeat: one of the writes wins)."""
+    g._check_ordering(op)
+    groups = g._split(op)
+    value = groups[0][0]
+    view, index, rows_value, token = _operands(cv, op, groups[1:])
+    layout = cv.layout_of(value.type) or Layout(1, cv.threads)
+    g._order(cv, op, token)
+    values = cv.slots(op, value, layout) if not layout.uniform else [cv.scalar(op, value)]
+    rows = _rows(cv, op, view, rows_value, layout)
+    for r in range(layout.slots):
+        ptr, guard = _access(cv, view, index, rows, layout, r)
+        if layout.uniform:
+            guard = g._and(cv, guard, cv.v(arith.CmpiOp(cv.thread_times(1), cv.i32c(0), "eq")))
+        g._guarded_store(cv, values[r], ptr, guard)
+    if op.results:
+        cv.values[op.results[0]] = g.Token(True)
+
+
+def reinterpret_bytes(cv: g._KernelConverter, op: Operation) -> None:
+    """pack / unpack: the source tile's bytes, row-major, read back as the result's elements
+    (one shared-memory exchange: write as the source type, read as the result type)."""
+    src = op.operands[0]
+    t = op.results[0].type
+    if not isinstance(t, TensorType) or not isinstance(src.type, TensorType):
+        raise g.Unsupported(op, "operand shapes")
+    src_bytes = g._byte_size(g._elem(src.type)) * g._num_elements(src.type.get_shape())
+    dst_bytes = g._byte_size(g._elem(t)) * g._num_elements(t.get_shape())
+    if src_bytes != dst_bytes:
+        raise g.Unsupported(op, f"{src_bytes} source bytes for {dst_bytes} result bytes")
+    base = cv.share(op, src)
+    cv.exchange_barrier()
+    layout = cv.layout_of(t) or Layout(1, cv.threads)
+    elem = g._elem(t)
+    slots = []
+    for r in range(layout.slots):
+        e = cv.element_index(layout, r)
+        guard = cv.not_ghost(layout, e)
+        if guard is not None:
+            e = cv.v(arith.SelectOp(guard, e, cv.i32c(0)))
+        slots.append(cv.read_shared(base, e, elem))
+    cv.finish_exchange()
+    cv.values[op.results[0]] = cv.tile(t, slots)
+
+
+def concatenate(cv: g._KernelConverter, op: Operation) -> None:
+    """cat along `dim`: both operands go to shared memory in one exchange; result element c reads
+    lhs[c] when c[dim] < lhs extent, else rhs[c - (lhs extent along dim)]."""
+    lhs, rhs = op.operands[:2]
+    t = op.results[0].type
+    dim_attr = g._get(op, "dim")
+    if not isinstance(dim_attr, IntegerAttr) or not all(isinstance(x.type, TensorType) for x in (lhs, rhs)):
+        raise g.Unsupported(op, "operands")
+    assert isinstance(lhs.type, TensorType) and isinstance(rhs.type, TensorType) and isinstance(t, TensorType)
+    dim = dim_attr.value.data
+    lshape, rshape, shape = lhs.type.get_shape(), rhs.type.get_shape(), t.get_shape()
+    elem = g._elem(t)
+    bases = [cv.share(op, lhs), cv.share(op, rhs)]
+    cv.exchange_barrier()
+    layout = cv.layout_of(t) or Layout(1, cv.threads)
+    split = cv.i32c(lshape[dim])
+    slots = []
+    for r in range(layout.slots):
+        coords = cv.dst_coords(layout, r, shape)
+        in_lhs = cv.v(arith.CmpiOp(coords[dim], split, "ult"))
+        # Both reads stay inside their buffers (the coordinate is clamped), then one is chosen.
+        left = [*coords[:dim], cv.v(arith.MinUIOp(coords[dim], cv.i32c(lshape[dim] - 1))), *coords[dim + 1:]]
+        past = cv.v(arith.SubiOp(cv.v(arith.MaxUIOp(coords[dim], split)), split))
+        right = [*coords[:dim], past, *coords[dim + 1:]]
+        a = cv.read_shared(bases[0], cv.linear(left, lshape), elem)
+        b = cv.read_shared(bases[1], cv.linear(right, rshape), elem)
+        slots.append(cv.v(arith.SelectOp(in_lhs, a, b)))
+    cv.finish_exchange()
+    cv.values[op.results[0]] = cv.tile(t, slots)
+
+
+__all__ = ["GatherView", "concatenate", "gather_load", "make_gather_view", "reinterpret_bytes", "scatter_store"]
