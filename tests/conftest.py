@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import pathlib
+import tempfile
 
 import pytest
 
@@ -16,3 +18,17 @@ def shared() -> pathlib.Path:
     if not SHARED.is_dir():
         pytest.skip("../shared is not present")
     return SHARED
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _private_cache_dir() -> object:
+    """The per-entry compile cache of every CLI run and language server the tests start goes to
+    a fresh directory, not the user's ~/.cache/tile-lsp (and no test sees another run's units)."""
+    with tempfile.TemporaryDirectory(prefix="tile-lsp-test-cache-") as tmp:
+        old = os.environ.get("XDG_CACHE_HOME")
+        os.environ["XDG_CACHE_HOME"] = tmp
+        yield tmp
+        if old is None:
+            os.environ.pop("XDG_CACHE_HOME", None)
+        else:
+            os.environ["XDG_CACHE_HOME"] = old

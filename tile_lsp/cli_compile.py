@@ -13,6 +13,7 @@ import sys
 from dataclasses import asdict, is_dataclass
 
 from tile_lsp.compiler.diagnostics import DiagnosticSink, format_text, to_json
+from tile_lsp.compiler.entry_cache import EntryCache
 from tile_lsp.compiler.pipeline import MISSING_TARGET, CompileResult, StageOutput, compile_source
 from tile_lsp.compiler.source import SourceText, Span
 from tile_lsp.compiler.target import CompileOptions, Target
@@ -56,7 +57,7 @@ def run_compile(args: argparse.Namespace) -> int:
         sink.error(Span(0, min(1, len(source.text))), MISSING_TARGET)
         result = CompileResult(source, options, args.emit)
     else:
-        result = compile_source(source, options, args.emit)
+        result = compile_source(source, options, args.emit, cache=_entry_cache(args))
     result.diagnostics[:0] = diags
     where: str | None = None
     failed: str | None = None
@@ -73,6 +74,21 @@ def run_compile(args: argparse.Namespace) -> int:
     return 0 if result.ok else 1
 
 
+def cache_directory(explicit: str | None = None) -> str:
+    """The per-entry cache's directory: `--cache-dir`, else $XDG_CACHE_HOME/tile-lsp, else
+    ~/.cache/tile-lsp."""
+    if explicit:
+        return explicit
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "tile-lsp")
+
+
+def _entry_cache(args: argparse.Namespace) -> EntryCache | None:
+    if getattr(args, "no_cache", False):
+        return None
+    return EntryCache(directory=os.path.join(cache_directory(getattr(args, "cache_dir", None)), "units"))
+
+
 def _stem(source: SourceText) -> str:
     return os.path.splitext(os.path.basename(source.path))[0] if source.path not in ("-", "") else "stdin"
 
@@ -85,6 +101,8 @@ def _dump(result: CompileResult, source: SourceText, directory: str) -> None:
             continue  # cuda_tile: the input itself
         path = os.path.join(directory, stem + DUMP_SUFFIX[stage.name])
         if stage.data is not None:
+            if not stage.data:
+                continue  # `--emit ptx` of several entries: ptxas checked them one by one
             with open(path, "wb") as f:
                 f.write(stage.data)
         else:
@@ -136,6 +154,7 @@ def _report(result: CompileResult, source: SourceText, fmt: str, json_to_stderr:
             "stages": [{"name": s.name, "seconds": round(s.seconds, 6)} for s in result.stages],
             "kernels": _resources(result),
             "ptxas_command": result.ptxas_command,
+            "units": result.unit_stats.as_json() if result.unit_stats is not None else None,
         }
         print(json.dumps(record, indent=1), file=sys.stderr if json_to_stderr else sys.stdout)
         return

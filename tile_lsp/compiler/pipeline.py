@@ -13,7 +13,7 @@ import time
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from xdsl.dialects import builtin
 from xdsl.ir import Operation
@@ -23,6 +23,9 @@ from tile_lsp.compiler.lowering.common import LoweringContext
 from tile_lsp.compiler.provenance import SourceIndex, SourceRef, lines_of_source
 from tile_lsp.compiler.source import SourceText, Span
 from tile_lsp.compiler.target import CompileOptions, Target
+
+if TYPE_CHECKING:
+    from tile_lsp.compiler.entry_cache import EntryCache, UnitStats
 
 STAGES = ("cuda_tile", "tileaa", "gpu", "nvvm", "llvm", "llvm-ir", "ptx", "cubin")
 EMITS = STAGES
@@ -61,6 +64,9 @@ class CompileResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     kernels: dict[str, Any] = field(default_factory=dict)  # name -> backend.ptxas.KernelResources
     ptxas_command: str | None = None
+    # Source offset of a cuda_tile op -> the layout the gpu stage gave its result, in words.
+    layouts: dict[int, str] = field(default_factory=dict)
+    unit_stats: UnitStats | None = None  # per-entry compile units: compiled vs cached, per stage
 
     @property
     def ok(self) -> bool:
@@ -142,13 +148,34 @@ def start_stage_of(module: Operation) -> str:
 
 
 def compile_source(
-    source: SourceText, options: CompileOptions, emit: str = "ptx", *, provenance: bool = True
+    source: SourceText,
+    options: CompileOptions,
+    emit: str = "ptx",
+    *,
+    provenance: bool = True,
+    cache: EntryCache | None | bool = True,
 ) -> CompileResult:
     """Run the stages from where `source` starts up to `emit`; every failure is a diagnostic.
 
     With `provenance` (the default) every text stage keeps its line map (`CompileResult.stage_lines`):
     LLVM IR and PTX are then built with line info even without `options.lineinfo`, and shown
-    without it (the user's `lineinfo` still decides the shown text and ptxas's `-lineinfo`)."""
+    without it (the user's `lineinfo` still decides the shown text and ptxas's `-lineinfo`).
+
+    Tile IR is compiled one entry at a time (`entry_cache`): each unit's outputs are cached in
+    `cache` (True: the process's in-memory cache; False/None: no cache) and merged into one
+    result, with `unit_stats` saying which units were compiled and which were taken from it."""
+    if emit in EMITS and detect_start(source) == "cuda_tile":
+        from tile_lsp.compiler import entry_cache
+
+        store = entry_cache.process_cache() if cache is True else (cache or None)
+        merged = entry_cache.compile_by_entry(source, options, emit, provenance, store)
+        if merged is not None:
+            return merged
+    return compile_whole(source, options, emit, provenance=provenance)
+
+
+def compile_whole(source: SourceText, options: CompileOptions, emit: str = "ptx", *, provenance: bool = True) -> CompileResult:
+    """`compile_source` on the whole text at once, without units or caches."""
     result = CompileResult(source, options, emit)
     if emit not in EMITS:
         DiagnosticSink("options", result.diagnostics).error(_file_start(source), f"unknown --emit stage '{emit}'")
@@ -308,6 +335,7 @@ def _run_gpu(run: _Run) -> StageOutput | None:
 
     if not convert_tileaa_to_gpu(run.module, run.lctx) or run.sink.has_errors:
         return None
+    run.result.layouts = dict(run.lctx.layouts)
     return _mlir_output(run, "gpu")
 
 

@@ -1,0 +1,233 @@
+"""The per-entry compile cache: a 10-entry Tile IR file compiles unit by unit; an unchanged file
+recompiles with zero stage runs, an edit re-lowers only the edited entry, the merged PTX is one
+module ptxas accepts, line maps still point into the right entry after units move, a global's
+change invalidates only its users and an options change invalidates all."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import re
+import time
+
+import pytest
+
+from tile_lsp.cli import main
+from tile_lsp.compiler.backend.ptx_link import merge_ptx
+from tile_lsp.compiler.backend.ptxas import find_ptxas, run_ptxas
+from tile_lsp.compiler.entry_cache import EntryCache, split_units
+from tile_lsp.compiler.pipeline import CompileResult, compile_source
+from tile_lsp.compiler.source import SourceText
+from tile_lsp.compiler.target import CompileOptions, Target
+
+DATA = pathlib.Path(__file__).resolve().parents[1] / "data" / "cutile"
+# 10 entries: specializations of six cuTile kernels (files of 2, 2, 2, 2, 1 and 1 entries).
+FILES = ("vector_add", "row_softmax", "prefix_scan", "column_sum", "control_flow", "layernorm")
+TEN = "".join((DATA / f"{name}.mlir").read_text(encoding="utf-8") for name in FILES)
+SM90 = Target(90)
+OPTIONS = CompileOptions(target=SM90)
+HAS_PTXAS = find_ptxas(OPTIONS) is not None
+# The edit: swap the f32 vector_add's fma operands (same line count).
+EDITED_KERNEL = "vector_add_Kt1_A1f32_1t1_p16_A1f32_1t1_p16_A1f32_1t1_p16_Sf32_I1024"
+FMA = "%1 = fma %bcast, %tile, %tile_10  : tile<1024xf32>"
+SWAPPED = "%1 = fma %bcast, %tile_10, %tile  : tile<1024xf32>"
+
+
+def entry_names(text: str) -> list[str]:
+    return re.findall(r"^entry @(\w+)", text, re.M)
+
+
+def entry_lines(text: str) -> dict[str, range]:
+    """Each entry's 0-based source line range."""
+    lines = text.splitlines()
+    starts = [(i, m.group(1)) for i, line in enumerate(lines) if (m := re.match(r"entry @(\w+)", line))]
+    out = {}
+    for k, (start, name) in enumerate(starts):
+        end = starts[k + 1][0] if k + 1 < len(starts) else len(lines)
+        out[name] = range(start, end)
+    return out
+
+
+def ptx_kernel_lines(ptx: str) -> dict[str, range]:
+    """Each `.entry`'s line range in the PTX text (header to closing brace)."""
+    lines = ptx.splitlines()
+    out = {}
+    for i, line in enumerate(lines):
+        m = re.match(r"\.visible \.entry (\w+)\(", line)
+        if m:
+            end = next(j for j in range(i, len(lines)) if lines[j] == "}")
+            out[m.group(1)] = range(i, end + 1)
+    return out
+
+
+def compile_ten(text: str, cache: EntryCache, emit: str = "ptx", options: CompileOptions = OPTIONS) -> CompileResult:
+    return compile_source(SourceText(text, "ten.mlir"), options, emit, cache=cache)
+
+
+@pytest.fixture(scope="module")
+def cache() -> EntryCache:
+    return EntryCache()
+
+
+@pytest.fixture(scope="module")
+def cold(cache: EntryCache) -> tuple[CompileResult, float]:
+    started = time.perf_counter()
+    result = compile_ten(TEN, cache)
+    return result, time.perf_counter() - started
+
+
+def test_the_file_is_cut_into_ten_units() -> None:
+    units = split_units(SourceText(TEN, "ten.mlir"))
+    assert units is not None and [u.name for u in units] == entry_names(TEN) and len(units) == 10
+
+
+def test_cold_compile_lowers_every_entry_once(cold: tuple[CompileResult, float]) -> None:
+    result, _ = cold
+    assert result.ok, [d.message for d in result.diagnostics if d.is_error]
+    stats = result.unit_stats
+    assert stats is not None and stats.compiled == entry_names(TEN) and not stats.from_memory
+    assert stats.stage_runs["tileaa"] == stats.stage_runs["gpu"] == stats.stage_runs["ptx"] == 10
+    ptx = result.stage("ptx")
+    assert ptx is not None and ptx.text.count(".version ") == 1 and ptx.text.count(".visible .entry ") == 10
+    if HAS_PTXAS:
+        assert sorted(result.kernels) == sorted(entry_names(TEN))
+
+
+def test_unchanged_file_recompiles_with_zero_stage_runs(cold: tuple[CompileResult, float], cache: EntryCache) -> None:
+    first, cold_seconds = cold
+    started = time.perf_counter()
+    again = compile_ten(TEN, cache)
+    seconds = time.perf_counter() - started
+    stats = again.unit_stats
+    assert stats is not None and stats.compiled == [] and stats.stage_runs == {} and len(stats.from_memory) == 10
+    assert seconds < cold_seconds / 10, (seconds, cold_seconds)
+    for stage in ("tileaa", "gpu", "llvm-ir", "ptx"):
+        assert again.stage(stage).text == first.stage(stage).text  # type: ignore[union-attr]
+    assert again.stage_lines("ptx") == first.stage_lines("ptx")
+    assert again.kernels == first.kernels
+
+
+def test_editing_one_entry_recompiles_only_that_entry(cold: tuple[CompileResult, float], cache: EntryCache) -> None:
+    first, _ = cold
+    assert TEN.count(FMA) == 1
+    edited = compile_ten(TEN.replace(FMA, SWAPPED), cache)
+    assert edited.ok
+    stats = edited.unit_stats
+    assert stats is not None and stats.compiled == [EDITED_KERNEL] and len(stats.from_memory) == 9
+    assert set(stats.stage_runs.values()) == {1}
+    old, new = first.stage("ptx").text, edited.stage("ptx").text  # type: ignore[union-attr]
+    old_k, new_k = ptx_kernel_lines(old), ptx_kernel_lines(new)
+    for name in entry_names(TEN):
+        same = [old.splitlines()[i] for i in old_k[name]] == [new.splitlines()[i] for i in new_k[name]]
+        assert same == (name != EDITED_KERNEL), name
+
+
+@pytest.mark.skipif(not HAS_PTXAS, reason="needs ptxas")
+def test_merged_ptx_is_one_module_ptxas_accepts(cold: tuple[CompileResult, float], cache: EntryCache) -> None:
+    result, _ = cold
+    ptx = result.stage("ptx").text  # type: ignore[union-attr]
+    res = run_ptxas(ptx, SM90, OPTIONS)
+    assert res.ok, res.diagnostics
+    assert sorted(res.kernels) == sorted(entry_names(TEN))
+    cubin = compile_ten(TEN, cache, emit="cubin")  # the units come from the cache, ptxas runs once
+    assert cubin.ok and cubin.unit_stats is not None and cubin.unit_stats.compiled == []
+    assert cubin.unit_stats.merged_ptxas == "run"
+    out = cubin.output
+    assert out is not None and out.data is not None and out.data[:4] == b"\x7fELF"
+
+
+def test_line_maps_follow_units_that_moved(cache: EntryCache, cold: tuple[CompileResult, float]) -> None:
+    """Three lines added at the top and one entry edited: nine units come from the cache at new
+    lines; every kernel's PTX lines still map into its own entry, and so do the MLIR stages'."""
+    text = "// moved\n// by\n// three lines\n" + TEN.replace(FMA, SWAPPED)
+    result = compile_ten(text, cache)
+    assert result.ok and result.unit_stats is not None and len(result.unit_stats.compiled) <= 1
+    ranges = entry_lines(text)
+    ptx = result.stage("ptx").text  # type: ignore[union-attr]
+    refs = result.stage_lines("ptx")
+    for name, lines in ptx_kernel_lines(ptx).items():
+        mapped = [refs[i] for i in lines if refs[i] is not None]
+        assert mapped and all(r.line in ranges[name] for r in mapped), name  # type: ignore[union-attr]
+    fma_line = next(i for i, line in enumerate(text.splitlines()) if "%1 = fma %bcast" in line and "2048" in line)
+    for stage in ("tileaa", "gpu", "nvvm", "ptx"):
+        hits = result.source_to_lines(stage, fma_line)
+        assert hits, stage
+    gpu = result.stage("gpu")
+    assert gpu is not None and gpu.located_text is not None
+    loc_lines = {int(m) for m in re.findall(r'"ten\.mlir":(\d+):', gpu.located_text)}
+    assert loc_lines and all(0 < n <= len(text.splitlines()) for n in loc_lines)
+    assert not loc_lines & {1, 2, 3}  # nothing maps into the added comment lines
+
+
+GLOBALS = """global @g <f32: [1.0, 2.0]> : tile<2xf32>
+global @h <i32: [7]> : tile<1xi32>
+entry @uses_g() {
+  %0 = get_global @g : tile<ptr<f32>>
+  return
+}
+entry @plain() {
+  return
+}
+entry @uses_h() {
+  %0 = get_global @h : tile<ptr<i32>>
+  return
+}
+"""
+
+
+def test_a_global_change_invalidates_only_its_users() -> None:
+    cache = EntryCache()
+    first = compile_source(SourceText(GLOBALS, "g.mlir"), OPTIONS, "tileaa", cache=cache)
+    assert first.ok and first.unit_stats is not None and first.unit_stats.compiled == ["uses_g", "plain", "uses_h"]
+    changed = GLOBALS.replace("[1.0, 2.0]", "[1.0, 3.0]")
+    second = compile_source(SourceText(changed, "g.mlir"), OPTIONS, "tileaa", cache=cache)
+    assert second.unit_stats is not None and second.unit_stats.compiled == ["uses_g"]
+    assert second.ok and second.stage("tileaa") is not None
+
+
+def test_an_options_change_invalidates_every_unit() -> None:
+    text = (DATA / "vector_add.mlir").read_text(encoding="utf-8")
+    cache = EntryCache()
+    first = compile_source(SourceText(text, "v.mlir"), OPTIONS, "llvm", cache=cache)
+    assert first.unit_stats is not None and len(first.unit_stats.compiled) == 2
+    again = compile_source(SourceText(text, "v.mlir"), OPTIONS, "llvm", cache=cache)
+    assert again.unit_stats is not None and again.unit_stats.compiled == []
+    other = compile_source(SourceText(text, "v.mlir"), CompileOptions(target=Target(90, "a")), "llvm", cache=cache)
+    assert other.unit_stats is not None and len(other.unit_stats.compiled) == 2
+
+
+@pytest.mark.skipif(not HAS_PTXAS, reason="needs ptxas")
+def test_cli_keeps_units_on_disk(tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]) -> None:
+    src = tmp_path / "vector_add.mlir"
+    src.write_text((DATA / "vector_add.mlir").read_text(encoding="utf-8"), encoding="utf-8")
+    args = ["compile", str(src), "--gpu-name", "sm_90", "--emit", "cubin", "-o", str(tmp_path / "v.cubin"),
+            "--format", "json", "--cache-dir", str(tmp_path / "cache")]
+    runs = []
+    for extra in ([], [], ["--no-cache"]):
+        assert main(args + extra) == 0
+        runs.append(json.loads(capsys.readouterr().out)["units"])
+    assert runs[0]["compiled"] and len(runs[0]["compiled"]) == 2 and runs[0]["merged_ptxas"] == "run"
+    assert runs[1]["compiled"] == [] and runs[1]["from_disk"] == 2 and runs[1]["merged_ptxas"] == "cached"
+    assert len(runs[2]["compiled"]) == 2 and runs[2]["cached"] == 0
+    assert (tmp_path / "v.cubin").read_bytes()[:4] == b"\x7fELF"
+
+
+def test_ptx_merge_renames_clashing_internal_symbols_and_shares_equal_ones() -> None:
+    def unit(name: str, fmt: str) -> str:
+        return (
+            "//\n.version 8.7\n.target sm_90\n.address_size 64\n\n"
+            ".extern .func  (.param .b32 func_retval0) vprintf\n(\n\t.param .b64 vprintf_param_0\n)\n;\n"
+            f".global .align 1 .b8 printfFormat_0[2] = {{{fmt}, 0}};\n"
+            ".func  (.param .b32 func_retval0) __nv_fabsf(\n\t.param .b32 __nv_fabsf_param_0\n)\n{\n\tret;\n}\n"
+            f".visible .entry {name}()\n{{\n\tmov.u64 \t%rd1, printfFormat_0;\n\tret;\n}}\n"
+        )
+
+    text, refs = merge_ptx([(unit("a", "65"), None), (unit("b", "66"), None)])
+    assert len(refs) == len(text.splitlines())
+    assert text.count(".version") == 1 and text.count(".extern .func") == 1
+    assert text.count("__nv_fabsf(") == 1  # the same definition, once
+    assert "printfFormat_0[2] = {65, 0}" in text and "printfFormat_0_u1[2] = {66, 0}" in text
+    b = text[text.index(".entry b()") :]
+    assert "printfFormat_0_u1;" in b
+    if HAS_PTXAS:
+        assert run_ptxas(text.replace("{\n\tmov", "{\n\t.reg .b64 %rd<2>;\n\tmov"), SM90, OPTIONS).ok

@@ -1,0 +1,462 @@
+"""Per-entry compile units and their cache: a Tile IR file is lowered one `entry` at a time (with
+the globals it uses); each unit's stage outputs are cached by its text, the options and the
+compiler's own source, and the units' outputs are merged into the one `CompileResult` callers see.
+
+An unchanged entry costs a lookup; an edit re-lowers the edited entry only. A unit compiled at
+other lines of the file (an edit above it added lines) is moved: its diagnostics, line maps and
+locations are shifted. Outputs that embed absolute lines (`assert` passes its line to the runtime)
+are cached by position too. Device debug info (`-G`) and files the splitter cannot cut are
+compiled whole.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pathlib
+import pickle
+import re
+import threading
+import time
+import zlib
+from collections import OrderedDict
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from tile_lsp import __version__
+from tile_lsp.compiler.diagnostics import Diagnostic, DiagnosticSink
+from tile_lsp.compiler.entry_merge import merge_units
+from tile_lsp.compiler.pipeline import CompileResult, StageOutput, compile_whole
+from tile_lsp.compiler.provenance import SourceRef
+from tile_lsp.compiler.source import SourceText, Span
+from tile_lsp.compiler.target import CompileOptions
+
+MEMORY_UNITS = 128  # units (all stages of one entry each) kept in a process
+_ASSERT = re.compile(r"\bassert\b")
+_SYMBOL = re.compile(r"@([A-Za-z_][\w$.]*)")
+_LOC = re.compile(r'"((?:[^"\\]|\\.)*)":(\d+):(\d+)')
+_PTX_LOC = re.compile(r"^(\s*\.loc\s+\d+\s+)(\d+)", re.MULTILINE)
+_IR_LINE = re.compile(r"\b((?:scopeLine|line): )(\d+)")
+
+
+@dataclass(frozen=True)
+class Segment:
+    """A piece of the file that belongs to a unit: where it starts (offset, 0-based line)."""
+
+    start: int
+    line: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One entry and what it needs: the module shell, the globals it uses, in file order."""
+
+    name: str
+    segments: tuple[Segment, ...]
+    positional: bool  # its outputs embed absolute source lines: cached by position too
+
+    @property
+    def layout(self) -> tuple[tuple[int, int], ...]:
+        return tuple((s.start, s.line) for s in self.segments)
+
+
+@dataclass
+class UnitResult:
+    """One unit's compile, as cached: stage outputs at the positions of `layout`."""
+
+    layout: tuple[tuple[int, int], ...]
+    stages: list[StageOutput]
+    diagnostics: list[Diagnostic]
+    kernels: dict[str, Any]
+    ptxas_command: str | None
+    seconds: float
+    layouts: dict[int, str] = field(default_factory=dict)  # CompileResult.layouts
+
+
+@dataclass
+class UnitStats:
+    """Which units one compile lowered and which it took from the cache."""
+
+    units: list[str] = field(default_factory=list)  # entry names, file order
+    compiled: list[str] = field(default_factory=list)
+    from_memory: list[str] = field(default_factory=list)
+    from_disk: list[str] = field(default_factory=list)
+    stage_runs: dict[str, int] = field(default_factory=dict)  # stage -> units that ran it now
+    merged_ptxas: str = "none"  # the whole file's cubin: "run", "cached" or "none"
+    seconds: float = 0.0
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "units": len(self.units),
+            "compiled": self.compiled,
+            "cached": len(self.from_memory) + len(self.from_disk),
+            "from_memory": len(self.from_memory),
+            "from_disk": len(self.from_disk),
+            "stage_runs": self.stage_runs,
+            "merged_ptxas": self.merged_ptxas,
+            "seconds": round(self.seconds, 6),
+        }
+
+
+class EntryCache:
+    """Unit results by key: an in-memory LRU, and optionally a directory (one file per key)."""
+
+    def __init__(self, size: int = MEMORY_UNITS, directory: str | None = None) -> None:
+        self.size = size
+        self.directory = directory
+        self._memory: OrderedDict[str, Any] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: str) -> tuple[Any, str]:
+        """(value, "memory" | "disk") or (None, "")."""
+        with self._lock:
+            value = self._memory.get(key)
+            if value is not None:
+                self._memory.move_to_end(key)
+                return value, "memory"
+        if self.directory is None:
+            return None, ""
+        try:
+            with open(self._path(key), "rb") as f:
+                value = pickle.loads(zlib.decompress(f.read()))
+        except Exception:  # missing, truncated or from another version: a miss
+            return None, ""
+        self._remember(key, value)
+        return value, "disk"
+
+    def put(self, key: str, value: Any) -> None:
+        self._remember(key, value)
+        if self.directory is None:
+            return
+        path = self._path(key)
+        try:
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            tmp = f"{path}.{os.getpid()}.tmp"
+            with open(tmp, "wb") as f:
+                f.write(zlib.compress(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL), 1))
+            os.replace(tmp, path)
+        except OSError:  # a read-only or full cache directory only costs speed
+            pass
+
+    def clear_memory(self) -> None:
+        with self._lock:
+            self._memory.clear()
+
+    def remember(self, key: str, value: Any) -> None:
+        """Keep `value` in memory only (the disk keeps what was compiled)."""
+        self._remember(key, value)
+
+    def _remember(self, key: str, value: Any) -> None:
+        with self._lock:
+            self._memory[key] = value
+            self._memory.move_to_end(key)
+            while len(self._memory) > self.size:
+                self._memory.popitem(last=False)
+
+    def _path(self, key: str) -> str:
+        assert self.directory is not None
+        return os.path.join(self.directory, key[:2], key[2:] + ".unit")
+
+
+_PROCESS_CACHE = EntryCache()
+
+
+def process_cache() -> EntryCache:
+    """The in-memory cache of this process (the language server's workers keep theirs warm)."""
+    return _PROCESS_CACHE
+
+
+_FINGERPRINT: str | None = None
+_NOT_COMPILER = {"interp"}  # packages under compiler/ that do not change what a compile produces
+
+
+def compiler_fingerprint(refresh: bool = False) -> str:
+    """A hash of the compiler's own source files: a code change invalidates every cached unit.
+    Computed once per process (`refresh`: read the files again)."""
+    global _FINGERPRINT
+    if _FINGERPRINT is None or refresh:
+        h = hashlib.sha256(__version__.encode())
+        root = pathlib.Path(__file__).resolve().parent
+        for path in sorted(root.rglob("*.py")):
+            if path.parent.name in _NOT_COMPILER:
+                continue
+            h.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
+        _FINGERPRINT = h.hexdigest()
+    return _FINGERPRINT
+
+
+def _ptxas_identity(options: CompileOptions) -> str:
+    from tile_lsp.compiler.backend.ptxas import find_ptxas
+
+    path = find_ptxas(options)
+    if path is None:
+        return "none"
+    try:
+        st = os.stat(path)
+    except OSError:
+        return path
+    return f"{path}:{st.st_size}:{st.st_mtime_ns}"
+
+
+# -- cutting a file into units ----------------------------------------------------------------
+
+
+def split_units(source: SourceText) -> list[Unit] | None:
+    """One unit per entry (file order), or None when the file must be compiled whole."""
+    from tile_lsp.compiler.document import split_items
+
+    text = source.text
+    cut = split_items(text)
+    if cut is None:
+        return None
+    items, body = cut
+
+    def segment(start: int, end: int) -> Segment:
+        return Segment(start, source.line_col(start)[0], text[start:end])
+
+    shell = [segment(0, body[0]), segment(body[1], len(text))] if body is not None else []
+    globals_: dict[str, Segment] = {}
+    entries: list[tuple[str, Segment]] = []
+    seen: set[str] = set()
+    for kind, start, end in items:
+        seg = segment(start, end)
+        m = _SYMBOL.search(seg.text)
+        if m is None or m.group(1) in seen:
+            return None  # a quoted or duplicate name: the whole-file parse reports it
+        seen.add(m.group(1))
+        if kind == "global":
+            globals_[m.group(1)] = seg
+        else:
+            entries.append((m.group(1), seg))
+    if not entries:
+        return None
+    used: set[str] = set()
+    wanted: list[set[str]] = []
+    for name, seg in entries:
+        refs = {n for n in _SYMBOL.findall(seg.text) if n in globals_ and n != name}
+        used |= refs
+        wanted.append(refs)
+    wanted[0] |= set(globals_) - used  # unused globals are still parsed and checked, once
+    units = []
+    for (name, seg), refs in zip(entries, wanted, strict=True):
+        segs = sorted([*shell, seg, *(globals_[g] for g in refs)], key=lambda s: s.start)
+        units.append(Unit(name, tuple(segs), any(_ASSERT.search(s.text) for s in segs)))
+    return units
+
+
+def masked_source(source: SourceText, unit: Unit, blank: str) -> SourceText:
+    """The file with everything outside `unit` blanked (same offsets and lines)."""
+    pieces: list[str] = []
+    cursor = 0
+    for seg in unit.segments:
+        pieces.append(blank[cursor : seg.start])
+        pieces.append(seg.text)
+        cursor = seg.start + len(seg.text)
+    pieces.append(blank[cursor:])
+    return SourceText("".join(pieces), source.path)
+
+
+def unit_key(context: str, unit: Unit) -> str:
+    h = hashlib.sha256(context.encode())
+    for seg in unit.segments:
+        h.update(f"\0{len(seg.text)}:{seg.line if unit.positional else ''}\0".encode())
+        h.update(seg.text.encode())
+    return h.hexdigest()
+
+
+def _context(path: str, options: CompileOptions, emit: str, provenance: bool) -> str:
+    return "\0".join(
+        (__version__, compiler_fingerprint(), repr(options), emit, str(provenance), _ptxas_identity(options), path)
+    )
+
+
+# -- compiling ----------------------------------------------------------------------------------
+
+
+def compile_by_entry(
+    source: SourceText, options: CompileOptions, emit: str, provenance: bool, cache: EntryCache | None
+) -> CompileResult | None:
+    """The file compiled unit by unit through `cache`; None when it must be compiled whole."""
+    if options.target is None or options.device_debug:
+        return None
+    units = split_units(source)
+    if units is None:
+        return None
+    started = time.perf_counter()
+    unit_emit = "ptx" if emit == "cubin" and len(units) > 1 else emit
+    context = _context(source.path, options, unit_emit, provenance)
+    stats = UnitStats(units=[u.name for u in units])
+    blank: str | None = None
+    done: list[tuple[UnitResult, bool]] = []
+    for unit in units:
+        key = unit_key(context, unit)
+        got, where = cache.get(key) if cache is not None else (None, "")
+        if isinstance(got, UnitResult):
+            (stats.from_memory if where == "memory" else stats.from_disk).append(unit.name)
+            moved = relocate(got, unit, source, options)
+            if moved is not got and cache is not None:
+                cache.remember(key, moved)  # the next keystroke finds it where it is now
+            done.append((moved, False))
+            continue
+        if blank is None:
+            blank = re.sub(r"[^\n]", " ", source.text)
+        t0 = time.perf_counter()
+        res = compile_whole(masked_source(source, unit, blank), options, unit_emit, provenance=provenance)
+        unit_result = _unit_result(res, unit, time.perf_counter() - t0, keep_cubin=len(units) == 1)
+        stats.compiled.append(unit.name)
+        for out in res.stages:
+            stats.stage_runs[out.name] = stats.stage_runs.get(out.name, 0) + 1
+        if cache is not None and _cacheable(unit_result):
+            cache.put(key, unit_result)
+        done.append((unit_result, True))
+    result = merge_units(source, options, emit, done, provenance)
+    if emit == "cubin" and len(units) > 1 and result.ok and result.stage("ptx") is not None:
+        _merged_cubin(result, cache, context, stats)
+    stats.seconds = time.perf_counter() - started
+    result.unit_stats = stats
+    return result
+
+
+def _unit_result(res: CompileResult, unit: Unit, seconds: float, keep_cubin: bool) -> UnitResult:
+    stages = []
+    for out in res.stages:
+        if out.name == "cuda_tile":  # the masked text: keep the line map of the unit's own lines
+            refs = None
+            if out.line_refs is not None:
+                mine = {line for seg in unit.segments for line in range(seg.line, seg.line + seg.text.count("\n") + 1)}
+                refs = [ref if i in mine else None for i, ref in enumerate(out.line_refs)]
+            out = replace(out, text="", line_refs=refs)
+        elif out.data is not None and not keep_cubin:
+            out = replace(out, data=b"")
+        stages.append(out)
+    layouts = dict(getattr(res, "layouts", None) or {})
+    return UnitResult(unit.layout, stages, list(res.diagnostics), dict(res.kernels), res.ptxas_command, seconds, layouts)
+
+
+def _cacheable(result: UnitResult) -> bool:
+    return not any("timed out" in d.message or "cannot run ptxas" in d.message for d in result.diagnostics)
+
+
+def _merged_cubin(result: CompileResult, cache: EntryCache | None, context: str, stats: UnitStats) -> None:
+    """ptxas on the merged PTX for the file's cubin (cached by that PTX)."""
+    from tile_lsp.compiler.backend import ptxas
+
+    ptx = result.stage("ptx")
+    assert ptx is not None and result.target is not None
+    key = hashlib.sha256((context + "\0cubin\0" + ptx.text).encode()).hexdigest()
+    t0 = time.perf_counter()
+    got, _ = cache.get(key) if cache is not None else (None, "")
+    if isinstance(got, tuple):
+        cubin, command = got
+        stats.merged_ptxas = "cached"
+    else:
+        if ptxas.find_ptxas(result.options) is None:
+            DiagnosticSink("ptxas", result.diagnostics).error(
+                Span(0, min(1, len(result.source.text))), "ptxas not found (give --ptxas PATH, set CUDA_HOME, or put it on PATH)"
+            )
+            return
+        res = ptxas.run_ptxas(ptx.text, result.target, result.options)
+        stats.merged_ptxas = "run"
+        command = res.command
+        if not res.ok or res.cubin is None:
+            detail = res.diagnostics.strip() if res.diagnostics else f"no output\nreproduce with: {res.command}"
+            message = f"ptxas rejected the merged PTX of the file's entries for {result.target.chip}:\n{detail}"
+            DiagnosticSink("ptxas", result.diagnostics).error(Span(0, min(1, len(result.source.text))), message)
+            return
+        cubin = res.cubin
+        if cache is not None:
+            cache.put(key, (cubin, command))
+    result.ptxas_command = command
+    text = f"{len(cubin)} bytes of {result.target.chip} cubin"
+    result.stages.append(StageOutput("cubin", text, time.perf_counter() - t0, data=cubin))
+
+
+# -- moving a cached unit to where it is now -----------------------------------------------------
+
+
+class _Shift:
+    """Old -> new offsets and lines, segment by segment."""
+
+    def __init__(self, old: tuple[tuple[int, int], ...], unit: Unit) -> None:
+        self.offsets = [(o, o + len(s.text), s.start - o) for (o, _), s in zip(old, unit.segments, strict=True)]
+        self.lines = [(ln, ln + s.text.count("\n"), s.line - ln) for (_, ln), s in zip(old, unit.segments, strict=True)]
+        # The usual move: an edit above the unit shifts all of it alike.
+        self.uniform = len({d for *_, d in self.offsets}) == 1 and len({d for *_, d in self.lines}) == 1
+
+    @staticmethod
+    def _map(table: list[tuple[int, int, int]], value: int) -> int:
+        delta = 0
+        for start, end, d in table:
+            if start <= value <= end:
+                return value + d
+            if start <= value:
+                delta = d
+        return value + delta
+
+    def offset(self, value: int) -> int:
+        if len(self.offsets) == 1 or self.uniform:
+            return value + self.offsets[0][2]
+        return self._map(self.offsets, value)
+
+    def line(self, value: int) -> int:
+        if len(self.lines) == 1 or self.uniform:
+            return value + self.lines[0][2]
+        return self._map(self.lines, value)
+
+    def span(self, span: Span) -> Span:
+        return Span(self.offset(span.start), self.offset(span.end))
+
+
+def relocate(got: UnitResult, unit: Unit, source: SourceText, options: CompileOptions) -> UnitResult:
+    """`got` moved from the positions it was compiled at to `unit`'s (the same when unmoved)."""
+    if got.layout == unit.layout:
+        return got
+    shift = _Shift(got.layout, unit)
+    path = source.path
+    memo: dict[int, SourceRef | None] = {}
+
+    def move_ref(ref: SourceRef | None) -> SourceRef | None:
+        if ref is None:
+            return None
+        moved = memo.get(id(ref))
+        if moved is None:
+            if ref.offset is None:
+                moved = ref if ref.path != path else SourceRef(ref.path, shift.line(ref.line), ref.column)
+            else:
+                span = shift.span(ref.span) if ref.span is not None else None
+                moved = SourceRef(ref.path, shift.line(ref.line), ref.column, shift.offset(ref.offset), span)
+            memo[id(ref)] = moved
+        return moved
+
+    def move_loc(m: re.Match[str]) -> str:
+        if m.group(1) != path:
+            return m.group(0)
+        return f'"{m.group(1)}":{shift.line(int(m.group(2)) - 1) + 1}:{m.group(3)}'
+
+    def move_line(m: re.Match[str]) -> str:
+        line = int(m.group(2))
+        return m.group(1) + (str(shift.line(line - 1) + 1) if line > 0 else "0")
+
+    stages = []
+    for out in got.stages:
+        refs = [move_ref(r) for r in out.line_refs] if out.line_refs is not None else None
+        if out.name == "cuda_tile" and refs is not None:  # a line's ref belongs at its new line
+            placed: list[SourceRef | None] = [None] * len(source.line_starts())
+            for ref in refs:
+                if ref is not None and 0 <= ref.line < len(placed):
+                    placed[ref.line] = ref
+            refs = placed
+        located = _LOC.sub(move_loc, out.located_text) if out.located_text else out.located_text
+        text = out.text
+        if options.lineinfo and out.name == "ptx":
+            text = _PTX_LOC.sub(move_line, text)
+        elif options.lineinfo and out.name == "llvm-ir":
+            text = _IR_LINE.sub(move_line, text)
+        stages.append(replace(out, text=text, located_text=located, line_refs=refs))
+    diagnostics = [
+        replace(d, span=shift.span(d.span), related=tuple(replace(r, span=shift.span(r.span)) for r in d.related))
+        for d in got.diagnostics
+    ]
+    layouts = {shift.offset(at): text for at, text in got.layouts.items()}
+    return replace(got, layout=unit.layout, stages=stages, diagnostics=diagnostics, layouts=layouts)
