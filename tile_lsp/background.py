@@ -45,6 +45,9 @@ _CACHE_SIZE = 64
 _PRELOAD = [
     "tile_lsp.background",
     "tile_lsp.compiler.pipeline",
+    "tile_lsp.compiler.entry_cache",
+    "tile_lsp.compiler.entry_merge",
+    "tile_lsp.cli_compile",
     "tile_lsp.compiler.mlir.context",
     "tile_lsp.compiler.lowering.to_nvvm",
     "tile_lsp.compiler.lowering.nvvm_to_llvm",
@@ -103,9 +106,17 @@ class PipelineReport:
     start_stage: str | None = None
     ptxas_command: str | None = None
     seconds: float = 0.0
+    # Source offset of an op -> the layout the gpu stage gave its result (CompileResult.layouts).
+    layouts: dict[int, str] = field(default_factory=dict)
+    # Compile units (entries) compiled vs taken from the per-entry cache (CompileResult.unit_stats).
+    unit_stats: dict[str, Any] = field(default_factory=dict)
 
     def stage(self, name: str) -> StageText | None:
         return next((s for s in self.stages if s.name == name), None)
+
+    def layout_at(self, where: Span) -> str | None:
+        """The gpu stage's layout for the op starting in `where`, if it recorded one."""
+        return next((text for at, text in sorted(self.layouts.items()) if where.start <= at < where.end), None)
 
     def source_to_lines(self, stage: str, where: int | Span) -> list[int]:
         """The 0-based lines of `stage`'s text lowered from source line `where` (an int) or from
@@ -128,7 +139,7 @@ def run_request(request: PipelineRequest) -> PipelineReport:
     if request.target_error is not None:
         diag = Diagnostic(_file_start(source), Severity.ERROR, f"{MISSING_TARGET}: {request.target_error}", "options")
         return PipelineReport(DONE, [diag], seconds=time.perf_counter() - started)
-    result = compile_source(source, request.options, request.emit)
+    result = compile_source(source, request.options, request.emit, cache=_unit_cache())
     stages: list[StageText] = []
     for out in result.stages:
         refs = _line_refs(result, out.name)
@@ -144,7 +155,33 @@ def run_request(request: PipelineRequest) -> PipelineReport:
         result.start_stage,
         result.ptxas_command,
         time.perf_counter() - started,
+        dict(getattr(result, "layouts", None) or {}),
+        _unit_stats(getattr(result, "unit_stats", None)),
     )
+
+
+def _unit_stats(stats: Any) -> dict[str, Any]:
+    """The per-entry cache's counters as plain JSON (entry_cache.UnitStats.as_json)."""
+    if stats is None:
+        return {}
+    as_json = getattr(stats, "as_json", None)
+    return dict(as_json()) if callable(as_json) else dict(stats)
+
+
+_UNIT_CACHE: Any = None
+
+
+def _unit_cache() -> Any:
+    """This worker's per-entry cache: memory, backed by the same directory as `tile-lsp
+    compile` ($XDG_CACHE_HOME/tile-lsp/units), so that a worker killed by a newer version (or a
+    fresh spare) still finds every entry compiled before."""
+    global _UNIT_CACHE
+    if _UNIT_CACHE is None:
+        from tile_lsp.cli_compile import cache_directory
+        from tile_lsp.compiler.entry_cache import EntryCache
+
+        _UNIT_CACHE = EntryCache(directory=os.path.join(cache_directory(), "units"))
+    return _UNIT_CACHE
 
 
 def _line_refs(result: Any, stage: str) -> list[SourceRef | None] | None:

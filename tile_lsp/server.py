@@ -4,11 +4,12 @@ Capabilities are declared here, once. Diagnostics are published per version, deb
 never for a superseded version, and cleared on close. A failing handler logs through
 window/logMessage and answers with an empty result.
 
-Upstream-dialect documents also go through the lowering pipeline in worker processes
-(`background.py`): its stage diagnostics are published with the front end's for the same
-version; `tileLsp/viewStage` (and the `tileLsp.viewStage` command), code lenses, the
-missing-target quick fixes (`tileLsp.setGpuName`) and the previews on save read the same cached
-run. See docs/pipeline-in-the-editor.md.
+cuda_tile and upstream-dialect documents also go through the lowering pipeline in worker
+processes (`background.py`): its stage diagnostics are published with the front end's for the
+same version; hover, `tileLsp/viewStage` (and the `tileLsp.viewStage` command), code lenses,
+the missing-target quick fixes (`tileLsp.setGpuName`), the previews on save and the cross-stage
+links (`features/stage_links.py`: definition from a preview line, implementation and
+references into the previews) read the same cached run. See docs/pipeline-in-the-editor.md.
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ import gc
 import logging
 import os
 import pathlib
-import tempfile
 import traceback
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
@@ -44,6 +44,7 @@ from tile_lsp.features import (
     hover,
     navigation,
     semantic_tokens,
+    stage_links,
     symbols,
     upstream_hover,
 )
@@ -169,7 +170,7 @@ class TileServer:
                 return
         if not self.session.is_latest(snap) or report.status == CANCELLED:
             return  # never publish a stale version's results
-        self._publish(snap, analysis, pview.stage_diagnostics(report, analysis.diagnostics))
+        self._publish(snap, analysis, pview.stage_diagnostics(report, analysis.diagnostics, snap.text))
 
     def _publish(self, snap: Snapshot, analysis: DocumentAnalysis, stage: list[Diagnostic]) -> None:
         self.stage_published[snap.uri] = (snap.version, stage)
@@ -183,14 +184,11 @@ class TileServer:
         value = self.session.settings.pipelineTimeout
         return float(value) if isinstance(value, (int, float)) and value > 0 else 30.0
 
-    def pipeline_request(
-        self, snap: Snapshot, analysis: DocumentAnalysis | None = None, *, cuda_tile: bool = False
-    ) -> PipelineRequest | None:
-        """The compile for this version, or None: text in no upstream dialect, or front-end
-        errors (the pipeline would only repeat them). cuda_tile input compiles only when asked
-        (`cuda_tile`: tileLsp/viewStage); its diagnostics stay the front end's."""
-        tile = detect_start(SourceText(snap.text)) == "cuda_tile"
-        if (tile and not cuda_tile) or (not tile and not is_upstream(snap.text)):
+    def pipeline_request(self, snap: Snapshot, analysis: DocumentAnalysis | None = None) -> PipelineRequest | None:
+        """The compile for this version, or None: a lowered file (PTX, a stage dump), text in
+        neither cuda_tile nor an upstream dialect, or front-end errors (the pipeline would only
+        repeat them)."""
+        if not compiles(snap):
             return None
         analysis = analysis if analysis is not None else snap.analysis
         if any(d.is_error for d in analysis.diagnostics):
@@ -212,6 +210,45 @@ class TileServer:
             "this version is still compiling" if running else "shown once this version has compiled"
         )
 
+    def origin_location(self, origin: stage_links.Origin) -> lsp.Location:
+        """A lowered line's source op, as a location: the op's first line from where it starts."""
+        uri = pathlib.Path(origin.path).as_uri() if os.path.isabs(origin.path) else origin.path
+        start = lsp.Position(origin.line, origin.column)
+        end = lsp.Position(origin.line + 1, 0)
+        open_doc = next((d for d in self.session.documents.values() if d.path == origin.path), None)
+        if open_doc is not None and origin.span is not None:
+            source = SourceText(open_doc.text)
+            if origin.span.end <= len(open_doc.text):
+                line_end = open_doc.text.find("\n", origin.span.start)
+                stop = origin.span.end if line_end < 0 else min(origin.span.end, line_end)
+                return lsp.Location(uri=open_doc.uri, range=proto.to_range(source, Span(origin.span.start, stop)))
+        return lsp.Location(uri=uri, range=lsp.Range(start=start, end=end))
+
+    def origin_hover(self, snap: Snapshot, line: int) -> lsp.Hover | None:
+        """Hover on a line of a preview file: the source op it came from."""
+        origin = stage_links.origin_of(snap.path, line)
+        if origin is None:
+            return None
+        text = None
+        open_doc = next((d for d in self.session.documents.values() if d.path == origin.path), None)
+        try:
+            if open_doc is not None:
+                text = open_doc.text
+            else:
+                with open(origin.path, encoding="utf-8") as f:
+                    text = f.read()
+        except OSError:
+            text = None
+        stage = stage_links.origin_stage(snap.path) or "this stage"
+        where = f"{os.path.basename(origin.path)}:{origin.line + 1}:{origin.column + 1}"
+        lines = [f"**{stage}** line {line + 1} was lowered from `{where}`"]
+        if text is not None:
+            src_lines = text.splitlines()
+            if origin.line < len(src_lines):
+                lines += ["", "```mlir", src_lines[origin.line].strip(), "```"]
+        lines += ["", "*Go to Definition opens the source op.*"]
+        return lsp.Hover(contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value="\n".join(lines)))
+
     def _warm_hover(self, snap: Snapshot) -> None:
         """Parse the upstream document for hover now (a worker thread), so hovers find it cached."""
         try:
@@ -219,10 +256,10 @@ class TileServer:
         except Exception:  # only a cache warm-up: hover parses on demand
             log.debug("hover warm-up failed", exc_info=True)
 
-    async def report_for(self, snap: Snapshot, *, cuda_tile: bool = False) -> PipelineReport | None:
+    async def report_for(self, snap: Snapshot) -> PipelineReport | None:
         """The background compile of `snap` (cached, shared with the diagnostics' run)."""
         analysis = await asyncio.get_running_loop().run_in_executor(None, lambda: snap.analysis)
-        request = self.pipeline_request(snap, analysis, cuda_tile=cuda_tile)
+        request = self.pipeline_request(snap, analysis)
         if request is None:
             return None
         return await self.pipeline.compile(request, self.timeout())
@@ -234,7 +271,7 @@ class TileServer:
             raise ValueError(f"tile-lsp: {uri!r} is not an open document")
         if not isinstance(stage, str) or stage not in STAGES:
             raise ValueError(f"tile-lsp: unknown stage {stage!r} (one of {', '.join(STAGES)})")
-        report = await self.report_for(snap, cuda_tile=True)
+        report = await self.report_for(snap)
         cuda_tile = detect_start(SourceText(snap.text)) == "cuda_tile"
         error = None
         if report is None:
@@ -253,6 +290,9 @@ class TileServer:
             "seconds": round(view.seconds, 6),
             "ok": view.ok,
             "diagnostics": [proto.diagnostic_json(source, snap.uri, d) for d in diagnostics],
+            # The whole run: its time, and which entries were lowered vs taken from the cache.
+            "pipelineSeconds": round(report.seconds, 6) if report is not None else None,
+            "units": report.unit_stats if report is not None else {},
         }
         if _field(params, "show"):
             shown = self._show_stage(snap, view)
@@ -267,13 +307,17 @@ class TileServer:
         if caps is None or caps.window is None or caps.window.show_document is None:
             return None
         path = uri_to_path(snap.uri)
-        directory = self.preview_dir(path) or tempfile.mkdtemp(prefix="tile-lsp-")
+        directory = self.preview_dir(path) or stage_links.scratch_dir(path)
         suffix = pview.PREVIEW_SUFFIX.get(view.stage, ".ptxas.txt")
         target = os.path.join(directory, _stem(path) + suffix)
         try:
             os.makedirs(directory, exist_ok=True)
             with open(target, "w", encoding="utf-8") as f:
                 f.write(view.output)
+            request = self.pipeline_request(snap)
+            report = self.pipeline.cached(request) if request is not None else None
+            if report is not None and report.status == DONE:
+                stage_links.write_previews(directory, _stem(path), report, path, snap.text)  # links follow
         except OSError as exc:
             self.ls.window_show_message(lsp.ShowMessageParams(type=lsp.MessageType.Warning, message=f"tile-lsp: {exc}"))
             return None
@@ -287,31 +331,48 @@ class TileServer:
         directory = os.path.expanduser(self.session.settings.previewDir or ".tile-lsp")
         return directory if os.path.isabs(directory) else os.path.join(os.path.dirname(path), directory)
 
+    def link_dir(self, path: str) -> str:
+        """Where the previews the cross-stage links point into live: previewDir when previews
+        are on, else a per-document scratch folder."""
+        directory = self.preview_dir(path) if self.session.settings.previewOnSave else None
+        return directory or stage_links.scratch_dir(path)
+
     async def write_preview(self, snap: Snapshot) -> list[str]:
-        """On save: the stage dumps of the saved version into previewDir; the files written."""
+        """On save: the stage dumps of the saved version (and their line map) into previewDir;
+        the files written."""
         directory = self.preview_dir(snap.path)
         if directory is None:
             return []
         report = await self.report_for(snap)
         if report is None or report.status != DONE or not self.session.is_latest(snap):
             return []
-        written: list[str] = []
+        return self._write_links(snap, report, directory)
+
+    def _write_links(self, snap: Snapshot, report: PipelineReport, directory: str) -> list[str]:
         try:
-            os.makedirs(directory, exist_ok=True)
-            for name, text in pview.preview_files(report, _stem(snap.path)).items():
-                target = os.path.join(directory, name)
-                if text is None:
-                    if os.path.exists(target):
-                        os.remove(target)  # a stage this version did not reach: no stale dump
-                    continue
-                with open(target, "w", encoding="utf-8") as f:
-                    f.write(text)
-                written.append(target)
+            return stage_links.write_previews(directory, _stem(snap.path), report, snap.path, snap.text)
         except OSError as exc:
             self.ls.window_log_message(
                 lsp.LogMessageParams(type=lsp.MessageType.Warning, message=f"tile-lsp: preview not written: {exc}")
             )
-        return written
+            return []
+
+    async def lowered_ranges(self, snap: Snapshot, where: int | Span, *, wait: bool) -> list[stage_links.LoweredRange]:
+        """The preview-file lines lowered from `where` in this version (writing the previews of
+        this version first when the folder holds another's). `wait`: compile if not cached."""
+        request = self.pipeline_request(snap)
+        if request is None:
+            return []
+        report = self.pipeline.cached(request)
+        if report is None and wait:
+            report = await self.pipeline.compile(request, self.timeout())
+        if report is None or report.status != DONE or not self.session.is_latest(snap):
+            return []
+        directory, stem = self.link_dir(snap.path), _stem(snap.path)
+        found = stage_links.lowered_ranges(report, where, directory, stem)
+        if found and not stage_links.previews_current(directory, stem, snap.text):
+            await asyncio.get_running_loop().run_in_executor(None, self._write_links, snap, report, directory)
+        return found
 
     def apply_settings(self, settings: Settings) -> None:
         """New settings; the session's setGpuName holds while the client names no target.
@@ -322,7 +383,7 @@ class TileServer:
         self.session.settings = settings
         if changed:
             for snap in list(self.session.documents.values()):
-                if is_upstream(snap.text):  # cuda_tile documents do not compile (yet)
+                if compiles(snap):
                     self.schedule_diagnostics(snap)
             caps = self.ls.client_capabilities
             workspace = caps.workspace if caps is not None else None
@@ -332,7 +393,7 @@ class TileServer:
     def _open_or_change(self, uri: str) -> None:
         doc = self.ls.workspace.get_text_document(uri)
         snap = self.session.update(uri, doc.version or 0, doc.source, uri_to_path(uri))
-        if is_upstream(snap.text):
+        if compiles(snap):
             self.pipeline.prestart()  # the first compile of the session then finds a warm worker
         self.schedule_diagnostics(snap)
 
@@ -448,7 +509,9 @@ class TileServer:
             if snap is None:
                 return None
             doc = snap.analysis
-            report, note = self.cached_report(snap) if is_upstream(snap.text) else (None, None)
+            if stage_links.is_lowered_path(snap.path):
+                return self.origin_hover(snap, params.position.line)
+            report, note = self.cached_report(snap)
             found = hover.hover(doc, proto.offset(doc.source, params.position), report, note)
             if found is None:
                 return None
@@ -464,21 +527,49 @@ class TileServer:
             snap = self.snapshot(params.text_document.uri)
             if snap is None:
                 return []
+            if stage_links.is_lowered_path(snap.path):
+                origin = stage_links.origin_of(snap.path, params.position.line)
+                return [self.origin_location(origin)] if origin is not None else []
             doc = snap.analysis
             spans = navigation.definition(doc, proto.offset(doc.source, params.position))
             return [proto.location(doc.source, snap.uri, s) for s in spans]
 
         @ls.feature(lsp.TEXT_DOCUMENT_REFERENCES)
-        @self.guarded(empty)
-        def on_references(params: lsp.ReferenceParams) -> list[lsp.Location]:
+        async def on_references(params: lsp.ReferenceParams) -> list[lsp.Location]:
             snap = self.snapshot(params.text_document.uri)
-            if snap is None:
+            if snap is None or stage_links.is_lowered_path(snap.path):
                 return []
-            doc = snap.analysis
-            spans = navigation.references(
-                doc, proto.offset(doc.source, params.position), params.context.include_declaration
-            )
-            return [proto.location(doc.source, snap.uri, s) for s in spans]
+            try:
+                doc = snap.analysis
+                at = proto.offset(doc.source, params.position)
+                spans = navigation.references(doc, at, params.context.include_declaration)
+                out = [proto.location(doc.source, snap.uri, s) for s in spans]
+                # On an op's name (no value or symbol there): every line it was lowered to.
+                if not navigation.occurrences(doc, at):
+                    lowered = await self.lowered_ranges(snap, params.position.line, wait=False)
+                    out += [_range_location(r) for r in lowered]
+                return out
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                self._log_failure()
+                return []
+
+        @ls.feature(lsp.TEXT_DOCUMENT_IMPLEMENTATION)
+        async def on_implementation(params: lsp.ImplementationParams) -> list[lsp.Location]:
+            """From a source op: the lines it was lowered to, in every preview file (tileaa, gpu,
+            nvvm, llvm, LLVM IR, PTX); compiles this version first if needed."""
+            snap = self.snapshot(params.text_document.uri)
+            if snap is None or stage_links.is_lowered_path(snap.path):
+                return []
+            try:
+                lowered = await self.lowered_ranges(snap, params.position.line, wait=True)
+                return [_range_location(r) for r in lowered]
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                self._log_failure()
+                return []
 
         @ls.feature(lsp.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT)
         @self.guarded(empty)
@@ -689,6 +780,19 @@ class TileServer:
                     action.command = lsp.Command(title=tfix.title, command=name, arguments=args)
                 out.append(action)
             return out
+
+
+def _range_location(r: stage_links.LoweredRange) -> lsp.Location:
+    end = lsp.Position(r.last + 1, 0)
+    return lsp.Location(uri=pathlib.Path(r.path).as_uri(), range=lsp.Range(start=lsp.Position(r.first, 0), end=end))
+
+
+def compiles(snap: Snapshot) -> bool:
+    """Whether the pipeline runs on this document: cuda_tile or upstream-dialect text, not a
+    lowered file (PTX, LLVM IR, a stage dump a preview map lists)."""
+    if stage_links.is_lowered_path(snap.path):
+        return False
+    return is_upstream(snap.text) or detect_start(SourceText(snap.text)) == "cuda_tile"
 
 
 def _field(params: Any, name: str) -> Any:

@@ -10,7 +10,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tile_lsp.compiler.document import DocumentAnalysis, ItemCache, analyze
+from tile_lsp.compiler.source import SourceText
 from tile_lsp.compiler.target import CompileOptions, Target
+from tile_lsp.features.stage_links import is_lowered_path
 
 
 @dataclass(frozen=True)
@@ -93,7 +95,10 @@ class Snapshot:
         if self._analysis is None:
             with self._lock:
                 if self._analysis is None:
-                    self._analysis = analyze(self.text, self.path, self.cache)
+                    if is_lowered_path(self.path):  # PTX, LLVM IR, stage dumps: links, no parse
+                        self._analysis = DocumentAnalysis(SourceText(self.text, self.path), [])
+                    else:
+                        self._analysis = analyze(self.text, self.path, self.cache)
         return self._analysis
 
 

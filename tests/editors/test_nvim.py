@@ -181,3 +181,29 @@ def test_nvim_upstream_ptx(tmp_path: Path) -> None:
     assert any("%tid.x" in line for line in shown), hover
     ptx_lines = {" ".join(line.split()) for line in ptx.splitlines()}
     assert all(" ".join(line.split()) in ptx_lines for line in shown), (shown, hover)
+
+
+def test_nvim_cross_stage_navigation(tmp_path: Path) -> None:
+    """Save writes the previews; implementation on a cuda_tile op lists its lines in them; the
+    PTX preview attaches (a map lists it) and definition on its line leads back to the op."""
+    work = tmp_path / "proj"
+    work.mkdir()
+    (work / ".git").mkdir()
+    kernel = Path(shutil.copy(ROOT / "examples" / "vector_add.mlir", work / "vector_add.mlir"))
+    res = run_nvim(
+        tmp_path,
+        f"luafile {HERE / 'nvim_preview.lua'}",
+        {
+            "TILE_LSP_KERNEL": str(kernel),
+            "TILE_LSP_WAIT_MS": "90000",
+            "TILE_LSP_SETTINGS": json.dumps({"gpuName": "sm_90a", "previewOnSave": True}),
+        },
+        timeout=240,
+    )
+    assert res["ok"], res.get("error")
+    assert res["steps"] == ["attached", "saved", "implementation", "definition"]
+    assert res["previews"] is True
+    assert {"vector_add.tileaa.mlir", "vector_add.gpu.mlir", "vector_add.nvvm.mlir", "vector_add.ptx"} <= set(res["impl_files"])
+    assert res["ptx_filetype"] == "ptx" and res["ptx_attached"] is True
+    assert "add" in res["ptx_text"] and "f32" in res["ptx_text"], res["ptx_text"]
+    assert res["def_uri_matches"] is True and res["def_line"] == res["add_line"]

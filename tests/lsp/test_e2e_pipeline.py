@@ -11,10 +11,10 @@ import pathlib
 import shutil
 import sys
 import time
-from typing import Any
 
 import pytest
 import pytest_lsp
+from lsp_helpers import configure, open_document, record_publishes, replace_all, until_published, view_stage
 from lsprotocol import types as lsp
 from pytest_lsp import ClientServerConfig, LanguageClient
 
@@ -67,57 +67,8 @@ async def client(lsp_client: LanguageClient):
     await lsp_client.shutdown_session()
 
 
-def _record(client: LanguageClient) -> list[lsp.PublishDiagnosticsParams]:
-    """Every publishDiagnostics from now on, in arrival order (the client keeps only the last)."""
-    log: list[lsp.PublishDiagnosticsParams] = []
-    features = client.protocol.fm.features
-    original = features[lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS]
-
-    def recording(params: lsp.PublishDiagnosticsParams) -> Any:
-        log.append(params)
-        return original(params)
-
-    features[lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = recording
-    return log
-
-
-async def _until(log: list[lsp.PublishDiagnosticsParams], uri: str, version: int, pred: Any) -> lsp.PublishDiagnosticsParams:
-    """The first publish of `uri`/`version` whose diagnostics satisfy `pred`, waiting for it."""
-    deadline = time.monotonic() + TIMEOUT_S
-    while time.monotonic() < deadline:
-        for params in log:
-            if params.uri == uri and params.version == version and pred(params.diagnostics):
-                return params
-        await asyncio.sleep(0.01)
-    raise AssertionError(f"no matching publish for {uri} v{version}: {[(p.version, [d.message for d in p.diagnostics]) for p in log]}")
-
-
 def _has_stage(diags: list[lsp.Diagnostic]) -> bool:
     return any(d.source not in ("tile-lsp(mlir)", "tile-lsp(cuda_tile)") for d in diags)
-
-
-def _open(client: LanguageClient, uri: str, text: str, version: int = 1) -> None:
-    client.text_document_did_open(
-        lsp.DidOpenTextDocumentParams(text_document=lsp.TextDocumentItem(uri=uri, language_id="mlir", version=version, text=text))
-    )
-
-
-def _replace_all(client: LanguageClient, uri: str, version: int, text: str) -> None:
-    client.text_document_did_change(
-        lsp.DidChangeTextDocumentParams(
-            text_document=lsp.VersionedTextDocumentIdentifier(uri=uri, version=version),
-            content_changes=[lsp.TextDocumentContentChangeWholeDocument(text=text)],
-        )
-    )
-
-
-def _configure(client: LanguageClient, **settings: Any) -> None:
-    client.workspace_did_change_configuration(lsp.DidChangeConfigurationParams(settings={"tileLsp": settings}))
-
-
-async def _view(client: LanguageClient, uri: str, stage: str) -> dict[str, Any]:
-    found = await client.protocol.send_request_async("tileLsp/viewStage", {"uri": uri, "stage": stage})
-    return found if isinstance(found, dict) else found._asdict()
 
 
 def _as_code_action(item: lsp.Command | lsp.CodeAction) -> lsp.CodeAction:
@@ -141,9 +92,9 @@ def _hover_params(uri: str, line: int, character: int) -> lsp.HoverParams:
 @pytest.mark.asyncio(loop_scope="module")
 async def test_front_end_error_in_upstream_file(client: LanguageClient, tmp_path: pathlib.Path):
     uri = (tmp_path / "mbar.mlir").as_uri()
-    log = _record(client)
-    _open(client, uri, MBARRIER)
-    published = await _until(log, uri, 1, lambda d: len(d) > 0)
+    log = record_publishes(client)
+    open_document(client, uri, MBARRIER)
+    published = await until_published(log, uri, 1, lambda d: len(d) > 0)
     (diag,) = published.diagnostics
     assert "must be mbarrier barrier type, but got 'memref<1xi64, 3>'" in diag.message
     assert diag.range.start.line == 2 and diag.source == "tile-lsp(mlir)"
@@ -151,28 +102,28 @@ async def test_front_end_error_in_upstream_file(client: LanguageClient, tmp_path
 
 @pytest.mark.asyncio(loop_scope="module")
 async def test_stage_only_diagnostic_at_its_line(client: LanguageClient, tmp_path: pathlib.Path):
-    _configure(client, gpuName="sm_80")
+    configure(client, gpuName="sm_80")
     uri = (tmp_path / "wgmma.mlir").as_uri()
-    log = _record(client)
-    _open(client, uri, WGMMA)
-    published = await _until(log, uri, 1, _has_stage)
+    log = record_publishes(client)
+    open_document(client, uri, WGMMA)
+    published = await until_published(log, uri, 1, _has_stage)
     (diag,) = published.diagnostics
     assert diag.message == "'nvvm.wgmma.fence.aligned' requires sm_90a but the target is sm_80"
     assert diag.source == "tile-lsp(llvm)"
     assert diag.range.start.line == 3 and diag.severity == lsp.DiagnosticSeverity.Error
     # The right target: the stage diagnostic goes away (the same version is re-checked).
-    _configure(client, gpuName="sm_90a")
-    await _until(log, uri, 1, lambda d: len(d) == 0)
+    configure(client, gpuName="sm_90a")
+    await until_published(log, uri, 1, lambda d: len(d) == 0)
 
 
 @pytest.mark.asyncio(loop_scope="module")
 async def test_missing_target_and_its_quick_fixes(client: LanguageClient, tmp_path: pathlib.Path):
-    _configure(client, gpuName=None, computeCapability=None)
+    configure(client, gpuName=None, computeCapability=None)
     path = tmp_path / "k.mlir"
     uri = path.as_uri()
-    log = _record(client)
-    _open(client, uri, KERNEL)
-    published = await _until(log, uri, 1, _has_stage)
+    log = record_publishes(client)
+    open_document(client, uri, KERNEL)
+    published = await until_published(log, uri, 1, _has_stage)
     (diag,) = published.diagnostics  # once
     assert diag.message == "failed to get compute capability."
     assert diag.source == "tile-lsp(nvvm)" and diag.range.start.line == 1
@@ -199,7 +150,7 @@ async def test_missing_target_and_its_quick_fixes(client: LanguageClient, tmp_pa
         lsp.ExecuteCommandParams(command=preferred.command.command, arguments=preferred.command.arguments)
     )
     assert result is not None
-    await _until(log, uri, 1, lambda d: len(d) == 0)
+    await until_published(log, uri, 1, lambda d: len(d) == 0)
     assert any("sm_90a" in m.message for m in client.messages)
     settings = await client.protocol.send_request_async("tileLsp/settings", {})
     settings = settings if isinstance(settings, dict) else settings._asdict()
@@ -209,16 +160,16 @@ async def test_missing_target_and_its_quick_fixes(client: LanguageClient, tmp_pa
 @pytest.mark.asyncio(loop_scope="module")
 async def test_view_stage_request_and_command(client: LanguageClient, tmp_path: pathlib.Path):
     uri = (tmp_path / "k.mlir").as_uri()
-    _open(client, uri, KERNEL)
+    open_document(client, uri, KERNEL)
     started = time.perf_counter()
-    ptx = await _view(client, uri, "ptx")
+    ptx = await view_stage(client, uri, "ptx")
     first_s = time.perf_counter() - started
     assert ptx["stage"] == "ptx" and ptx["ok"] is True
     assert ".entry scale" in ptx["output"] and ".target sm_90a" in ptx["output"]
     assert isinstance(ptx["seconds"], float) and ptx["diagnostics"] == []
     started = time.perf_counter()
     for stage, marker in (("nvvm", "nvvm.read.ptx.sreg.tid.x"), ("llvm", "llvm.func"), ("llvm-ir", "define ")):
-        found = await _view(client, uri, stage)
+        found = await view_stage(client, uri, stage)
         assert found["ok"] is True and marker in found["output"], (stage, found["output"][:400])
     cached_s = (time.perf_counter() - started) / 3
     print(f"viewStage: first {first_s * 1000:.0f} ms, cached {cached_s * 1000:.1f} ms")
@@ -228,18 +179,18 @@ async def test_view_stage_request_and_command(client: LanguageClient, tmp_path: 
     )
     assert via_command["output"] == ptx["output"]
     if HAS_PTXAS:
-        cubin = await _view(client, uri, "cubin")
+        cubin = await view_stage(client, uri, "cubin")
         assert cubin["ok"] is True and "registers:" in cubin["output"] and "scale:" in cubin["output"]
     with pytest.raises(Exception, match="unknown stage"):
-        await _view(client, uri, "sass")
+        await view_stage(client, uri, "sass")
 
 
 @pytest.mark.asyncio(loop_scope="module")
 async def test_view_stage_of_a_failing_compile_says_why(client: LanguageClient, tmp_path: pathlib.Path):
-    _configure(client, gpuName="sm_80")
+    configure(client, gpuName="sm_80")
     uri = (tmp_path / "wgmma.mlir").as_uri()
-    _open(client, uri, WGMMA)
-    found = await _view(client, uri, "ptx")
+    open_document(client, uri, WGMMA)
+    found = await view_stage(client, uri, "ptx")
     assert found["ok"] is False
     assert "requires sm_90a but the target is sm_80" in found["output"]
     (diag,) = found["diagnostics"]  # pygls hands custom results over as namedtuples
@@ -248,17 +199,17 @@ async def test_view_stage_of_a_failing_compile_says_why(client: LanguageClient, 
 
 @pytest.mark.asyncio(loop_scope="module")
 async def test_view_stage_of_a_cuda_tile_file_shows_its_ptx(client: LanguageClient, tmp_path: pathlib.Path):
-    _configure(client, gpuName="sm_90a")
+    configure(client, gpuName="sm_90a")
     text = (CUTILE / "vector_add.mlir").read_text(encoding="utf-8")
     text = text[: text.index("\nentry ", 1) + 1]  # the f32 entry only: quick
     uri = (tmp_path / "vector_add.mlir").as_uri()
-    _open(client, uri, text)
-    ptx = await _view(client, uri, "ptx")
+    open_document(client, uri, text)
+    ptx = await view_stage(client, uri, "ptx")
     assert ptx["ok"] is True, ptx["output"][:400]
     assert ".entry vector_add_Kt1_A1f32" in ptx["output"] and ".target sm_90a" in ptx["output"]
-    gpu = await _view(client, uri, "gpu")
+    gpu = await view_stage(client, uri, "gpu")
     assert gpu["ok"] is True and "gpu.func @vector_add_Kt1_A1f32" in gpu["output"]
-    tileaa = await _view(client, uri, "tileaa")
+    tileaa = await view_stage(client, uri, "tileaa")
     assert tileaa["ok"] is True and "nv_tileaa." in tileaa["output"]
 
 
@@ -266,7 +217,7 @@ async def test_view_stage_of_a_cuda_tile_file_shows_its_ptx(client: LanguageClie
 @pytest.mark.asyncio(loop_scope="module")
 async def test_code_lens_per_kernel(client: LanguageClient, tmp_path: pathlib.Path):
     uri = (tmp_path / "k.mlir").as_uri()
-    _open(client, uri, KERNEL)
+    open_document(client, uri, KERNEL)
     lenses = await client.text_document_code_lens_async(lsp.CodeLensParams(text_document=lsp.TextDocumentIdentifier(uri=uri)))
     assert lenses is not None and len(lenses) == 2
     resources, show = lenses
@@ -293,10 +244,10 @@ async def test_preview_files_on_save(client: LanguageClient, tmp_path: pathlib.P
     path = tmp_path / "saxpy.mlir"
     path.write_text(KERNEL)
     uri = path.as_uri()
-    _open(client, uri, KERNEL)
+    open_document(client, uri, KERNEL)
     client.text_document_did_save(lsp.DidSaveTextDocumentParams(text_document=lsp.TextDocumentIdentifier(uri=uri)))
     preview = tmp_path / ".tile-lsp"
-    names = ["saxpy.nvvm.mlir", "saxpy.llvm.mlir", "saxpy.ll", "saxpy.ptx"]
+    names = ["saxpy.nvvm.mlir", "saxpy.llvm.mlir", "saxpy.ll", "saxpy.ptx", "saxpy.map.json"]
     deadline = time.monotonic() + TIMEOUT_S
     while not all((preview / n).exists() for n in names) and time.monotonic() < deadline:
         await asyncio.sleep(0.02)
@@ -305,11 +256,11 @@ async def test_preview_files_on_save(client: LanguageClient, tmp_path: pathlib.P
     assert "define " in (preview / "saxpy.ll").read_text()
     assert "gpu.module @kernels" in (preview / "saxpy.nvvm.mlir").read_text()
     # previewDir elsewhere, previewOnSave off: nothing written
-    _configure(client, previewOnSave=False, previewDir=str(tmp_path / "other"))
+    configure(client, previewOnSave=False, previewDir=str(tmp_path / "other"))
     client.text_document_did_save(lsp.DidSaveTextDocumentParams(text_document=lsp.TextDocumentIdentifier(uri=uri)))
     await asyncio.sleep(0.5)
     assert not (tmp_path / "other").exists()
-    _configure(client, previewOnSave=True)
+    configure(client, previewOnSave=True)
     client.text_document_did_save(lsp.DidSaveTextDocumentParams(text_document=lsp.TextDocumentIdentifier(uri=uri)))
     deadline = time.monotonic() + TIMEOUT_S
     while not (tmp_path / "other" / "saxpy.ptx").exists() and time.monotonic() < deadline:
@@ -319,18 +270,18 @@ async def test_preview_files_on_save(client: LanguageClient, tmp_path: pathlib.P
 
 @pytest.mark.asyncio(loop_scope="module")
 async def test_stale_results_are_never_published(client: LanguageClient, tmp_path: pathlib.Path):
-    _configure(client, gpuName="sm_80")
+    configure(client, gpuName="sm_80")
     uri = (tmp_path / "stale.mlir").as_uri()
-    log = _record(client)
+    log = record_publishes(client)
     version = 1
-    _open(client, uri, KERNEL, version)  # clean at sm_80
-    await _until(log, uri, version, lambda d: True)
+    open_document(client, uri, KERNEL, version)  # clean at sm_80
+    await until_published(log, uri, version, lambda d: True)
     for _ in range(3):
         # A stage error, then at once a clean text: the error's compile must never be published.
-        _replace_all(client, uri, version + 1, WGMMA)
-        _replace_all(client, uri, version + 2, KERNEL.replace("%s : f32", "%s  : f32"))
+        replace_all(client, uri, version + 1, WGMMA)
+        replace_all(client, uri, version + 2, KERNEL.replace("%s : f32", "%s  : f32"))
         version += 2
-        await _until(log, uri, version, lambda d: True)
+        await until_published(log, uri, version, lambda d: True)
         await asyncio.sleep(0.3)
         latest = [p for p in log if p.uri == uri][-1]
         assert latest.version == version and list(latest.diagnostics) == []
@@ -344,11 +295,11 @@ async def test_stale_results_are_never_published(client: LanguageClient, tmp_pat
 
 @pytest.mark.asyncio(loop_scope="module")
 async def test_pipeline_timeout_is_a_diagnostic_and_the_server_answers(client: LanguageClient, tmp_path: pathlib.Path):
-    _configure(client, gpuName="sm_90a", pipelineTimeout=0.001)
+    configure(client, gpuName="sm_90a", pipelineTimeout=0.001)
     uri = (tmp_path / "slow.mlir").as_uri()
-    log = _record(client)
-    _open(client, uri, KERNEL.replace("@scale", "@slow"))
-    published = await _until(log, uri, 1, _has_stage)
+    log = record_publishes(client)
+    open_document(client, uri, KERNEL.replace("@scale", "@slow"))
+    published = await until_published(log, uri, 1, _has_stage)
     (diag,) = published.diagnostics
     assert diag.source == "tile-lsp(pipeline)" and diag.severity == lsp.DiagnosticSeverity.Warning
     assert "did not finish within 0.001 s" in diag.message and "tileLsp.pipelineTimeout" in diag.message
@@ -362,8 +313,8 @@ async def test_pipeline_timeout_is_a_diagnostic_and_the_server_answers(client: L
     assert hover is None or hover.contents is not None  # (upstream hovers are still thin)
     assert found and found[0].range.start.line == 3  # type: ignore[index,union-attr]
     # A normal timeout again: the same text compiles (timeouts are not cached).
-    _configure(client, pipelineTimeout=30)
-    await _until(log, uri, 1, lambda d: len(d) == 0)
+    configure(client, pipelineTimeout=30)
+    await until_published(log, uri, 1, lambda d: len(d) == 0)
 
 
 @pytest.mark.asyncio(loop_scope="module")
@@ -377,8 +328,8 @@ async def test_definition_stays_fast_while_compiling(client: LanguageClient, tmp
     text = KERNEL.replace(
         "      %r = arith.mulf %v, %s : f32\n      memref.store %r, %a[%tid] : memref<128xf32, 1>\n", ops
     )
-    log = _record(client)
-    _open(client, uri, text)
+    log = record_publishes(client)
+    open_document(client, uri, text)
     use = lsp.Position(line=4, character=text.splitlines()[4].index("%tid"))
     params = lsp.DefinitionParams(text_document=lsp.TextDocumentIdentifier(uri=uri), position=use)
     await client.text_document_definition_async(params)  # waits for the front end

@@ -57,7 +57,7 @@ def hover(
         return upstream_hover.hover(doc, offset, report, note)
     target = target_at(doc, offset)
     if isinstance(target, OpRef):
-        return op_hover(target.op), target.span
+        return op_hover(target.op) + lowered_sections(doc.source, target.span, report, note), target.span
     if isinstance(target, ValueRef):
         return value_hover(target), target.span
     if isinstance(target, SymbolRef):
@@ -67,6 +67,21 @@ def hover(
         text = type_hover(target.text)
         return (text, target.span) if text else None
     return None
+
+
+def lowered_sections(source: SourceText, span: Span, report: PipelineReport | None, note: str | None) -> str:
+    """What the op on this line became in each stage (tileaa, gpu, NVVM, PTX), and the layout
+    the gpu stage gave its result, from the background compile of this version."""
+    from tile_lsp.features import upstream_hover
+
+    start = source.text.rfind("\n", 0, span.start) + 1
+    end = source.text.find("\n", span.start)
+    line = Span(start, len(source.text) if end < 0 else end)
+    lines = upstream_hover.stage_sections(source, line, report, note, upstream_hover.TILE_STAGE_SECTIONS)
+    layout = report.layout_at(line) if report is not None else None
+    if layout:
+        lines[:0] = ["", f"**Layout** (gpu stage): {layout}"]
+    return "\n" + "\n".join(lines) if lines else ""
 
 
 def op_doc(name: str) -> str:

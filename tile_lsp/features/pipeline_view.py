@@ -5,6 +5,7 @@ preview files. Pure functions over the report and the document text.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 
@@ -21,16 +22,22 @@ VIEW_STAGE = "tileLsp.viewStage"
 _MISSING_TARGET = ("failed to get compute capability.", "invalid or missing --compute-capability option")
 _PARSE_STAGES = ("mlir",)  # the front end reports parse/verify errors of the same text itself
 _GPU_MODULE = re.compile(r"\bgpu\.module\s+(@[\w$.\-]+|@\"[^\"]*\")(\s*)(\[)?")
-_KERNEL_DEF = re.compile(r"\b(?:gpu|llvm)\.func\s+(?:[a-z]+\s+)?@([\w$.\-]+)")
+_KERNEL_DEF = re.compile(
+    r"\b(?:gpu|llvm)\.func\s+(?:[a-z]+\s+)?@([\w$.\-]+)|^[ \t]*(?:cuda_tile\.)?entry\s+@([\w$.\-]+)", re.MULTILINE
+)
 
 
-def stage_diagnostics(report: PipelineReport, front: list[Diagnostic]) -> list[Diagnostic]:
+def stage_diagnostics(report: PipelineReport, front: list[Diagnostic], text: str | None = None) -> list[Diagnostic]:
     """The report's diagnostics worth adding to the front end's: no parse errors (the front end
-    has them), no duplicates, the missing-target message once."""
+    has them), no duplicates, the missing-target message once. With `text`, a diagnostic on a
+    whole op (an entry, a loop) is narrowed to the op's first line: the squiggle marks the op,
+    not the page."""
     seen = {(d.span, d.message) for d in front}
     out: list[Diagnostic] = []
     missing = False
     for d in report.diagnostics:
+        if text is not None:
+            d = _first_line(d, text)
         if d.stage in _PARSE_STAGES or (d.span, d.message) in seen:
             continue
         if is_missing_target(d):
@@ -40,6 +47,13 @@ def stage_diagnostics(report: PipelineReport, front: list[Diagnostic]) -> list[D
         seen.add((d.span, d.message))
         out.append(d)
     return out
+
+
+def _first_line(d: Diagnostic, text: str) -> Diagnostic:
+    end = text.find("\n", d.span.start, d.span.end)
+    if end < 0 or end <= d.span.start:
+        return d
+    return dataclasses.replace(d, span=Span(d.span.start, end))
 
 
 def is_missing_target(d: Diagnostic) -> bool:
@@ -119,19 +133,19 @@ class Lens:
 
 
 def kernel_lenses(text: str, report: PipelineReport | None) -> list[Lens]:
-    """Per kernel definition (gpu.func / llvm.func the PTX has an entry of): its ptxas resources
-    (when ptxas ran) and a "Show PTX" lens."""
+    """Per kernel definition (a cuda_tile `entry`, or a gpu.func / llvm.func the PTX has an entry
+    of): its ptxas resources (when ptxas ran) and a "Show PTX" lens."""
     if report is None or report.stage("ptx") is None:
         return []
     out: list[Lens] = []
     for m in _KERNEL_DEF.finditer(text):
-        name = m.group(1)
+        name = m.group(1) or m.group(2)
         res = report.kernels.get(name)
         span = Span(m.start(), m.end())
         if res is not None:
             out.append(Lens(span, kernel_title(report, res), "cubin"))
             out.append(Lens(span, "Show PTX", "ptx"))
-        elif not report.kernels and _is_kernel(text, m.end()):
+        elif not report.kernels and (m.group(2) or _is_kernel(text, m.end())):
             out.append(Lens(span, "Show PTX", "ptx"))
     return out
 

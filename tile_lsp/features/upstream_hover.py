@@ -35,6 +35,8 @@ _CACHE_SIZE = 32
 _ATTR_CHARS = 100
 # (stage, title, code-block language) of the sections an op's hover gets.
 STAGE_SECTIONS = (("nvvm", "NVVM", "mlir"), ("ptx", "PTX", "ptx"))
+# A cuda_tile op's hover: every stage after the source.
+TILE_STAGE_SECTIONS = (("tileaa", "tileaa", "mlir"), ("gpu", "gpu", "mlir"), *STAGE_SECTIONS)
 _NAME_ALIASES = {"builtin.module": "module"}
 
 
@@ -244,14 +246,21 @@ def _kernel_title(report: PipelineReport, resources: dict[str, object]) -> str:
     return kernel_title(report, resources)
 
 
-def stage_sections(source: SourceText, span: Span, report: PipelineReport | None, note: str | None) -> list[str]:
-    """The NVVM and PTX lines the op at `span` became, when the report has them."""
+def stage_sections(
+    source: SourceText,
+    span: Span,
+    report: PipelineReport | None,
+    note: str | None,
+    sections: Sequence[tuple[str, str, str]] = STAGE_SECTIONS,
+) -> list[str]:
+    """The lines of each stage in `sections` (NVVM and PTX by default) the op at `span` became,
+    when the report has them."""
     if report is None:
         return ["", f"*{note}*"] if note else []
     head_end = source.text.find("\n", span.start)
     head = Span(span.start, span.end if head_end < 0 else min(span.end, head_end))
     out: list[str] = []
-    for stage, title, language in STAGE_SECTIONS:
+    for stage, title, language in sections:
         produced = report.stage(stage)
         if produced is None:
             continue

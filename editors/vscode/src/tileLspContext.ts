@@ -18,6 +18,9 @@ export const VIEW_STAGE_REQUEST = 'tileLsp/viewStage';
 /** The same, as a workspace/executeCommand command, used when the server advertises it. */
 export const VIEW_STAGE_COMMAND = 'tileLsp.viewStage';
 
+/** Languages of lowered text (previews) the server links back to the source. */
+const LOWERED_LANGUAGES = ['ptx', 'cuda-tile-stage', 'cuda-tile-llvm-ir'];
+
 /** Pipeline stages, in order, with the language their text is shown in. */
 export const STAGES: { stage: string; label: string; language: string }[] = [
   { stage: 'cuda_tile', label: 'cuda_tile (parsed + verified)', language: LANGUAGE_ID },
@@ -126,6 +129,8 @@ export class TileLspContext implements vscode.Disposable {
     const documentSelector: DocumentSelector = [
       { scheme: 'file', language: LANGUAGE_ID },
       { scheme: 'untitled', language: LANGUAGE_ID },
+      // Preview files (PTX, LLVM IR, stage dumps): Go to Definition leads back to the source op.
+      ...LOWERED_LANGUAGES.map((language) => ({ scheme: 'file', language })),
     ];
     if (upstream) {
       // Upstream gpu/nvgpu/nvvm `.mlir` files, also while vscode-mlir serves them: the middleware
@@ -137,6 +142,10 @@ export class TileLspContext implements vscode.Disposable {
     const serve = (doc: vscode.TextDocument) => {
       const key = doc.uri.toString();
       if (doc.languageId === LANGUAGE_ID || served.has(key)) {
+        return true;
+      }
+      if (LOWERED_LANGUAGES.includes(doc.languageId)) {
+        served.add(key);
         return true;
       }
       if (looksLikeUpstreamMlir(doc.getText())) {

@@ -12,7 +12,7 @@ local defaults = {
   cmd = { 'tile-lsp', 'serve' },
   -- Filetypes the server is started for. `mlir` buffers only when their text is in upstream
   -- dialects (gpu, nvgpu, nvvm, llvm, arith, ...; see `upstream_mlir`).
-  filetypes = { 'cuda_tile', 'ptx', 'mlir' },
+  filetypes = { 'cuda_tile', 'ptx', 'llvm', 'mlir' },
   -- Attach to `mlir` buffers in upstream dialects (pipeline diagnostics, hover with the NVVM/PTX
   -- lines of an op, :TileLspShowStage). Other servers (mlir-lsp-server) may serve them too.
   upstream_mlir = true,
@@ -90,11 +90,32 @@ function M.detect_mlir(bufnr)
   end
 end
 
---- Whether the server should attach to a buffer of this filetype (mlir: upstream text only).
+local preview_suffixes = { '.tileaa.mlir', '.gpu.mlir', '.nvvm.mlir', '.llvm.mlir', '.ll', '.ptx' }
+
+--- True for a preview file the server wrote (a `<stem>.map.json` next to it ties its lines to
+--- the source ops): definition on any of its lines goes back to the cuda_tile op.
+function M.is_preview(bufnr)
+  local name = vim.api.nvim_buf_get_name(bufnr)
+  for _, suffix in ipairs(preview_suffixes) do
+    if name:sub(-#suffix) == suffix then
+      local map = name:sub(1, #name - #suffix) .. '.map.json'
+      if vim.fn.filereadable(map) == 1 then
+        return true
+      end
+    end
+  end
+  return false
+end
+
+--- Whether the server should attach to a buffer of this filetype (mlir: upstream text or a
+--- preview; llvm: previews only).
 function M.wants(bufnr)
   local ft = vim.bo[bufnr].filetype
   if not vim.tbl_contains(M.config.filetypes, ft) then
     return false
+  end
+  if ft == 'llvm' or (ft == 'mlir' and M.is_preview(bufnr)) then
+    return ft == 'mlir' or M.is_preview(bufnr)
   end
   if ft ~= 'mlir' then
     return true

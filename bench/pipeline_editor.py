@@ -1,0 +1,206 @@
+"""The pipeline in the editor on real cuda_tile kernels (issue 7), over stdio with the project's
+small JSON-RPC client (bench/lsp_latency.py):
+
+1. one-entry edit: a 10-entry file; after each edit of one entry, which entries the server's
+   compile re-lowered and which came from the per-entry cache (stage runs counted);
+2. full-pipeline latency: edit -> the pipeline's result for that version (stage diagnostics,
+   lenses and hovers all read it), p50/p95, on the largest real kernel (attention);
+3. responsiveness under load: hover and definition p50/p95 while a lowering runs.
+
+`python bench/pipeline_editor.py [--edits N] [--gpu-name sm_90a] [--json OUT]`
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import importlib.util
+import json
+import pathlib
+import re
+import statistics
+import sys
+import tempfile
+import time
+from typing import Any
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+_spec = importlib.util.spec_from_file_location("lsp_latency", ROOT / "bench" / "lsp_latency.py")
+assert _spec is not None and _spec.loader is not None
+lsp_latency = importlib.util.module_from_spec(_spec)
+sys.modules["lsp_latency"] = lsp_latency
+_spec.loader.exec_module(lsp_latency)
+LspClient = lsp_latency.LspClient
+
+CUTILE = ROOT / "tests" / "data" / "cutile"
+SERVER = [sys.executable, "-m", "tile_lsp", "serve"]
+# Small-to-medium kernels whose entries make the 10-entry file.
+TEN_FROM = ("vector_add", "row_softmax", "prefix_scan", "transpose", "column_sum", "layernorm", "gelu_dropout")
+
+
+def entries_of(text: str) -> list[str]:
+    starts = [m.start() for m in re.finditer(r"^entry ", text, re.M)]
+    return [text[a:b] for a, b in zip(starts, [*starts[1:], len(text)], strict=True)]
+
+
+def ten_entry_file() -> str:
+    out: list[str] = []
+    for name in TEN_FROM:
+        out += entries_of((CUTILE / f"{name}.mlir").read_text())
+    return "".join(out[:10])
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+def summary(values: list[float]) -> dict[str, float]:
+    if not values:
+        return {}
+    return {
+        "n": len(values),
+        "p50_ms": statistics.median(values) * 1000,
+        "p95_ms": pct(values, 0.95) * 1000,
+        "max_ms": max(values) * 1000,
+    }
+
+
+def fmt(s: dict[str, float]) -> str:
+    return f"p50 {s['p50_ms']:.0f} ms, p95 {s['p95_ms']:.0f} ms, max {s['max_ms']:.0f} ms (n={s['n']:.0f})" if s else "-"
+
+
+class Doc:
+    """One open document and its edits (whole-text changes, versions counted)."""
+
+    def __init__(self, client: Any, path: pathlib.Path, text: str) -> None:
+        self.client, self.uri, self.text, self.version = client, path.as_uri(), text, 1
+        client.notify("textDocument/didOpen", {"textDocument": {"uri": self.uri, "languageId": "cuda_tile", "version": 1, "text": text}})
+
+    def change(self, text: str) -> None:
+        self.version += 1
+        self.text = text
+        self.client.notify(
+            "textDocument/didChange",
+            {"textDocument": {"uri": self.uri, "version": self.version}, "contentChanges": [{"text": text}]},
+        )
+
+    async def view(self, stage: str = "ptx") -> dict[str, Any]:
+        found = await self.client.request("tileLsp/viewStage", {"uri": self.uri, "stage": stage})
+        assert isinstance(found, dict), found
+        return found
+
+
+def edit_entry(text: str, index: int, n: int) -> str:
+    """Entry `index` with a new comment line after its opening line: valid text, a changed entry
+    (the cache keys on the entry's text), and the entries after it move down one line."""
+    parts = entries_of(text)
+    head = text[: text.index(parts[0])]
+    part = parts[index]
+    at = part.index("\n") + 1
+    parts[index] = part[:at] + f"  // edit {n}\n" + part[at:]
+    return head + "".join(parts)
+
+
+async def one_entry(client: Any, tmp: pathlib.Path, edits: int) -> dict[str, Any]:
+    text = ten_entry_file()
+    doc = Doc(client, tmp / "ten.mlir", text)
+    t = time.perf_counter()
+    first = await doc.view()
+    cold = time.perf_counter() - t
+    assert first["ok"], first["output"][:800]
+    rows = []
+    for i in range(edits):
+        index = (3 + i) % len(entries_of(text))
+        doc.change(edit_entry(doc.text, index, i))
+        t = time.perf_counter()
+        found = await doc.view()
+        rows.append({"entry": index, "seconds": time.perf_counter() - t, "units": found.get("units", {}), "ok": found["ok"]})
+    return {"entries": len(entries_of(text)), "cold_s": cold, "cold_units": first.get("units", {}), "edits": rows}
+
+
+async def latency_and_load(client: Any, tmp: pathlib.Path, edits: int) -> dict[str, Any]:
+    text = (CUTILE / "attention.mlir").read_text()
+    doc = Doc(client, tmp / "attention.mlir", text)
+    t = time.perf_counter()
+    first = await doc.view()
+    cold = time.perf_counter() - t
+    lines = text.splitlines()
+    # Real positions: an op name and a value use in the first entry.
+    op_line = next(i for i, line in enumerate(lines) if " = mmaf " in line or " mmaf " in line)
+    use_line = next(i for i, line in enumerate(lines) if "addf %" in line)
+    op_pos = {"line": op_line, "character": lines[op_line].index("mmaf") + 1}
+    use_pos = {"line": use_line, "character": lines[use_line].index("addf %") + 6}
+    latencies, hovers, defs, units = [], [], [], []
+    for i in range(edits):
+        doc.change(edit_entry(doc.text, i % len(entries_of(text)), i))
+        t = time.perf_counter()
+        task = asyncio.ensure_future(doc.view())
+        while not task.done():
+            h = time.perf_counter()
+            await client.request("textDocument/hover", {"textDocument": {"uri": doc.uri}, "position": op_pos})
+            hovers.append(time.perf_counter() - h)
+            d = time.perf_counter()
+            await client.request("textDocument/definition", {"textDocument": {"uri": doc.uri}, "position": use_pos})
+            defs.append(time.perf_counter() - d)
+            await asyncio.sleep(0.01)
+        found = task.result()
+        latencies.append(time.perf_counter() - t)
+        units.append(found.get("units", {}))
+    return {
+        "cold_s": cold,
+        "ok": first["ok"],
+        "edit_to_result": summary(latencies),
+        "hover_under_load": summary(hovers),
+        "definition_under_load": summary(defs),
+        "units": units,
+    }
+
+
+def _units(units: dict[str, Any]) -> str:
+    """"1 compiled (name), 9 cached; stage runs: tileaa 1, gpu 1, ..."."""
+    if not units:
+        return "(no unit counters)"
+    compiled = units.get("compiled", [])
+    names = f" ({', '.join(c.split('_Kt')[0] for c in compiled)})" if 0 < len(compiled) <= 2 else ""
+    runs = ", ".join(f"{k} {v}" for k, v in units.get("stage_runs", {}).items())
+    return f"{len(compiled)} compiled{names}, {units.get('cached', 0)} cached; stage runs: {runs or 'none'}"
+
+
+async def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--edits", type=int, default=10)
+    ap.add_argument("--gpu-name", default="sm_90a")
+    ap.add_argument("--json", type=pathlib.Path)
+    ap.add_argument("--server", nargs="+", default=SERVER)
+    args = ap.parse_args()
+    tmp = pathlib.Path(tempfile.mkdtemp(prefix="tile-lsp-bench-"))
+    client = await LspClient.start(args.server)
+    init = {"gpuName": args.gpu_name, "pipelineTimeout": 600, "previewOnSave": False}
+    await client.request("initialize", {"processId": None, "rootUri": None, "capabilities": {}, "initializationOptions": init})
+    client.notify("initialized", {})
+    results: dict[str, Any] = {"gpu_name": args.gpu_name}
+    results["one_entry"] = await one_entry(client, tmp, args.edits)
+    results["attention"] = await latency_and_load(client, tmp, args.edits)
+    await client.request("shutdown", None)
+    client.notify("exit", None)
+
+    one = results["one_entry"]
+    print(f"## One-entry edit: {one['entries']}-entry file, {args.gpu_name}")
+    print(f"cold open -> ptx: {one['cold_s'] * 1000:.0f} ms, {_units(one['cold_units'])}")
+    print("| edit | entry | ms | units (compiled / cached, stage runs) |")
+    print("|---:|---:|---:|---|")
+    for i, row in enumerate(one["edits"]):
+        print(f"| {i + 1} | {row['entry']} | {row['seconds'] * 1000:.0f} | {_units(row['units'])} |")
+    att = results["attention"]
+    print(f"\n## attention.mlir (largest real kernel), {args.gpu_name}")
+    print(f"cold open -> ptx: {att['cold_s'] * 1000:.0f} ms (ok={att['ok']})")
+    print(f"edit -> pipeline result (diagnostics) : {fmt(att['edit_to_result'])}   target p95 <= 1000 ms")
+    print(f"hover while lowering                   : {fmt(att['hover_under_load'])}   target p95 <= 20 ms")
+    print(f"definition while lowering              : {fmt(att['definition_under_load'])}   target p95 <= 20 ms")
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=1))
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

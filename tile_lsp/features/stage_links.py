@@ -1,0 +1,218 @@
+"""Cross-stage links through plain files: the preview folder a compile is written to, and the
+map that ties every line of those files to the source op it came from.
+
+`write_previews` writes `<stem>.tileaa.mlir`, `.gpu.mlir`, `.nvvm.mlir`, `.llvm.mlir`, `.ll`,
+`.ptx` and `<stem>.map.json` (per file, per line: the source op's position and span, plus the
+hash of the source text they were made from). Because the links are files and positions, any
+LSP client follows them with its own definition/implementation/references UI: a definition on
+a PTX line opens the cuda_tile op, an implementation on a cuda_tile op lists its PTX lines.
+
+Editor-agnostic: plain paths and 0-based lines; the server makes LSP locations of them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+from tile_lsp.background import PipelineReport
+from tile_lsp.compiler.provenance import SourceRef
+from tile_lsp.compiler.source import Span
+from tile_lsp.features.pipeline_view import PREVIEW_SUFFIX
+
+MAP_SUFFIX = ".map.json"
+MAP_VERSION = 1
+# Files that are lowered text whatever folder they are in: never parsed as MLIR.
+LOWERED_SUFFIXES = (".ptx", ".ll")
+# Stages in the order implementation/references list them.
+LINK_STAGES = tuple(PREVIEW_SUFFIX)
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where a lowered line came from: the source file and the op (0-based line/column)."""
+
+    path: str
+    line: int
+    column: int
+    span: Span | None
+
+
+@dataclass(frozen=True)
+class LoweredRange:
+    """Consecutive lines `first..last` (0-based, inclusive) of one preview file."""
+
+    path: str
+    stage: str
+    first: int
+    last: int
+
+
+def text_hash(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def is_lowered_path(path: str) -> bool:
+    """A document that is a stage's output (PTX, LLVM IR, or a file a preview map lists)."""
+    return path.endswith(LOWERED_SUFFIXES) or _map_entry(path) is not None
+
+
+def scratch_dir(source_path: str) -> str:
+    """Where previews go when the document has no folder of its own (untitled) or when
+    previews are off: a per-document folder in the temp directory."""
+    digest = hashlib.sha256(source_path.encode()).hexdigest()[:12]
+    return os.path.join(tempfile.gettempdir(), "tile-lsp-previews", digest)
+
+
+def stem_of(path: str) -> str:
+    name = os.path.basename(path)
+    return name[: -len(".mlir")] if name.endswith(".mlir") else os.path.splitext(name)[0]
+
+
+def _encode(ref: SourceRef | None) -> list[int] | None:
+    """[line, column, span start, span end] of a ref into the compiled source (None: no op of
+    the source, e.g. a structural line or a location in another file)."""
+    if ref is None or ref.offset is None:
+        return None
+    if ref.span is not None:
+        return [ref.line, ref.column, ref.span.start, ref.span.end]
+    return [ref.line, ref.column]
+
+
+def write_previews(directory: str, stem: str, report: PipelineReport, source_path: str, source_text: str) -> list[str]:
+    """Every produced stage of `report` as `<stem><suffix>` in `directory`, and the line map;
+    files of stages the report lacks are removed (never a stale dump next to a fresh one).
+    Returns the files written; raises OSError."""
+    os.makedirs(directory, exist_ok=True)
+    written: list[str] = []
+    files: dict[str, Any] = {}
+    for stage, suffix in PREVIEW_SUFFIX.items():
+        target = os.path.join(directory, stem + suffix)
+        produced = report.stage(stage)
+        if produced is None:
+            if os.path.exists(target):
+                os.remove(target)
+            continue
+        _write(target, produced.text)
+        written.append(target)
+        refs = produced.line_refs or []
+        files[stem + suffix] = {"stage": stage, "lines": [_encode(r) for r in refs]}
+    mapping = {"version": MAP_VERSION, "source": source_path, "sha256": text_hash(source_text), "files": files}
+    map_path = os.path.join(directory, stem + MAP_SUFFIX)
+    _write(map_path, json.dumps(mapping, separators=(",", ":")))
+    written.append(map_path)
+    _MAPS.forget(map_path)
+    return written
+
+
+def _write(path: str, text: str) -> None:
+    """Write through a temporary file and rename: a reader never sees half a file."""
+    tmp = f"{path}.{os.getpid()}.tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+def previews_current(directory: str, stem: str, source_text: str) -> bool:
+    """Whether the folder holds the previews of exactly this source text."""
+    mapping = _MAPS.load(os.path.join(directory, stem + MAP_SUFFIX))
+    return mapping is not None and mapping.get("sha256") == text_hash(source_text)
+
+
+class _MapCache:
+    """Parsed map files by path, re-read when the file changes (mtime/size)."""
+
+    def __init__(self) -> None:
+        self._data: dict[str, tuple[tuple[float, int], dict[str, Any]]] = {}
+        self._lock = threading.Lock()
+
+    def load(self, path: str) -> dict[str, Any] | None:
+        try:
+            st = os.stat(path)
+        except OSError:
+            return None
+        key = (st.st_mtime, st.st_size)
+        with self._lock:
+            hit = self._data.get(path)
+            if hit is not None and hit[0] == key:
+                return hit[1]
+        try:
+            with open(path, encoding="utf-8") as f:
+                mapping = json.load(f)
+        except (OSError, ValueError):
+            return None
+        if not isinstance(mapping, dict) or mapping.get("version") != MAP_VERSION:
+            return None
+        with self._lock:
+            self._data[path] = (key, mapping)
+        return mapping
+
+    def forget(self, path: str) -> None:
+        with self._lock:
+            self._data.pop(path, None)
+
+
+_MAPS = _MapCache()
+
+
+def _map_entry(path: str) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    """(the map, its entry for this file) when `path` is a preview file a map lists."""
+    directory, name = os.path.split(path)
+    for suffix in sorted(PREVIEW_SUFFIX.values(), key=len, reverse=True):
+        if not name.endswith(suffix):
+            continue
+        mapping = _MAPS.load(os.path.join(directory, name[: -len(suffix)] + MAP_SUFFIX))
+        if mapping is None:
+            continue
+        entry = mapping.get("files", {}).get(name)
+        if isinstance(entry, dict):
+            return mapping, entry
+    return None
+
+
+def origin_of(path: str, line: int) -> Origin | None:
+    """The source op that line `line` (0-based) of the preview file `path` was lowered from."""
+    found = _map_entry(path)
+    if found is None:
+        return None
+    mapping, entry = found
+    lines = entry.get("lines") or []
+    if not 0 <= line < len(lines) or not lines[line]:
+        return None
+    raw = lines[line]
+    span = Span(raw[2], raw[3]) if len(raw) >= 4 else None
+    return Origin(str(mapping.get("source", "")), int(raw[0]), int(raw[1]), span)
+
+
+def origin_stage(path: str) -> str | None:
+    found = _map_entry(path)
+    return str(found[1].get("stage")) if found is not None else None
+
+
+def lowered_ranges(report: PipelineReport, where: int | Span, directory: str, stem: str) -> list[LoweredRange]:
+    """The lines of each preview file lowered from source line `where` (an int) or from the
+    source ops starting in the range `where`, as runs of consecutive lines, stage by stage."""
+    out: list[LoweredRange] = []
+    for stage in LINK_STAGES:
+        if report.stage(stage) is None:
+            continue
+        numbers = report.source_to_lines(stage, where)
+        path = os.path.join(directory, stem + PREVIEW_SUFFIX[stage])
+        for first, last in _runs(numbers):
+            out.append(LoweredRange(path, stage, first, last))
+    return out
+
+
+def _runs(numbers: list[int]) -> list[tuple[int, int]]:
+    runs: list[tuple[int, int]] = []
+    for n in numbers:
+        if runs and n == runs[-1][1] + 1:
+            runs[-1] = (runs[-1][0], n)
+        else:
+            runs.append((n, n))
+    return runs
