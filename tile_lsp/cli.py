@@ -1,4 +1,4 @@
-"""Command line: `tile-lsp check | opt | compile | serve` (no arguments: serve over stdio).
+"""Command line: `tile-lsp check | opt | compile | run | serve` (no arguments: serve over stdio).
 
 Thin: argument parsing and output formatting around `tile_lsp.compiler`.
 """
@@ -119,6 +119,12 @@ def cmd_compile(args: argparse.Namespace) -> int:
     return run_compile(args)
 
 
+def cmd_run(args: argparse.Namespace) -> int:
+    from tile_lsp.cli_run import run_command
+
+    return run_command(args)
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     from tile_lsp.server import serve
 
@@ -151,8 +157,23 @@ def build_parser() -> argparse.ArgumentParser:
     comp.add_argument("--device-debug", action="store_true", help="full device debug info (variables)")
     comp.add_argument("--ptxas", metavar="PATH", help="the ptxas to run (default: PATH, CUDA_HOME, wheels)")
     comp.add_argument("--format", choices=("text", "json"), default="text")
+    comp.add_argument("--no-cache", action="store_true", help="compile every entry (no per-entry cache on disk)")
+    comp.add_argument("--cache-dir", metavar="DIR", help="per-entry cache (default $XDG_CACHE_HOME/tile-lsp)")
     comp.add_argument("file", metavar="FILE")
     comp.set_defaults(func=cmd_compile)
+    run = sub.add_parser("run", help="run a cuda_tile entry on host data (NumPy interpreter, GPU, or both)")
+    run.add_argument("file", metavar="FILE")
+    run.add_argument("--entry", metavar="NAME", help="entry name or a unique prefix (default: the only entry)")
+    run.add_argument("--grid", default="1", metavar="X[,Y,Z]", help="tile blocks per dimension (default 1)")
+    run.add_argument("--arg", action="append", metavar="SPEC",
+                     help="one per entry argument: f32[1024], f16[64,64]:zeros, i32[16]:arange, f32[128]:file=x.npy, "
+                          "f32=1.5 (an array also fills cuTile's shape/stride parameters after its pointer)")
+    run.add_argument("--device", choices=("cpu", "gpu"), default="cpu")
+    run.add_argument("--compare", action="store_true", help="run on cpu and gpu, print per-array errors")
+    run.add_argument("--gpu-name", metavar="sm_XX[a]", help="GPU target for --device gpu (default sm_90a)")
+    run.add_argument("--out", metavar="DIR", help="write every array argument as DIR/argN.npy after the run")
+    run.add_argument("--seed", type=int, default=0, help="seed of the random inputs (default 0)")
+    run.set_defaults(func=cmd_run)
     srv = sub.add_parser("serve", help="run the language server (stdio; --tcp PORT binds 127.0.0.1)")
     srv.add_argument("--tcp", type=int, metavar="PORT", help="listen on 127.0.0.1:PORT instead of stdio")
     srv.set_defaults(func=cmd_serve)

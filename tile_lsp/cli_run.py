@@ -1,0 +1,320 @@
+"""`tile-lsp run`: execute one cuda_tile entry on host data with the NumPy reference
+interpreter (`--device cpu`), on a GPU through our compiler and the CUDA driver, or both.
+
+Argument specs (`--arg`, one per entry argument; see docs/interpreter.md):
+`f32[1024]` (random), `f16[64,64]:zeros`, `f32[128]:file=x.npy`, `i32[16]:arange`, `f32=1.5`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ctypes
+import os
+import re
+import sys
+import zlib
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+DEFAULT_GPU = "sm_90a"
+SPEC = re.compile(r"^(?P<dtype>[A-Za-z0-9]+)(?:\[(?P<dims>[0-9, ]*)\](?::(?P<init>.+))?|=(?P<value>.+))$")
+
+
+class RunError(Exception):
+    """A user-facing failure of `tile-lsp run` (bad spec, missing file, no GPU...)."""
+
+
+@dataclass
+class HostArg:
+    """One `--arg`: an array (pointer argument) or a scalar."""
+
+    spec: str
+    value: Any
+    elem: str
+
+    @property
+    def is_array(self) -> bool:
+        return isinstance(self.value, np.ndarray) and self.value.ndim > 0
+
+
+def _dtype(name: str) -> tuple[Any, str]:
+    """(NumPy dtype, cuda_tile element spelling) of a spec dtype."""
+    import ml_dtypes
+
+    table: dict[str, tuple[Any, str]] = {
+        "i1": (np.bool_, "i1"), "bool": (np.bool_, "i1"), "i8": (np.int8, "i8"), "i16": (np.int16, "i16"),
+        "i32": (np.int32, "i32"), "i64": (np.int64, "i64"), "u8": (np.uint8, "i8"), "u16": (np.uint16, "i16"),
+        "u32": (np.uint32, "i32"), "u64": (np.uint64, "i64"), "f16": (np.float16, "f16"),
+        "bf16": (ml_dtypes.bfloat16, "bf16"), "f32": (np.float32, "f32"), "tf32": (np.float32, "tf32"),
+        "f64": (np.float64, "f64"), "f8e4m3fn": (ml_dtypes.float8_e4m3fn, "f8E4M3FN"),
+        "f8e4m3": (ml_dtypes.float8_e4m3fn, "f8E4M3FN"), "f8e5m2": (ml_dtypes.float8_e5m2, "f8E5M2"),
+    }
+    key = name.lower()
+    if key not in table:
+        raise RunError(f"unknown dtype '{name}' (known: {', '.join(sorted(table))})")
+    return np.dtype(table[key][0]), table[key][1]
+
+
+def parse_arg(spec: str, rng: np.random.Generator) -> HostArg:
+    m = SPEC.match(spec.strip())
+    if m is None:
+        raise RunError(f"bad --arg '{spec}': expected DTYPE[DIMS][:INIT] or DTYPE=VALUE")
+    dtype, elem = _dtype(m["dtype"])
+    if m["value"] is not None:
+        try:
+            number = float(m["value"]) if dtype.kind in "fV" else int(m["value"], 0)
+        except ValueError:
+            raise RunError(f"bad --arg '{spec}': '{m['value']}' is not a number")
+        return HostArg(spec, np.asarray(number).astype(dtype), elem)
+    try:
+        dims = tuple(int(d) for d in m["dims"].split(",") if d.strip())
+    except ValueError:
+        raise RunError(f"bad --arg '{spec}': dimensions must be integers")
+    if not dims or any(d <= 0 for d in dims):
+        raise RunError(f"bad --arg '{spec}': give positive dimensions, e.g. f32[1024]")
+    return HostArg(spec, _init(spec, m["init"] or "random", dtype, dims, rng), elem)
+
+
+def _init(spec: str, init: str, dtype: Any, dims: tuple[int, ...], rng: np.random.Generator) -> Any:
+    n = int(np.prod(dims))
+    if init == "random":
+        if dtype == np.bool_:
+            return rng.integers(0, 2, dims).astype(np.bool_)
+        if dtype.kind in "iu":
+            return rng.integers(0, 100, dims).astype(dtype)
+        return rng.uniform(-1.0, 1.0, dims).astype(dtype)
+    if init == "zeros":
+        return np.zeros(dims, dtype=dtype)
+    if init == "ones":
+        return np.ones(dims, dtype=dtype)
+    if init == "arange":
+        return np.arange(n).reshape(dims).astype(dtype)
+    if init.startswith("fill="):
+        try:
+            return np.full(dims, float(init[5:])).astype(dtype)
+        except ValueError:
+            raise RunError(f"bad --arg '{spec}': fill value '{init[5:]}' is not a number")
+    if init.startswith("file="):
+        path = init[5:]
+        try:
+            data = np.load(path, allow_pickle=False)
+        except (OSError, ValueError) as exc:
+            raise RunError(f"--arg '{spec}': cannot read {path}: {exc}")
+        if data.size != n:
+            raise RunError(f"--arg '{spec}': {path} holds {data.size} elements, the spec wants {n}")
+        return data.reshape(dims).astype(dtype)
+    raise RunError(f"bad --arg '{spec}': unknown initializer '{init}' (random, zeros, ones, arange, fill=V, file=PATH)")
+
+
+def parse_grid(text: str) -> tuple[int, int, int]:
+    try:
+        dims = [int(x) for x in text.split(",")]
+    except ValueError:
+        raise RunError(f"bad --grid '{text}': expected X[,Y[,Z]]")
+    if not 1 <= len(dims) <= 3 or any(d < 1 for d in dims):
+        raise RunError(f"bad --grid '{text}': expected 1 to 3 positive numbers")
+    return tuple((dims + [1, 1])[:3])  # type: ignore[return-value]
+
+
+# -- CPU (interpreter) ---------------------------------------------------------------------------
+
+
+def run_cpu(text: str, path: str, entry: str, args: list[HostArg], grid: tuple[int, int, int]) -> dict[int, Any]:
+    """Run the interpreter; the final contents of every array argument, by argument number."""
+    from tile_lsp.compiler.interp.launch import bind, entry_params, load_module
+
+    interp = load_module(text, path)
+    launch = bind(entry_params(interp, entry), [a.value.copy() for a in args], interp.memory)
+    interp.run(entry, launch.values, grid)
+    return {i: interp.memory.array(name) for i, name in launch.arrays.items()}
+
+
+def resolve_entry(text: str, path: str, wanted: str | None) -> str:
+    from tile_lsp.compiler.interp.launch import load_module
+
+    names = load_module(text, path).entries()
+    if wanted is None:
+        if len(names) != 1:
+            raise RunError(f"{path} has {len(names)} entries; pick one with --entry ({', '.join(names)})")
+        return names[0]
+    if wanted in names:
+        return wanted
+    matches = [n for n in names if n.startswith(wanted)]
+    if len(matches) == 1:
+        return matches[0]
+    raise RunError(f"no single entry matches '{wanted}' (entries: {', '.join(names) or 'none'})")
+
+
+# -- GPU (our compiler + the CUDA driver) -----------------------------------------------------------
+
+
+def _driver() -> Any:
+    try:
+        from cuda.bindings import driver
+    except ImportError:
+        raise RunError("--device gpu needs the cuda-bindings package: pip install 'tile-lsp[gpu]'")
+    return driver
+
+
+def _check(driver: Any, result: Any, what: str) -> Any:
+    err, *rest = result if isinstance(result, tuple) else (result,)
+    if err != driver.CUresult.CUDA_SUCCESS:
+        _, name = driver.cuGetErrorName(err)
+        raise RunError(f"CUDA driver: {what} failed: {name.decode() if isinstance(name, bytes) else name}")
+    return rest[0] if len(rest) == 1 else rest
+
+
+def compile_cubin(text: str, path: str, entry: str, gpu_name: str) -> tuple[bytes, int]:
+    """Compile with our pipeline; (cubin bytes, threads per block from the PTX)."""
+    from tile_lsp.compiler.diagnostics import format_text
+    from tile_lsp.compiler.lowering.layout import DEFAULT_THREADS
+    from tile_lsp.compiler.pipeline import compile_source
+    from tile_lsp.compiler.source import SourceText
+    from tile_lsp.compiler.target import CompileOptions, Target
+
+    target = Target.resolve(gpu_name, None)
+    if target is None:
+        raise RunError(f"unknown --gpu-name '{gpu_name}'")
+    source = SourceText(text, path)
+    result = compile_source(source, CompileOptions(target=target), "cubin")
+    if not result.ok or result.output is None or result.output.data is None:
+        lines = [line for d in result.diagnostics if d.is_error for line in format_text(d, source)]
+        raise RunError("compiling for the GPU failed:\n" + "\n".join(lines[:20]))
+    ptx = result.stage("ptx")
+    threads = DEFAULT_THREADS
+    if ptx is not None:
+        m = re.search(r"\.entry\s+" + re.escape(entry) + r"\b[^{]*?\.(?:reqntid|maxntid)\s+(\d+)", ptx.text, re.S)
+        if m:
+            threads = int(m.group(1))
+    return result.output.data, threads
+
+
+_CTYPES = {"i1": ctypes.c_uint8, "i8": ctypes.c_int8, "i16": ctypes.c_int16, "i32": ctypes.c_int32,
+           "i64": ctypes.c_int64, "f32": ctypes.c_float, "f64": ctypes.c_double, "tf32": ctypes.c_float}
+
+
+def _param(t: Any, value: Any) -> Any:
+    """A ctypes object holding a scalar kernel parameter of cuda_tile type `t`."""
+    from tile_lsp.compiler.dialects.cuda_tile import types as ct
+    from tile_lsp.compiler.interp.numerics import np_dtype
+
+    elem = ct.element_type(t)
+    spelling = ct.ELEMENT_TYPE_SPELLING.get(elem, "")
+    arr = np.asarray(value).astype(np_dtype(elem))
+    if spelling in _CTYPES:
+        return _CTYPES[spelling](arr.item() if spelling != "i1" else int(bool(arr)))
+    return {1: ctypes.c_uint8, 2: ctypes.c_uint16}[arr.itemsize](int(arr.view({1: np.uint8, 2: np.uint16}[arr.itemsize])))
+
+
+def run_gpu(text: str, path: str, entry: str, args: list[HostArg], grid: tuple[int, int, int],
+            gpu_name: str) -> dict[int, Any]:
+    """Compile, launch once over `grid` through the CUDA driver, copy every array back."""
+    from tile_lsp.compiler.interp.launch import bind, entry_params, load_module
+    from tile_lsp.compiler.interp.memory import GlobalMemory
+
+    driver = _driver()
+    try:
+        init = driver.cuInit(0)
+    except Exception as exc:  # the bindings raise when libcuda cannot be loaded
+        raise RunError(f"CUDA driver not available: {exc}")
+    if isinstance(init, tuple):
+        init = init[0]
+    if init != driver.CUresult.CUDA_SUCCESS:
+        _, name = driver.cuGetErrorName(init)
+        raise RunError(f"no usable GPU: cuInit failed with {name.decode() if isinstance(name, bytes) else name}")
+    count = _check(driver, driver.cuDeviceGetCount(), "cuDeviceGetCount")
+    if not count:
+        raise RunError("no usable GPU: the CUDA driver sees no device")
+    params = entry_params(load_module(text, path), entry)
+    launch = bind(params, [a.value for a in args], GlobalMemory())
+    cubin, threads = compile_cubin(text, path, entry, gpu_name)
+    device = _check(driver, driver.cuDeviceGet(0), "cuDeviceGet")
+    ctx = _check(driver, driver.cuDevicePrimaryCtxRetain(device), "cuDevicePrimaryCtxRetain")
+    _check(driver, driver.cuCtxSetCurrent(ctx), "cuCtxSetCurrent")
+    module = _check(driver, driver.cuModuleLoadData(cubin), "cuModuleLoadData")
+    try:
+        fn = _check(driver, driver.cuModuleGetFunction(module, entry.encode()), "cuModuleGetFunction")
+        buffers: dict[int, tuple[Any, np.ndarray[Any, Any]]] = {}
+        for i in launch.arrays:
+            host = np.ascontiguousarray(args[i].value)
+            dptr = _check(driver, driver.cuMemAlloc(max(host.nbytes, 1)), "cuMemAlloc")
+            _check(driver, driver.cuMemcpyHtoD(dptr, host.ctypes.data, host.nbytes), "cuMemcpyHtoD")
+            buffers[i] = (dptr, host.copy())
+        holders = [ctypes.c_uint64(int(buffers[launch.pointer_params[p]][0])) if p in launch.pointer_params
+                   else _param(t, launch.values[p]) for p, t in enumerate(params)]
+        pointers = (ctypes.c_void_p * max(len(holders), 1))(*[ctypes.addressof(h) for h in holders])
+        _check(driver, driver.cuLaunchKernel(fn, *grid, threads, 1, 1, 0, 0, ctypes.addressof(pointers), 0),
+               "cuLaunchKernel")
+        _check(driver, driver.cuCtxSynchronize(), "kernel execution")
+        out: dict[int, Any] = {}
+        for i, (dptr, host) in buffers.items():
+            _check(driver, driver.cuMemcpyDtoH(host.ctypes.data, dptr, host.nbytes), "cuMemcpyDtoH")
+            driver.cuMemFree(dptr)
+            out[i] = host
+        return out
+    finally:
+        driver.cuModuleUnload(module)
+
+
+# -- reporting ------------------------------------------------------------------------------------------
+
+
+def summary_line(name: str, a: Any) -> str:
+    f = np.asarray(a).astype(np.float64)
+    finite = f[np.isfinite(f)]
+    stats = (f"min {finite.min():.6g} max {finite.max():.6g} mean {finite.mean():.6g}" if finite.size
+             else "no finite values")
+    crc = zlib.crc32(np.ascontiguousarray(a).tobytes())
+    return f"{name}: {np.asarray(a).dtype}{list(np.shape(a))} {stats} sum {f.sum():.9g} crc32 {crc:08x}"
+
+
+def compare_line(name: str, cpu: Any, gpu: Any) -> str:
+    a, b = np.asarray(cpu).astype(np.float64), np.asarray(gpu).astype(np.float64)
+    both_nan = np.isnan(a) & np.isnan(b)
+    diff = np.where(both_nan, 0.0, np.abs(a - b))
+    rel = diff / np.maximum(np.abs(a), np.finfo(np.float64).tiny)
+    return f"{name}: max abs err {np.nanmax(diff) if diff.size else 0:.3g} max rel err {np.nanmax(rel) if rel.size else 0:.3g}"
+
+
+def run_command(args: argparse.Namespace) -> int:
+    from tile_lsp.compiler.interp.machine import InterpError
+
+    try:
+        with open(args.file, "rb") as f:
+            text = f.read().decode("utf-8", errors="replace")
+    except OSError as exc:
+        print(f"{args.file}: error: {exc.strerror}", file=sys.stderr)
+        return 1
+    try:
+        rng = np.random.default_rng(args.seed)
+        host = [parse_arg(s, rng) for s in args.arg or []]
+        grid = parse_grid(args.grid)
+        entry = resolve_entry(text, args.file, args.entry)
+        devices = ["cpu", "gpu"] if args.compare else [args.device]
+        results = {}
+        for device in devices:
+            if device == "cpu":
+                results[device] = run_cpu(text, args.file, entry, host, grid)
+            else:
+                results[device] = run_gpu(text, args.file, entry, host, grid, args.gpu_name or DEFAULT_GPU)
+    except (RunError, InterpError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except Exception as exc:  # never a traceback for the user
+        print(f"error: internal error in tile-lsp run (please report): {exc!r}", file=sys.stderr)
+        return 2
+    sys.stdout.flush()
+    for device, outs in results.items():
+        for i, a in sorted(outs.items()):
+            tag = f" ({device})" if len(results) > 1 else ""
+            print(summary_line(f"arg{i}{tag}", a))
+            if args.out:
+                os.makedirs(args.out, exist_ok=True)
+                suffix = f".{device}" if len(results) > 1 else ""
+                np.save(os.path.join(args.out, f"arg{i}{suffix}.npy"), a)
+    if args.compare:
+        for i in sorted(results["cpu"]):
+            print(compare_line(f"arg{i}", results["cpu"][i], results["gpu"][i]))
+    return 0

@@ -1,0 +1,210 @@
+"""Interpreter semantics of constants, shape ops, grid queries, reduce/scan (the combiner
+region runs vectorized over all pairs at once) and the mma family."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from xdsl.dialects import builtin
+from xdsl.ir import Attribute, Operation
+
+from tile_lsp.compiler.dialects.cuda_tile import types as ct
+from tile_lsp.compiler.dialects.cuda_tile.arith_syntax import case_of
+from tile_lsp.compiler.dialects.cuda_tile.attrs import DenseAttr
+from tile_lsp.compiler.interp import numerics as nx
+from tile_lsp.compiler.interp.machine import Interpreter, OpFailure, handles
+from tile_lsp.compiler.interp.ops_arith import operand_elem, result_elem
+
+Array = nx.Array
+
+
+def dense_values(attr: DenseAttr, elem: Attribute, shape: tuple[int, ...]) -> Array:
+    """A dense constant as an array of `shape` (splats broadcast)."""
+    values = attr.values.data
+    if isinstance(elem, builtin.AnyFloat):
+        flat = nx.round_float(np.asarray(values, dtype=np.float64), elem)
+    else:
+        flat = nx.wrap_int(np.asarray([int(v) for v in values], dtype=np.int64), elem)
+    if flat.size == 1:
+        return np.broadcast_to(flat.reshape(()), shape).copy()
+    return flat.reshape(shape)
+
+
+def scalar_attr(attr: Attribute, elem: Attribute) -> Array:
+    """An identity attribute (`0.0 : f32`, `-1 : i32`) as a 0-d array of `elem`."""
+    value = getattr(getattr(attr, "value", None), "data", None)
+    if value is None:
+        raise OpFailure(f"unsupported identity attribute {attr}")
+    if isinstance(elem, builtin.AnyFloat):
+        return nx.round_float(np.asarray(float(value)), elem)
+    return nx.wrap_int(np.asarray(int(value)), elem)
+
+
+@handles("constant")
+def constant(it: Interpreter, op: Operation, ins: list[Any]) -> list[Array]:
+    t = op.results[0].type
+    attr = op.properties["value"]
+    assert isinstance(attr, DenseAttr)
+    return [dense_values(attr, ct.element_type(t), ct.shape_of(t))]
+
+
+@handles("assume")
+def assume(it: Interpreter, op: Operation, ins: list[Any]) -> list[Any]:
+    return [ins[0]]
+
+
+@handles("broadcast")
+def broadcast(it: Interpreter, op: Operation, ins: list[Any]) -> list[Array]:
+    return [np.broadcast_to(ins[0], ct.shape_of(op.results[0].type)).copy()]
+
+
+@handles("reshape")
+def reshape(it: Interpreter, op: Operation, ins: list[Any]) -> list[Array]:
+    return [np.reshape(ins[0], ct.shape_of(op.results[0].type))]
+
+
+@handles("permute")
+def permute(it: Interpreter, op: Operation, ins: list[Any]) -> list[Array]:
+    perm = op.properties["permutation"]
+    assert isinstance(perm, builtin.DenseArrayBase)
+    return [np.ascontiguousarray(np.transpose(ins[0], tuple(int(p) for p in perm.get_values())))]
+
+
+@handles("cat")
+def cat(it: Interpreter, op: Operation, ins: list[Any]) -> list[Array]:
+    dim = op.properties["dim"]
+    assert isinstance(dim, builtin.IntegerAttr)
+    return [np.concatenate([ins[0], ins[1]], axis=dim.value.data)]
+
+
+@handles("extract")
+def extract(it: Interpreter, op: Operation, ins: list[Any]) -> list[Array]:
+    shape = ct.shape_of(op.results[0].type)
+    src = np.asarray(ins[0])
+    index = [int(np.asarray(i).astype(np.int64)) for i in ins[1:]]
+    for d, (i, n) in enumerate(zip(index, shape)):
+        if not 0 <= i * n < src.shape[d]:
+            raise OpFailure(f"index {i} of dimension {d} is out of range (source {src.shape}, result {shape})")
+    return [src[tuple(slice(i * n, (i + 1) * n) for i, n in zip(index, shape))].copy()]
+
+
+@handles("iota")
+def iota(it: Interpreter, op: Operation, ins: list[Any]) -> list[Array]:
+    t = op.results[0].type
+    return [nx.wrap_int(np.arange(ct.shape_of(t)[0], dtype=np.int64), ct.element_type(t))]
+
+
+def _bits(x: Array, elem: Attribute) -> tuple[Array, int]:
+    """(unsigned bit patterns, width) of a tile; 4-bit floats use their low nibble."""
+    width = ct.bitwidth(elem)
+    if width == 4:
+        return np.asarray(x).view(np.uint8) & np.uint8(0xF), 4
+    return np.ascontiguousarray(x).view(np.uint8), width
+
+
+@handles("pack", "unpack")
+def pack(it: Interpreter, op: Operation, ins: list[Any]) -> list[Array]:
+    """Reinterpret a rank-1 tile's bytes (4-bit elements two per byte, low nibble first)."""
+    src, dst = operand_elem(op), result_elem(op)
+    raw, width = _bits(ins[0], src)
+    if width == 4:
+        raw = (raw[0::2] | (raw[1::2] << np.uint8(4))).astype(np.uint8)
+    if ct.bitwidth(dst) == 4:
+        nib = np.empty(raw.size * 2, dtype=np.uint8)
+        nib[0::2], nib[1::2] = raw & 0xF, raw >> 4
+        return [nib.view(nx.np_dtype(dst))]
+    return [raw.view(nx.np_dtype(dst)).copy()]
+
+
+@handles("get_tile_block_id", "get_num_tile_blocks")
+def grid_query(it: Interpreter, op: Operation, ins: list[Any]) -> list[Array]:
+    values = it.state.block_id if op.name == "cuda_tile.get_tile_block_id" else it.state.grid
+    elem = result_elem(op)
+    return [nx.wrap_int(np.asarray(v, dtype=np.int64), elem) for v in values]
+
+
+# -- reduce and scan ---------------------------------------------------------------------------
+
+
+def _identities(op: Operation) -> list[Array]:
+    ids = op.properties["identities"]
+    assert isinstance(ids, builtin.ArrayAttr)
+    return [scalar_attr(a, ct.element_type(v.type)) for a, v in zip(ids.data, op.operands)]
+
+
+def _combine(it: Interpreter, op: Operation, lhs: list[Array], rhs: list[Array]) -> list[Array]:
+    args = [x for pair in zip(lhs, rhs) for x in pair]
+    out = it.call_region(op.regions[0], args)
+    return [np.asarray(o).astype(np.asarray(x).dtype) for o, x in zip(out, lhs)]
+
+
+@handles("reduce")
+def reduce(it: Interpreter, op: Operation, ins: list[Any]) -> list[Array]:
+    """Pairwise tree over `dim` (neighbours combine, left operand first), identity-padded."""
+    dim = op.properties["dim"].value.data  # type: ignore[attr-defined]
+    ids = _identities(op)
+    vals = [np.moveaxis(np.asarray(x), dim, -1) for x in ins]
+    while vals[0].shape[-1] > 1:
+        if vals[0].shape[-1] % 2:
+            vals = [np.concatenate([v, np.broadcast_to(i, (*v.shape[:-1], 1))], axis=-1) for v, i in zip(vals, ids)]
+        vals = _combine(it, op, [v[..., 0::2] for v in vals], [v[..., 1::2] for v in vals])
+    if vals[0].shape[-1] == 0:
+        return [np.broadcast_to(i, v.shape[:-1]).copy() for v, i in zip(vals, ids)]
+    return [np.array(v[..., 0]) for v in vals]
+
+
+@handles("scan")
+def scan(it: Interpreter, op: Operation, ins: list[Any]) -> list[Array]:
+    """Inclusive scan along `dim` (Hillis-Steele: log2(n) vectorized combiner runs)."""
+    dim = op.properties["dim"].value.data  # type: ignore[attr-defined]
+    reverse = op.properties.get("reverse")
+    rev = isinstance(reverse, builtin.IntegerAttr) and bool(reverse.value.data)
+    ids = _identities(op)
+    vals = [np.moveaxis(np.asarray(x), dim, -1) for x in ins]
+    if rev:
+        vals = [v[..., ::-1] for v in vals]
+    n = vals[0].shape[-1]
+    step = 1
+    while step < n:
+        shifted = [np.concatenate([np.broadcast_to(i, (*v.shape[:-1], step)), v[..., :-step]], axis=-1)
+                   for v, i in zip(vals, ids)]
+        new = _combine(it, op, shifted, vals)
+        keep = np.arange(n) >= step
+        vals = [np.where(keep, a, b) for a, b in zip(new, vals)]
+        step *= 2
+    if rev:
+        vals = [v[..., ::-1] for v in vals]
+    return [np.ascontiguousarray(np.moveaxis(v, -1, dim)) for v in vals]
+
+
+# -- mma ------------------------------------------------------------------------------------------
+
+
+@handles("mmaf")
+def mmaf(it: Interpreter, op: Operation, ins: list[Any]) -> list[Array]:
+    """acc + lhs @ rhs with exact products, summed in f64, rounded once to the acc type."""
+    a, b, c = (nx.to_f64(x) for x in ins)
+    return [nx.round_float(c + np.matmul(a, b), result_elem(op))]
+
+
+@handles("mmai")
+def mmai(it: Interpreter, op: Operation, ins: list[Any]) -> list[Array]:
+    """i8 x i8 products summed into the i32 accumulator with wraparound."""
+    ea, eb = operand_elem(op, 0), operand_elem(op, 1)
+    ra = nx.as_unsigned if case_of(op, "signedness_lhs", "signed") == "unsigned" else nx.as_signed
+    rb = nx.as_unsigned if case_of(op, "signedness_rhs", "signed") == "unsigned" else nx.as_signed
+    a, b = ra(ins[0], ea).astype(np.int64), rb(ins[1], eb).astype(np.int64)
+    acc = nx.as_signed(ins[2], operand_elem(op, 2))
+    return [nx.wrap_int(acc + np.matmul(a, b), result_elem(op))]
+
+
+@handles("mmaf_scaled")
+def mmaf_scaled(it: Interpreter, op: Operation, ins: list[Any]) -> list[Array]:
+    """Each K block of lhs/rhs is multiplied by its scale before the product."""
+    a, b, c, sa, sb = (nx.to_f64(x) for x in ins)
+    fa = a.shape[-1] // sa.shape[-1]
+    fb = b.shape[-2] // sb.shape[-2]
+    a = a * np.repeat(sa, fa, axis=-1)
+    b = b * np.repeat(sb, fb, axis=-2)
+    return [nx.round_float(c + np.matmul(a, b), result_elem(op))]
