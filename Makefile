@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup demo test lint typecheck unit conformance conformance-upstream bench bench-compile clean
+.PHONY: setup demo test lint typecheck unit conformance conformance-upstream sweep bench bench-compile bench-editor bench-tileiras clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -14,12 +14,15 @@ $(STAMP): pyproject.toml
 
 setup: $(STAMP)
 
-# Check an example kernel, print it back in NVIDIA's custom form, then compile an
-# upstream gpu-dialect kernel through nvvm -> llvm -> LLVM IR -> PTX (-> ptxas if present).
+# Check an example kernel, print it back in NVIDIA's custom form, compile it through every
+# stage (tileaa -> gpu -> nvvm -> llvm -> LLVM IR -> PTX -> ptxas if present), run it on the
+# NumPy reference interpreter, then compile an upstream gpu-dialect kernel.
 demo: setup
 	$(BIN)/tile-lsp check examples/vector_add.mlir && echo "check: no diagnostics"
 	$(BIN)/tile-lsp opt examples/vector_add.mlir
 	$(BIN)/tile-lsp check examples/broken.mlir || echo "(exit status $$?: errors reported, as expected for broken.mlir)"
+	$(BIN)/tile-lsp compile examples/vector_add.mlir --gpu-name sm_90a --emit ptx --dump-dir .tile-lsp/demo
+	$(BIN)/tile-lsp run examples/vector_add.mlir --grid 2 --arg 'f32[256]:arange' --arg 'f32[256]:arange' --arg 'f32[256]:zeros'
 	$(BIN)/tile-lsp compile examples/block_sum.mlir --gpu-name sm_90a --emit ptx --dump-dir .tile-lsp/demo
 	@echo "stage dumps written to .tile-lsp/demo/"
 
@@ -41,12 +44,25 @@ conformance: setup
 conformance-upstream: setup
 	$(BIN)/python scripts/conformance_upstream.py
 
+# Every cuTile and NVIDIA kernel to a cubin for sm_80/sm_90a/sm_100a, nvvm dumps through mlir-opt 22.
+sweep: setup
+	$(BIN)/python scripts/kernel_sweep.py --jobs 2
+
 bench: setup
 	$(BIN)/python bench/frontend_speed.py
 
 # Back-half compile time per stage for sm_90a (needs llvmlite's NVPTX, ptxas; ../shared for the upstream units).
 bench-compile: setup
 	$(BIN)/python bench/compile_speed.py
+
+# The pipeline in the editor on real kernels: one-entry edit, edit -> result p50/p95, hover/definition under load.
+bench-editor: setup
+	$(BIN)/python bench/pipeline_editor.py
+
+# Ours vs NVIDIA's tileiras on the cuTile kernels (regs, spills, smem, PTX size, compile time) and
+# the per-entry cache target (needs tileiras: --tileiras PATH, PATH, or /tmp/cutile-venv).
+bench-tileiras: setup
+	$(BIN)/python bench/tileiras_compare.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
