@@ -9,6 +9,7 @@ import pathlib
 from typing import Any
 
 import pytest
+from lsp_helpers import record_publishes
 from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcException
 from pytest_lsp import LanguageClient
@@ -76,20 +77,6 @@ def _doc(uri: str) -> lsp.TextDocumentIdentifier:
     return lsp.TextDocumentIdentifier(uri=uri)
 
 
-def _record_diagnostics(client: LanguageClient) -> list[lsp.PublishDiagnosticsParams]:
-    """Every publishDiagnostics from now on, in arrival order (the client keeps only the last)."""
-    log: list[lsp.PublishDiagnosticsParams] = []
-    features = client.protocol.fm.features
-    original = features[lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS]
-
-    def recording(params: lsp.PublishDiagnosticsParams) -> Any:
-        log.append(params)
-        return original(params)
-
-    features[lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = recording
-    return log
-
-
 async def _published(
     log: list[lsp.PublishDiagnosticsParams], uri: str, version: int | None
 ) -> lsp.PublishDiagnosticsParams:
@@ -106,7 +93,7 @@ async def _published(
 
 async def _open(client: LanguageClient, uri: str, text: str) -> list[lsp.Diagnostic]:
     """Open `uri` and return its first diagnostics."""
-    log = _record_diagnostics(client)
+    log = record_publishes(client)
     client.text_document_did_open(
         lsp.DidOpenTextDocumentParams(
             text_document=lsp.TextDocumentItem(uri=uri, language_id="cuda-tile", version=1, text=text)
@@ -393,7 +380,7 @@ async def test_positions_after_non_ascii_text_are_utf16(client: LanguageClient):
     assert found is not None and found.range is not None
     assert (found.range.start, found.range.end.character) == (_pos(MODULE, "%b : tile<f32>"), print_b.character + 1)
     # Break that use (`%b` -> `%bz`): the diagnostic's range starts at its UTF-16 column.
-    log = _record_diagnostics(client)
+    log = record_publishes(client)
     after_b = _pos(MODULE, "%b : tile<f32>", 0, 2)
     _change(client, A, 2, after_b, after_b, "z")
     (diag,) = (await _published(log, A, 2)).diagnostics
@@ -440,7 +427,7 @@ async def test_settings_from_initialization_options_and_configuration_changes(cl
 @pytest.mark.asyncio(loop_scope="module")
 async def test_an_old_version_is_never_published_after_a_newer_one(client: LanguageClient):
     assert await _open(client, A, MODULE) == []
-    log = _record_diagnostics(client)
+    log = record_publishes(client)
     version = 1
     for _ in range(5):  # several rounds: a race would only show sometimes
         old, new = version + 1, version + 2
@@ -461,7 +448,7 @@ async def test_closing_clears_diagnostics(client: LanguageClient):
     diags = await _open(client, A, broken)
     assert [d.message for d in diags] == ["use of undeclared SSA value name '%y'"]
     assert diags[0].source == "tile-lsp(cuda_tile)"
-    log = _record_diagnostics(client)
+    log = record_publishes(client)
     client.text_document_did_close(lsp.DidCloseTextDocumentParams(text_document=_doc(A)))
     cleared = await _published(log, A, None)
     assert list(cleared.diagnostics) == []
