@@ -848,9 +848,10 @@ def _operand_regs(rewriter: PatternRewriter, value: SSAValue, *, accumulate: boo
         row_t = row.type
         assert isinstance(row_t, VectorType)
         lanes = row_t.get_shape()[0]
-        if isinstance(elem, (Float16Type, BFloat16Type)):
+        if isinstance(elem, Float16Type) or (isinstance(elem, BFloat16Type) and accumulate):
             regs.append(row)
-        elif (width in (4, 8) or (isinstance(elem, Float32Type) and not accumulate)) and width * lanes == 32:
+        elif (width in (4, 8, 16) or (isinstance(elem, Float32Type) and not accumulate)) and width * lanes == 32:
+            # bf16 multiplicands travel as i32 (two bf16 per register), as NVVM's mma.sync wants.
             regs.append(_bitcast(rewriter, row, i32))
         else:
             regs.extend(_extract_elem(rewriter, row, lane) for lane in range(lanes))
