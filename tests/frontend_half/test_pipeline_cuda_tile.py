@@ -161,3 +161,20 @@ def test_cli_reports_the_unsupported_op_line(tmp_path: pathlib.Path, capsys: pyt
     line = line_of(ACQUIRE, "load_ptr_tko acquire") + 1
     column = ACQUIRE.splitlines()[line - 1].index("%") + 1
     assert f"{src}:{line}:{column}: error: not yet supported by the gpu stage: 'cuda_tile.load_ptr_tko'" in err
+
+
+def test_ops_inside_loops_keep_their_own_source_lines() -> None:
+    """The gpu stage's ops in a loop body map to their own cuda_tile ops, not to the loop (hover
+    and the preview links depend on it): row_softmax's exp and its shuffle reduce."""
+    text = first_entry("row_softmax.mlir")
+    result = compile_source(SourceText(text, "row_softmax.mlir"), CompileOptions(target=SM90A), "ptx", cache=None)
+    assert result.ok, [d.message for d in result.diagnostics]
+    gpu = result.stage("gpu")
+    assert gpu is not None
+    lines = gpu.text.splitlines()
+    exp_lines = [lines[i] for i in result.source_to_lines("gpu", line_of(text, "exp %"))]
+    assert exp_lines and all("math.exp" in line for line in exp_lines), exp_lines
+    reduce_lines = [lines[i] for i in result.source_to_lines("gpu", line_of(text, "= reduce %2"))]
+    assert any("gpu.shuffle" in line for line in reduce_lines), reduce_lines
+    for_line = line_of(text, "= for ") if "= for " in text else line_of(text, " for ")
+    assert not any("math.exp" in lines[i] for i in result.source_to_lines("gpu", for_line))

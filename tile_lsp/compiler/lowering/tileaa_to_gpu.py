@@ -47,6 +47,7 @@ from xdsl.dialects.builtin import (
     TensorType,
     TypeAttribute,
     UnitAttr,
+    UnknownLoc,
     i1,
     i32,
     i64,
@@ -314,10 +315,13 @@ class _KernelConverter:
     # -- building ------------------------------------------------------------------------------
 
     def emit(self, op: Operation) -> Operation:
+        """Append `op` at the current source op's location; ops nested in its regions keep the
+        location they were emitted with (a loop body's ops are its body's source ops) and only
+        those made without one (terminators) take the op's."""
         if self.loc is not None:
             op.location = self.loc
             for nested in op.walk():
-                if nested is not op:
+                if nested is not op and isinstance(nested.location, UnknownLoc):
                     nested.location = self.loc
         self.block.add_op(op)
         return op
