@@ -112,3 +112,22 @@ def test_descriptions_are_ours_for_every_gpu_nvgpu_and_nvvm_op() -> None:
         if not op_description(op.name)
     ]
     assert missing == []
+
+
+def test_instruction_mix_counts_ops_and_opcodes() -> None:
+    """A long hover section says what it is made of: PTX opcodes (with their first modifier,
+    predicates, labels and directives skipped) and MLIR op names, most frequent first."""
+    from tile_lsp.features.upstream_hover import instruction_mix
+
+    ptx = [
+        "\tmma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%r1, %r2}, {%r3}, {%r4}, {%r5};",
+        "\t@%p1 st.shared.v2.b32 [%rd78], {%r22, %r23};",
+        "\t@!%p2 st.shared.v2.b32 [%rd79], {%r24, %r25};",
+        "$L__BB0_4:",
+        "\t.loc 1 2 3",
+        "\tldmatrix.sync.aligned.m8n8.x4.shared.b16 {%r1, %r2, %r3, %r4}, [%rd1];",
+    ]
+    assert instruction_mix(ptx, "ptx") == [("st.shared", 2), ("ldmatrix.sync", 1), ("mma.sync", 1)]
+    mlir = ["%1 = arith.addi %a, %b : i32", "%2, %3 = gpu.shuffle xor %a, %c, %w : f32", '"nvvm.mma.sync"(%a) : () -> ()',
+            "%4 = arith.addi %1, %b : i32", "}"]
+    assert instruction_mix(mlir, "mlir") == [("arith.addi", 2), ("gpu.shuffle", 1), ("nvvm.mma.sync", 1)]

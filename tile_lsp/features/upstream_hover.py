@@ -271,12 +271,35 @@ def stage_sections(
             continue
         stage_lines = produced.text.splitlines()
         count = f"{len(numbers)} line{'s' if len(numbers) != 1 else ''}"
-        out += ["", f"**{title}**{target}: {count} ({_ranges(numbers)})", f"```{language}"]
+        out += ["", f"**{title}**{target}: {count} ({_ranges(numbers)})"]
+        if len(numbers) > SHOWN_LINES:
+            mix = instruction_mix([stage_lines[i] for i in numbers], language)
+            if mix:
+                out.append("mix: " + " · ".join(f"`{name}` {n}" for name, n in mix))
+        out.append(f"```{language}")
         out += [tidy_line(stage_lines[i]) for i in numbers[:SHOWN_LINES]]
         out.append("```")
         if len(numbers) > SHOWN_LINES:
             out.append(f"… {len(numbers) - SHOWN_LINES} more")
     return out
+
+
+_MLIR_OP = re.compile(r'^(?:[%\w#:, ]+=\s*)?"?([a-z_][\w]*\.[\w.]+)')
+_PTX_OP = re.compile(r"^(?:@!?%\w+\s+)?([a-z][\w]*(?:\.[a-z]\w*)?)")
+MIX_KINDS = 6
+
+
+def instruction_mix(lines: list[str], language: str) -> list[tuple[str, int]]:
+    """The most frequent ops (MLIR) or instructions (PTX: opcode and first modifier) among
+    `lines`, most frequent first: what a long section is made of at a glance."""
+    pattern = _PTX_OP if language == "ptx" else _MLIR_OP
+    counts: dict[str, int] = {}
+    for line in lines:
+        m = pattern.match(line.strip())
+        if m is None or line.strip().startswith((".", "//", "}", "{")):
+            continue
+        counts[m.group(1)] = counts.get(m.group(1), 0) + 1
+    return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:MIX_KINDS]
 
 
 def tidy_line(line: str) -> str:
