@@ -571,3 +571,24 @@ def test_cat_reads_both_operands_from_one_exchange() -> None:
     assert len(ops(run.module, "gpu.barrier")) == 2 and len(ops(run.module, "arith.select")) >= 1
     result = compile_source(SourceText(CAT, "k.mlir"), CompileOptions(target=SM80), emit="ptx")
     assert result.ok, [d.message for d in result.diagnostics]
+
+
+@pytest.mark.parametrize(("tile", "threads"), [((128, 64), 128), ((1, 128, 64), 128), ((64, 3), 128), ((16,), 128),
+                                               ((8, 8), 4), ((2, 2048), 128), ((5, 7), 32)])
+def test_slot_deltas_are_exact(tile: tuple[int, ...], threads: int) -> None:
+    """A view access uses base + delta only where that is every thread's element exactly."""
+    from tile_lsp.compiler.lowering.tileaa_to_gpu import slot_deltas
+
+    layout = Layout.for_shape(tile, threads)
+    deltas = slot_deltas(layout, tile)
+    assert len(deltas) == layout.slots
+    for r, delta in enumerate(deltas):
+        if delta is None:
+            continue
+        for t in range(threads):
+            e = layout.element(t, r)
+            if e < layout.num_elements:
+                base = unravel(layout.element(t, 0), tile)
+                assert unravel(e, tile) == [b + d for b, d in zip(base, delta, strict=True)], (t, r)
+    if tile == (128, 64):  # rows of 64 hold 16 whole vectors of 4: every slot is base + constant
+        assert all(d is not None for d in deltas) and deltas[5] == (8, 1)

@@ -22,6 +22,7 @@ one, so no op is half-converted; every op it creates gets the location of its so
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -59,7 +60,7 @@ from tile_lsp.compiler.dialects.cuda_tile.floats import float_format
 from tile_lsp.compiler.lowering.common import LoweringContext
 from tile_lsp.compiler.lowering.gpu_convert import F8Format, convert_f8, f8_format, storage_type
 from tile_lsp.compiler.lowering.gpu_rounding import needs_ptx, ptx_float_op
-from tile_lsp.compiler.lowering.layout import DEFAULT_THREADS, Layout
+from tile_lsp.compiler.lowering.layout import DEFAULT_THREADS, Layout, unravel
 from tile_lsp.compiler.lowering.types import llvm_ptr
 from tile_lsp.compiler.mlir.dialects import gpu, llvm_memory
 from tile_lsp.compiler.mlir.dialects.nv_tileaa import MemTokenType, TensorViewType, TileViewType
@@ -931,10 +932,15 @@ def _ftof(cv: _KernelConverter, op: Operation, args: list[SSAValue], t: Attribut
     if isinstance(op.results[0].type, FloatTF32Type) or isinstance(_tensor_elem(op.results[0].type), FloatTF32Type):
         if src != Float32Type():
             raise Unsupported(op, f"{src} to tf32")
-        # Round to nearest (ties away) at tf32's 10 mantissa bits: add half an ulp, clear the rest.
+        # ftof rounds to nearest even (the only mode it takes) at tf32's 10 mantissa bits: add
+        # half an ulp less one plus the lowest kept bit, clear the rest; Inf and NaN stay as they are.
         bits = cv.v(arith.BitcastOp(args[0], i32))
-        bits = cv.v(arith.AndIOp(cv.v(arith.AddiOp(bits, cv.i32c(0x1000))), cv.i32c(0xFFFFE000)))
-        return cv.v(arith.BitcastOp(bits, Float32Type()))
+        odd = cv.v(arith.AndIOp(cv.v(arith.ShRUIOp(bits, cv.i32c(13))), cv.i32c(1)))
+        half = cv.v(arith.AddiOp(cv.i32c(0xFFF), odd))
+        rounded = cv.v(arith.AndIOp(cv.v(arith.AddiOp(bits, half)), cv.i32c(0xFFFFE000)))
+        exponent = cv.v(arith.AndIOp(bits, cv.i32c(0x7F800000)))
+        special = cv.v(arith.CmpiOp(exponent, cv.i32c(0x7F800000), "eq"))
+        return cv.v(arith.BitcastOp(cv.v(arith.SelectOp(special, bits, rounded)), Float32Type()))
     if src == t:
         return args[0]
     if _width(t) == _width(src) and isinstance(src, AnyFloat) and isinstance(t, AnyFloat):
@@ -1539,14 +1545,87 @@ def _tile_origin(cv: _KernelConverter, view: TileView, index: list[SSAValue]) ->
     return [cv.v(arith.MuliOp(cv.to_i64(i), cv.i64c(tile))) for i, tile in zip(index, view.tile, strict=True)]
 
 
+@functools.lru_cache(maxsize=256)
+def slot_deltas(layout: Layout, tile: tuple[int, ...]) -> tuple[tuple[int, ...] | None, ...]:
+    """Per register slot: its element's tile coordinates minus those of the thread's slot-0
+    element, when that difference is the same for every thread holding a real element there
+    (then the slot's address is the thread's base address plus a constant per dimension);
+    None where it depends on the thread (a row boundary falls between threads differently)."""
+    out: list[tuple[int, ...] | None] = []
+    for r in range(layout.slots):
+        delta: tuple[int, ...] | None = None
+        same = True
+        for t in range(layout.threads):
+            e = layout.element(t, r)
+            if e >= layout.num_elements:
+                continue
+            d = tuple(a - b for a, b in zip(unravel(e, tile), unravel(layout.element(t, 0), tile), strict=True))
+            if delta is None:
+                delta = d
+            elif d != delta:
+                same = False
+                break
+        out.append(delta if same else None)
+    return tuple(out)
+
+
+@dataclass
+class _ThreadBase:
+    """One view access's per-thread part, made once: the tensor coordinates of the thread's
+    slot-0 element, their in-bounds tests (made when first needed) and their offset."""
+
+    coords: list[SSAValue]
+    offset: SSAValue
+    guards: dict[int, SSAValue]
+
+
+def _thread_base(cv: _KernelConverter, view: TileView, layout: Layout, origin: list[SSAValue]) -> _ThreadBase:
+    first = cv.coords(cv.element_index(layout, 0), view.tile)
+    coords = [cv.v(arith.AddiOp(o, cv.to_i64(c, signed=False))) for o, c in zip(origin, first, strict=True)]
+    offset: SSAValue | None = None
+    for d, g in enumerate(coords):
+        term = cv.v(arith.MuliOp(g, view.view.strides[view.dim_map[d]]))
+        offset = term if offset is None else cv.v(arith.AddiOp(offset, term))
+    assert offset is not None
+    return _ThreadBase(coords, offset, {})
+
+
+def _based_access(cv: _KernelConverter, view: TileView, layout: Layout, slot: int, delta: tuple[int, ...],
+                  base: _ThreadBase) -> tuple[SSAValue, SSAValue | None]:
+    """A slot at a constant coordinate offset from the thread's base: one add and one bounds
+    test per dimension it moves in, instead of unravelling its element index."""
+    guard = cv.not_ghost(layout, cv.element_index(layout, slot))
+    offset = base.offset
+    for d, step in enumerate(delta):
+        extent, stride = view.view.shape[view.dim_map[d]], view.view.strides[view.dim_map[d]]
+        if step == 0:
+            if d not in base.guards:
+                base.guards[d] = cv.v(arith.CmpiOp(base.coords[d], extent, "ult"))
+            guard = _and(cv, guard, base.guards[d])
+            continue
+        g = cv.v(arith.AddiOp(base.coords[d], cv.i64c(step)))
+        guard = _and(cv, guard, cv.v(arith.CmpiOp(g, extent, "ult")))
+        offset = cv.v(arith.AddiOp(offset, cv.v(arith.MuliOp(cv.i64c(step), stride))))
+    ptr = cv.v(llvm_memory.GEPOp(view.view.base, [GEP_USE_SSA_VAL], view.view.element_type, ssa_indices=[offset]))
+    return ptr, guard
+
+
 def _view_access(cv: _KernelConverter, op: Operation, view: TileView, index: list[SSAValue],
                  layout: Layout, slot: int, origin: list[SSAValue] | None = None,
                  vectors: dict[int, tuple[list[SSAValue], SSAValue | None]] | None = None,
+                 based: list[_ThreadBase] | None = None,
                  ) -> tuple[SSAValue, SSAValue | None]:
     """(element pointer, in-bounds guard or None) of this thread's `slot` of the tile at `index`;
     `origin` is `_tile_origin(cv, view, index)` when the caller already made it in this block, and
-    `vectors` (first slot of a vector -> its tile coordinates and ghost guard) collects and reuses
-    per-vector work across the slots of one access emitted into one block."""
+    `vectors` (first slot of a vector -> its tile coordinates and ghost guard) and `based` (the
+    thread's base, `_ThreadBase`) collect and reuse per-thread work across the slots of one
+    access emitted into one block."""
+    if based is not None and not layout.uniform:
+        delta = slot_deltas(layout, tuple(view.tile))[slot]
+        if delta is not None:
+            if not based:
+                based.append(_thread_base(cv, view, layout, origin or _tile_origin(cv, view, index)))
+            return _based_access(cv, view, layout, slot, delta, based[0])
     lane = slot % layout.vector
     if vectors is not None and lane and view.tile[-1] % layout.vector == 0 and slot - lane in vectors:
         # The slot's vector lies in one row of the tile (V divides the row) and N is a multiple
@@ -1607,8 +1686,9 @@ def _load_view(cv: _KernelConverter, op: Operation) -> None:
     slots = []
     origin = _tile_origin(cv, view, index)
     vectors: dict[int, tuple[list[SSAValue], SSAValue | None]] = {}
+    based: list[_ThreadBase] = []
     for r in range(layout.slots):
-        ptr, guard = _view_access(cv, op, view, index, layout, r, origin, vectors)
+        ptr, guard = _view_access(cv, op, view, index, layout, r, origin, vectors, based)
         slots.append(_guarded_load(cv, ptr, guard, elem, lambda: _padding_value(cv, op, view.padding, elem)))
     cv.values[op.results[0]] = cv.tile(t, slots)
     if len(op.results) > 1:
@@ -1631,8 +1711,9 @@ def _store_view(cv: _KernelConverter, op: Operation) -> None:
     values = cv.slots(op, value, layout) if not layout.uniform else [cv.scalar(op, value)]
     origin = _tile_origin(cv, view, index)
     vectors: dict[int, tuple[list[SSAValue], SSAValue | None]] = {}
+    based: list[_ThreadBase] = []
     for r in range(layout.slots):
-        ptr, guard = _view_access(cv, op, view, index, layout, r, origin, vectors)
+        ptr, guard = _view_access(cv, op, view, index, layout, r, origin, vectors, based)
         if layout.uniform:  # one element: thread 0 writes it
             guard = _and(cv, guard, cv.v(arith.CmpiOp(cv.thread_times(1), cv.i32c(0), "eq")))
         _guarded_store(cv, values[r], ptr, guard)
