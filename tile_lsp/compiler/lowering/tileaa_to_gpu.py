@@ -1576,7 +1576,7 @@ class _ThreadBase:
 
     coords: list[SSAValue]
     offset: SSAValue
-    guards: dict[int, SSAValue]
+    guards: dict[tuple[int, ...], SSAValue | None]  # dimensions a slot does not move in -> their test
 
 
 def _thread_base(cv: _KernelConverter, view: TileView, layout: Layout, origin: list[SSAValue]) -> _ThreadBase:
@@ -1590,22 +1590,33 @@ def _thread_base(cv: _KernelConverter, view: TileView, layout: Layout, origin: l
     return _ThreadBase(coords, offset, {})
 
 
+def _still_guard(cv: _KernelConverter, view: TileView, base: _ThreadBase, dims: tuple[int, ...]) -> SSAValue | None:
+    """The thread's in-bounds test over the dimensions `dims` (where the slot sits at the base
+    coordinate), made once per set of dimensions."""
+    if dims not in base.guards:
+        guard: SSAValue | None = None
+        for d in dims:
+            extent = view.view.shape[view.dim_map[d]]
+            guard = _and(cv, guard, cv.v(arith.CmpiOp(base.coords[d], extent, "ult")))
+        base.guards[dims] = guard
+    return base.guards[dims]
+
+
 def _based_access(cv: _KernelConverter, view: TileView, layout: Layout, slot: int, delta: tuple[int, ...],
                   base: _ThreadBase) -> tuple[SSAValue, SSAValue | None]:
     """A slot at a constant coordinate offset from the thread's base: one add and one bounds
     test per dimension it moves in, instead of unravelling its element index."""
-    guard = cv.not_ghost(layout, cv.element_index(layout, slot))
+    guard = cv.not_ghost(layout, cv.element_index(layout, slot)) if layout.has_ghosts else None
+    guard = _and(cv, guard, _still_guard(cv, view, base, tuple(d for d, step in enumerate(delta) if step == 0)))
     offset = base.offset
     for d, step in enumerate(delta):
-        extent, stride = view.view.shape[view.dim_map[d]], view.view.strides[view.dim_map[d]]
         if step == 0:
-            if d not in base.guards:
-                base.guards[d] = cv.v(arith.CmpiOp(base.coords[d], extent, "ult"))
-            guard = _and(cv, guard, base.guards[d])
             continue
+        extent, stride = view.view.shape[view.dim_map[d]], view.view.strides[view.dim_map[d]]
         g = cv.v(arith.AddiOp(base.coords[d], cv.i64c(step)))
         guard = _and(cv, guard, cv.v(arith.CmpiOp(g, extent, "ult")))
-        offset = cv.v(arith.AddiOp(offset, cv.v(arith.MuliOp(cv.i64c(step), stride))))
+        moved = stride if step == 1 else cv.v(arith.MuliOp(cv.i64c(step), stride))
+        offset = cv.v(arith.AddiOp(offset, moved))
     ptr = cv.v(llvm_memory.GEPOp(view.view.base, [GEP_USE_SSA_VAL], view.view.element_type, ssa_indices=[offset]))
     return ptr, guard
 
