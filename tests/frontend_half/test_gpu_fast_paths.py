@@ -2,7 +2,7 @@
 reductions (gpu_reduce.py).
 
 Without a GPU, correctness is checked three ways: the fragment maps the fast path relies on
-against rows of the PTX ISA tables; a lockstep SIMT interpreter (below) that runs the emitted
+against rows of the PTX ISA tables; a lockstep SIMT simulator (simt.py) that runs the emitted
 `gpu.func` for a whole CTA with the ISA's definitions of ldmatrix / mma.sync / shuffle, compared
 with NumPy and with the baseline path on the same kernel; and the stage output of the real
 kernels through mlir-opt 22 and ptxas (sm_80, sm_90a).
@@ -21,15 +21,10 @@ from xdsl.dialects.builtin import (
     BFloat16Type,
     Float16Type,
     Float32Type,
-    FloatAttr,
-    IndexType,
-    IntegerAttr,
-    IntegerType,
-    VectorType,
 )
-from xdsl.dialects.llvm import LLVMArrayType, LLVMPointerType
-from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir import Attribute
 
+from frontend_half.simt import Memory, Simulator, isa_a_row_col, isa_b_row_col, isa_c_row_col
 from frontend_half.stages import DATA, SM80, SM90A, Run, entries, ops, to_gpu, to_ptx
 from tile_lsp.compiler.lowering import gpu_mma, gpu_reduce
 from tile_lsp.compiler.lowering.gpu_mma import (
@@ -50,28 +45,6 @@ from tile_lsp.compiler.target import Target
 # The fragment maps against the PTX ISA ("Matrix fragments for mma.m16n8k16 with floating point
 # type", "Warp-level matrix load instruction: ldmatrix"): groupID = lane >> 2,
 # threadID_in_group = lane % 4.
-
-
-def isa_a_row_col(lane: int, i: int) -> tuple[int, int]:
-    """A element a_i (i = 0..7), the ISA's formulas for .f16/.bf16."""
-    group, tig = lane >> 2, lane % 4
-    row = group if i in (0, 1, 4, 5) else group + 8
-    col = tig * 2 + (i & 1) if i < 4 else tig * 2 + (i & 1) + 8
-    return row, col
-
-
-def isa_b_row_col(lane: int, i: int) -> tuple[int, int]:
-    """B element b_i (i = 0..3): row = k, col = n."""
-    group, tig = lane >> 2, lane % 4
-    row = tig * 2 + (i & 1) if i < 2 else tig * 2 + (i & 1) + 8
-    return row, group
-
-
-def isa_c_row_col(lane: int, i: int) -> tuple[int, int]:
-    """C/D element c_i (i = 0..3)."""
-    group, tig = lane >> 2, lane % 4
-    row = group if i < 2 else group + 8
-    return row, tig * 2 + (i & 1)
 
 
 def test_mma_fragment_maps_match_the_ptx_isa() -> None:
@@ -173,389 +146,6 @@ def test_reduce_plan_teams_follow_the_layout() -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# A lockstep SIMT interpreter of the stage's output (one CTA; every op runs for all threads)
-
-_NP = {16: np.float16, 32: np.float32, 64: np.float64}
-
-
-def _np_type(t: Attribute) -> Any:
-    if isinstance(t, BFloat16Type | Float32Type):
-        return np.float32  # bf16 values live in f32, rounded when stored
-    if isinstance(t, Float16Type):
-        return np.float16
-    if isinstance(t, IntegerType):
-        w = t.width.data
-        return np.bool_ if w == 1 else {8: np.int8, 16: np.int16, 32: np.int32, 64: np.int64}[w]
-    if isinstance(t, IndexType | LLVMPointerType):
-        return np.int64
-    if isinstance(t, VectorType):
-        return _np_type(t.element_type)
-    raise NotImplementedError(str(t))
-
-
-def _to_bf16(x: np.ndarray) -> np.ndarray:
-    bits = x.astype(np.float32).view(np.uint32).astype(np.uint64)
-    bits = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16
-    return bits.astype(np.uint16)
-
-
-def _from_bf16(bits: np.ndarray) -> np.ndarray:
-    return (bits.astype(np.uint32) << 16).view(np.float32)
-
-
-class Memory:
-    def __init__(self, size: int = 1 << 24) -> None:
-        self.data = bytearray(size)
-        self.top = 256
-
-    def alloc(self, nbytes: int) -> int:
-        addr = self.top
-        self.top += (nbytes + 255) // 256 * 256
-        return addr
-
-    def put(self, array: np.ndarray, bf16: bool = False) -> int:
-        raw = _to_bf16(array).tobytes() if bf16 else array.tobytes()
-        addr = self.alloc(len(raw))
-        self.data[addr : addr + len(raw)] = raw
-        return addr
-
-    def get(self, addr: int, count: int, t: Attribute) -> np.ndarray:
-        return self.load(np.full(1, addr, np.int64), t, count)[0]
-
-    def load(self, addrs: np.ndarray, t: Attribute, lanes: int = 1) -> np.ndarray:
-        bf16 = isinstance(t, BFloat16Type)
-        dt = np.dtype(np.uint16 if bf16 else _np_type(t))
-        width = 1 if dt == np.bool_ else dt.itemsize
-        out = np.frombuffer(b"".join(bytes(self.data[a : a + width * lanes]) for a in addrs.tolist()),
-                            np.uint8 if dt == np.bool_ else dt).reshape(len(addrs), lanes)
-        if dt == np.bool_:
-            out = out != 0
-        return _from_bf16(out) if bf16 else out.copy()
-
-    def store(self, addrs: np.ndarray, values: np.ndarray, t: Attribute, mask: np.ndarray) -> None:
-        if isinstance(t, BFloat16Type):
-            values = _to_bf16(values)
-        else:
-            values = values.astype(_np_type(t))
-            if values.dtype == np.bool_:
-                values = values.astype(np.uint8)
-        values = values.reshape(len(addrs), -1)
-        for a, v, m in zip(addrs.tolist(), values, mask.tolist(), strict=True):
-            if m:
-                raw = v.tobytes()
-                self.data[a : a + len(raw)] = raw
-
-
-def _elem_of(t: Attribute) -> Attribute:
-    return t.element_type if isinstance(t, VectorType) else t
-
-
-class Interpreter:
-    """Runs a gpu.func for one CTA; values are arrays with the thread as first axis."""
-
-    def __init__(self, module: Operation, threads: int, mem: Memory) -> None:
-        self.t = threads
-        self.mem = mem
-        self.env: dict[SSAValue, Any] = {}
-        self.globals: dict[str, int] = {}
-        for op in module.walk():
-            if op.name == "llvm.mlir.global":
-                t = op.properties["global_type"]
-                assert isinstance(t, LLVMArrayType)
-                size = t.size.data * max(1, _bits(t.type) // 8)
-                addr = mem.alloc(size)
-                value = op.properties.get("value")
-                if value is not None:
-                    vals = np.array(value.get_values(), dtype=_np_type(t.type))  # type: ignore[attr-defined]
-                    mem.store(np.full(1, addr, np.int64), vals.reshape(1, -1), t.type, np.ones(1, bool))
-                self.globals[op.properties["sym_name"].data] = addr  # type: ignore[attr-defined]
-
-    def run(self, fn: Operation, args: list[Any], block_id: tuple[int, int, int] = (0, 0, 0)) -> None:
-        self.block_id = block_id
-        entry = fn.regions[0].blocks[0]
-        for a, v in zip(entry.args, args, strict=True):
-            self.env[a] = np.full(self.t, v, _np_type(a.type))
-        self.block(entry, np.ones(self.t, bool))
-
-    def block(self, block: Block, mask: np.ndarray) -> list[Any]:
-        for op in block.ops:
-            if op.name in ("scf.yield", "scf.condition"):
-                return [self.env[x] for x in op.operands]
-            if op.name == "gpu.return":
-                return []
-            self.op(op, mask)
-        return []
-
-    def u(self, v: np.ndarray) -> np.ndarray:
-        return v.view({1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}[v.dtype.itemsize]) if v.dtype != np.bool_ else v
-
-    def op(self, op: Operation, mask: np.ndarray) -> None:
-        name = op.name
-        x = [self.env[o] for o in op.operands]
-        rt = op.results[0].type if op.results else None
-        handler = getattr(self, "op_" + name.replace(".", "_"), None)
-        if handler is not None:
-            handler(op, x, mask)
-            return
-        if name in _BINARY:
-            with np.errstate(all="ignore"):
-                res = _BINARY[name](self, *x)
-            self.set(op, res.astype(_np_type(rt), copy=False) if rt is not None else res)
-            return
-        raise NotImplementedError(name)
-
-    def set(self, op: Operation, *values: Any) -> None:
-        for r, v in zip(op.results, values, strict=True):
-            self.env[r] = v
-
-    # -- ops with structure ------------------------------------------------------------------
-    def op_arith_constant(self, op: Operation, x: list[Any], mask: np.ndarray) -> None:
-        value = op.properties["value"]
-        v = value.value.data if isinstance(value, IntegerAttr | FloatAttr) else None
-        rt = op.results[0].type
-        if isinstance(rt, IntegerType) and rt.width.data == 1:
-            v = bool(v)
-        self.set(op, np.full(self.t, v, _np_type(rt)))
-
-    def op_scf_for(self, op: Operation, x: list[Any], mask: np.ndarray) -> None:
-        lb, ub, step, *carried = x
-        body = op.regions[0].blocks[0]
-        if not mask.any():
-            self.set(op, *carried)
-            return
-        st = int(step[mask][0])
-        assert (step[mask] == st).all() and (lb[mask] == lb[mask][0]).all()
-        lo = int(lb[mask][0])
-        for i in range(lo, int(ub[mask].max()), st):  # per-thread trip counts: a thread stops at its ub
-            active = mask & (i < ub)
-            self.env[body.args[0]] = np.full(self.t, i, lb.dtype)
-            for a, v in zip(body.args[1:], carried, strict=True):
-                self.env[a] = v
-            new = self.block(body, active)
-            carried = [np.where(active.reshape((-1,) + (1,) * (np.ndim(n) - 1)), n, c) for n, c in zip(new, carried, strict=True)]
-        self.set(op, *carried)
-
-    def op_scf_if(self, op: Operation, x: list[Any], mask: np.ndarray) -> None:
-        cond = x[0].astype(bool)
-        outs = []
-        for region, m in ((op.regions[0], mask & cond), (op.regions[1], mask & ~cond)):
-            outs.append(self.block(region.blocks[0], m) if region.blocks else [])
-        merged = []
-        for a, b in zip(outs[0], outs[1], strict=True):
-            c = cond.reshape((-1,) + (1,) * (np.ndim(a) - 1))
-            merged.append(np.where(c, a, b))
-        self.set(op, *merged)
-
-    def op_gpu_thread_id(self, op: Operation, x: list[Any], mask: np.ndarray) -> None:
-        self.set(op, np.arange(self.t, dtype=np.int64))
-
-    def op_gpu_block_id(self, op: Operation, x: list[Any], mask: np.ndarray) -> None:
-        dim = "xyz".index(op.properties["dimension"].data.value)  # type: ignore[attr-defined]
-        self.set(op, np.full(self.t, self.block_id[dim], np.int64))
-
-    def op_gpu_barrier(self, op: Operation, x: list[Any], mask: np.ndarray) -> None:
-        assert mask.all(), "barrier under divergent control flow"
-
-    def op_gpu_shuffle(self, op: Operation, x: list[Any], mask: np.ndarray) -> None:
-        value, offset, width = x
-        mode = op.properties["mode"].data.value  # type: ignore[attr-defined]
-        assert int(width[0]) == 32 and mode in ("xor", "up")
-        t = np.arange(self.t)
-        if mode == "xor":
-            self.set(op, value[t ^ int(offset[0])], np.ones(self.t, bool))
-            return
-        valid = t % 32 >= int(offset[0])  # up: lane - offset, or the own value past lane 0
-        self.set(op, value[np.where(valid, t - int(offset[0]), t)], valid)
-
-    def op_llvm_mlir_addressof(self, op: Operation, x: list[Any], mask: np.ndarray) -> None:
-        self.set(op, np.full(self.t, self.globals[op.properties["global_name"].root_reference.data], np.int64))  # type: ignore[attr-defined]
-
-    def op_llvm_getelementptr(self, op: Operation, x: list[Any], mask: np.ndarray) -> None:
-        raw = [int(v) for v in op.properties["rawConstantIndices"].get_values()]  # type: ignore[attr-defined]
-        elem = op.properties["elem_type"]
-        size = max(1, _bits(elem) // 8)
-        base, *dyn = x
-        dyn_iter = iter(dyn)
-        assert len(raw) == 1
-        index = next(dyn_iter).astype(np.int64) if raw[0] == -2147483648 else raw[0]
-        self.set(op, base + index * size)
-
-    def op_llvm_load(self, op: Operation, x: list[Any], mask: np.ndarray) -> None:
-        rt = op.results[0].type
-        lanes = rt.get_shape()[0] if isinstance(rt, VectorType) else 1
-        addrs = np.where(mask, x[0], x[0][mask][0] if mask.any() else 0)
-        out = self.mem.load(addrs, _elem_of(rt), lanes)
-        self.set(op, out if isinstance(rt, VectorType) else out[:, 0])
-
-    def op_llvm_store(self, op: Operation, x: list[Any], mask: np.ndarray) -> None:
-        value, ptr = x
-        self.mem.store(ptr, value, _elem_of(op.operands[0].type), mask)
-
-    def op_ub_poison(self, op: Operation, x: list[Any], mask: np.ndarray) -> None:
-        rt = op.results[0].type
-        shape = rt.get_shape() if isinstance(rt, VectorType) else ()
-        self.set(op, np.zeros((self.t, *shape), _np_type(rt)))
-
-    def op_vector_insert(self, op: Operation, x: list[Any], mask: np.ndarray) -> None:
-        value, dest = x
-        pos = tuple(int(p) for p in op.properties["static_position"].get_values())  # type: ignore[attr-defined]
-        out = dest.copy()
-        out[(slice(None), *pos)] = value
-        self.set(op, out)
-
-    def op_vector_extract(self, op: Operation, x: list[Any], mask: np.ndarray) -> None:
-        pos = tuple(int(p) for p in op.properties["static_position"].get_values())  # type: ignore[attr-defined]
-        self.set(op, x[0][(slice(None), *pos)].copy())
-
-    def op_llvm_extractvalue(self, op: Operation, x: list[Any], mask: np.ndarray) -> None:
-        pos = [int(p) for p in op.properties["position"].get_values()]  # type: ignore[attr-defined]
-        self.set(op, x[0][pos[0]])
-
-    def op_llvm_bitcast(self, op: Operation, x: list[Any], mask: np.ndarray) -> None:
-        rt = op.results[0].type
-        assert isinstance(rt, VectorType) and x[0].dtype == np.int32
-        if isinstance(rt.element_type, BFloat16Type):
-            self.set(op, _from_bf16(x[0].view(np.uint16).reshape(self.t, 2)))
-        elif isinstance(rt.element_type, Float32Type):
-            self.set(op, x[0].view(np.float32).reshape(self.t, 1))
-        else:
-            self.set(op, x[0].view(np.float16).reshape(self.t, 2))
-
-    def op_arith_bitcast(self, op: Operation, x: list[Any], mask: np.ndarray) -> None:
-        self.set(op, x[0].view(_np_type(op.results[0].type)))
-
-    def op_nvvm_ldmatrix(self, op: Operation, x: list[Any], mask: np.ndarray) -> None:
-        """PTX ISA ldmatrix .m8n8 .x{num} .b16: lanes 8m..8m+7 give the row addresses of matrix
-        m; lane l receives, of each matrix, row l/4 elements 2(l%4), +1 (.trans: the transpose)."""
-        num = op.properties["num"].value.data  # type: ignore[attr-defined]
-        trans = "col" in str(op.properties["layout"])
-        regs = []
-        for m in range(num):
-            reg = np.zeros((self.t, 2), np.uint16)
-            for warp in range(self.t // 32):
-                rows = [self.mem.load(x[0][warp * 32 + 8 * m + i : warp * 32 + 8 * m + i + 1], IntegerType(16), 8)[0]
-                        for i in range(8)]
-                mat = np.stack(rows).view(np.uint16)
-                if trans:
-                    mat = mat.T
-                for lane in range(32):
-                    reg[warp * 32 + lane] = mat[lane // 4, 2 * (lane % 4) : 2 * (lane % 4) + 2]
-            regs.append(reg.view(np.int32).reshape(self.t))
-        self.set(op, regs[0] if num == 1 else regs)
-
-    def _mma(self, a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
-        """m16n8k16 per warp from the ISA's fragment tables; a: (T, 8), b: (T, 4), c: (T, 4)."""
-        d = np.zeros((self.t, 4), np.float64)
-        for warp in range(self.t // 32):
-            am, bm, cm = np.zeros((16, 16)), np.zeros((16, 8)), np.zeros((16, 8))
-            for lane in range(32):
-                t = warp * 32 + lane
-                for i in range(8):
-                    am[isa_a_row_col(lane, i)] = a[t, i]
-                for i in range(4):
-                    bm[isa_b_row_col(lane, i)] = b[t, i]
-                    cm[isa_c_row_col(lane, i)] = c[t, i]
-            dm = am @ bm + cm
-            for lane in range(32):
-                for i in range(4):
-                    d[warp * 32 + lane, i] = dm[isa_c_row_col(lane, i)]
-        return d
-
-    def op_nvgpu_mma_sync(self, op: Operation, x: list[Any], mask: np.ndarray) -> None:
-        a, b, c = (v.astype(np.float64).reshape(self.t, -1) for v in x)
-        d = self._mma_tf32(a, b, c) if "tf32Enabled" in op.properties else self._mma(a, b, c)
-        rt = op.results[0].type
-        self.set(op, d.reshape(self.t, 2, 2).astype(_np_type(rt)))
-
-    def _mma_tf32(self, a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
-        """m16n8k8 .tf32 per warp from the ISA's tables; a: (T, 4), b: (T, 2), c: (T, 4)."""
-        d = np.zeros((self.t, 4), np.float64)
-        for warp in range(self.t // 32):
-            am, bm, cm = np.zeros((16, 8)), np.zeros((8, 8)), np.zeros((16, 8))
-            for lane in range(32):
-                t, group, tig = warp * 32 + lane, lane >> 2, lane % 4
-                for i in range(4):
-                    am[group + 8 * (i % 2), tig + 4 * (i // 2)] = a[t, i]
-                    cm[isa_c_row_col(lane, i)] = c[t, i]
-                for i in range(2):
-                    bm[tig + 4 * i, group] = b[t, i]
-            dm = am @ bm + cm
-            for lane in range(32):
-                for i in range(4):
-                    d[warp * 32 + lane, i] = dm[isa_c_row_col(lane, i)]
-        return d
-
-    def op_nvvm_mma_sync(self, op: Operation, x: list[Any], mask: np.ndarray) -> None:
-        a_regs, b_regs, c = x[:4], x[4:6], x[6:]
-        a = np.stack([_from_bf16(r.view(np.uint16).reshape(self.t, 2)) for r in a_regs], 1).reshape(self.t, 8)
-        b = np.stack([_from_bf16(r.view(np.uint16).reshape(self.t, 2)) for r in b_regs], 1).reshape(self.t, 4)
-        d = self._mma(a.astype(np.float64), b.astype(np.float64), np.stack(c, 1).astype(np.float64))
-        self.set(op, [d[:, i].astype(np.float32) for i in range(4)])
-
-
-def _bits(t: Attribute) -> int:
-    if isinstance(t, IntegerType):
-        return t.width.data
-    if isinstance(t, Float16Type | BFloat16Type):
-        return 16
-    if isinstance(t, Float32Type):
-        return 32
-    if isinstance(t, LLVMPointerType):
-        return 64
-    return 64
-
-
-_BINARY: dict[str, Callable[..., np.ndarray]] = {
-    "arith.addi": lambda s, a, b: a + b, "arith.subi": lambda s, a, b: a - b, "arith.muli": lambda s, a, b: a * b,
-    "arith.andi": lambda s, a, b: a & b, "arith.ori": lambda s, a, b: a | b, "arith.xori": lambda s, a, b: a ^ b,
-    "arith.shli": lambda s, a, b: a << b, "arith.shrui": lambda s, a, b: (s.u(a) >> s.u(b)).view(a.dtype),
-    "arith.divui": lambda s, a, b: (s.u(a) // s.u(b)).view(a.dtype),
-    "arith.remui": lambda s, a, b: (s.u(a) % s.u(b)).view(a.dtype),
-    "arith.divsi": lambda s, a, b: (np.fix(a / b)).astype(a.dtype),
-    "arith.remsi": lambda s, a, b: a - (np.fix(a / b)).astype(a.dtype) * b,
-    "arith.minsi": lambda s, a, b: np.minimum(a, b), "arith.maxsi": lambda s, a, b: np.maximum(a, b),
-    "arith.addf": lambda s, a, b: a + b, "arith.subf": lambda s, a, b: a - b, "arith.mulf": lambda s, a, b: a * b,
-    "arith.divf": lambda s, a, b: a / b, "arith.maxnumf": lambda s, a, b: np.fmax(a, b),
-    "arith.minnumf": lambda s, a, b: np.fmin(a, b), "arith.maximumf": lambda s, a, b: np.maximum(a, b),
-    "arith.minimumf": lambda s, a, b: np.minimum(a, b), "arith.negf": lambda s, a: -a,
-    "math.exp2": lambda s, a: np.exp2(a), "math.exp": lambda s, a: np.exp(a),
-    "math.fma": lambda s, a, b, c: a * b + c,
-    "arith.select": lambda s, c, a, b: np.where(c.reshape((-1,) + (1,) * (a.ndim - 1)), a, b),
-    "arith.index_cast": lambda s, a: a, "arith.extsi": lambda s, a: a, "arith.trunci": lambda s, a: a,
-    "arith.extui": lambda s, a: s.u(a).astype(np.int64) if a.dtype != np.bool_ else a.astype(np.int64),
-    "arith.extf": lambda s, a: a, "arith.truncf": lambda s, a: a, "arith.sitofp": lambda s, a: a,
-    "gpu.block_dim": lambda s: np.full(s.t, s.t),
-}
-
-
-def _cmp_ops() -> None:
-    preds_i = {"eq": np.equal, "ne": np.not_equal, "slt": np.less, "sle": np.less_equal, "sgt": np.greater,
-               "sge": np.greater_equal}
-    unsigned = {"ult": np.less, "ule": np.less_equal, "ugt": np.greater, "uge": np.greater_equal}
-    preds_f = {"oeq": np.equal, "one": np.not_equal, "olt": np.less, "ole": np.less_equal, "ogt": np.greater,
-               "oge": np.greater_equal, "une": np.not_equal, "ueq": np.equal}
-    cmpi_names = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"]
-    cmpf_names = ["false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt", "uge", "ult", "ule", "une",
-                  "uno", "true"]
-
-    def cmpi(self: Interpreter, op: Operation, x: list[Any], mask: np.ndarray) -> None:
-        p = op.properties["predicate"].value.data  # type: ignore[attr-defined]
-        name = cmpi_names[p]
-        a, b = x
-        res = unsigned[name](self.u(a), self.u(b)) if name in unsigned else preds_i[name](a, b)
-        self.set(op, res)
-
-    def cmpf(self: Interpreter, op: Operation, x: list[Any], mask: np.ndarray) -> None:
-        p = op.properties["predicate"].value.data  # type: ignore[attr-defined]
-        self.set(op, preds_f[cmpf_names[p]](*x))
-
-    Interpreter.op_arith_cmpi = cmpi  # type: ignore[attr-defined]
-    Interpreter.op_arith_cmpf = cmpf  # type: ignore[attr-defined]
-
-
-_cmp_ops()
-
-# ---------------------------------------------------------------------------------------------
 # Kernels run through the interpreter: fast path vs NumPy vs baseline
 
 
@@ -626,7 +216,7 @@ def simulate(run: Run, arrays: list[tuple[np.ndarray, bool]], out_shape: tuple[i
     """Runs the one kernel of `run` with `arrays` (inputs, bf16 flag) and a zeroed output."""
     assert run.ok, run.errors
     mem = Memory()
-    interp = Interpreter(run.module, threads, mem)
+    interp = Simulator(run.module, threads, mem)
     args: list[Any] = []
     for array, bf16 in arrays:
         args += [mem.put(np.ascontiguousarray(array), bf16), array.shape[0], array.shape[1]]
@@ -761,7 +351,7 @@ def test_row_shared_exchange_reads_match_numpy() -> None:
     run = to_gpu(text, SM80)
     assert run.ok, run.errors
     mem = Memory()
-    interp = Interpreter(run.module, 128, mem)
+    interp = Simulator(run.module, 128, mem)
     args: list[Any] = []
     for array in (a, b, t):
         args += [mem.put(array), *array.shape]

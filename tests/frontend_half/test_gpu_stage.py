@@ -138,12 +138,12 @@ def test_reduce_goes_through_one_shared_buffer_with_barriers() -> None:
 
 
 UNSUPPORTED_OPS = """cuda_tile.module @m {
-  entry @k(%p: tile<ptr<f32>>) {
+  entry @k(%p: tile<ptr<i1>>) {
     %i = iota : tile<128xi32>
-    %pp = reshape %p : tile<ptr<f32>> -> tile<1xptr<f32>>
-    %pb = broadcast %pp : tile<1xptr<f32>> -> tile<128xptr<f32>>
-    %ptrs = offset %pb, %i : tile<128xptr<f32>>, tile<128xi32> -> tile<128xptr<f32>>
-    %v, %t = load_ptr_tko acquire device %ptrs : tile<128xptr<f32>> -> tile<128xf32>, token
+    %pp = reshape %p : tile<ptr<i1>> -> tile<1xptr<i1>>
+    %pb = broadcast %pp : tile<1xptr<i1>> -> tile<128xptr<i1>>
+    %ptrs = offset %pb, %i : tile<128xptr<i1>>, tile<128xi32> -> tile<128xptr<i1>>
+    %v, %t = load_ptr_tko acquire device %ptrs : tile<128xptr<i1>> -> tile<128xi1>, token
     %c0 = constant <i32: 0> : tile<i32>
     %c4 = constant <i32: 4> : tile<i32>
     %c1 = constant <i32: 1> : tile<i32>
@@ -165,9 +165,9 @@ def test_unsupported_op_is_a_diagnostic_at_the_cuda_tile_op_and_the_module_is_ke
     lines = UNSUPPORTED_OPS.splitlines()
     where = {d.message: run.lctx.source.line_col(d.span.start)[0] for d in run.lctx.sink.items if d.is_error}
     assert where == {
-        "not yet supported by the gpu stage: 'cuda_tile.load_ptr_tko' (nv_tileaa.load: memory ordering other "
-        "than weak)": next(i for i, x in enumerate(lines) if "load_ptr_tko" in x),
-        "not yet supported by the gpu stage: 'nv_tileaa.alloca'": next(i for i, x in enumerate(lines) if "alloca" in x),
+        "not yet supported by the gpu stage: 'cuda_tile.load_ptr_tko' (nv_tileaa.load: an ordered access to i1 "
+        "values)": next(i for i, x in enumerate(lines) if "load_ptr_tko" in x),
+        "not yet supported by the gpu stage: 'cuda_tile.alloca'": next(i for i, x in enumerate(lines) if "alloca" in x),
     }
     assert ops(run.module, "gpu.module") == []  # unchanged: still the nv_tileaa module
 

@@ -92,21 +92,19 @@ def test_missing_target_is_the_verbatim_diagnostic_at_the_module() -> None:
     assert [s.name for s in result.stages] == ["cuda_tile"]
 
 
-# An acquire load: valid Tile IR the gpu stage does not lower yet (ordered memory accesses).
+# An alloca: valid Tile IR the gpu stage does not lower yet.
 EXAMPLE = (pathlib.Path(__file__).resolve().parents[2] / "examples" / "vector_add.mlir").read_text(encoding="utf-8")
-ACQUIRE = EXAMPLE.replace("load_ptr_tko weak", "load_ptr_tko acquire device", 1)
+ALLOCA = EXAMPLE.replace("    %c128 = constant", "    %scratch = alloca num_elem = 64, alignment = 16 : tile<ptr<f32>>\n    %c128 = constant", 1)
 
 
 def test_unsupported_op_is_named_at_its_source_line() -> None:
-    result = compile_source(SourceText(ACQUIRE, "vector_add.mlir"), CompileOptions(target=SM90A), "ptx")
+    result = compile_source(SourceText(ALLOCA, "vector_add.mlir"), CompileOptions(target=SM90A), "ptx")
     errors = [d for d in result.diagnostics if d.is_error]
     assert errors and all(d.stage == "gpu" for d in errors)
     first = errors[0]
-    assert first.message == (
-        "not yet supported by the gpu stage: 'cuda_tile.load_ptr_tko' (nv_tileaa.load: memory ordering other than weak)"
-    )
-    line = ACQUIRE.count("\n", 0, first.span.start)
-    assert line == line_of(ACQUIRE, "load_ptr_tko acquire")
+    assert first.message == "not yet supported by the gpu stage: 'cuda_tile.alloca'"
+    line = ALLOCA.count("\n", 0, first.span.start)
+    assert line == line_of(ALLOCA, "alloca")
     assert [s.name for s in result.stages] == ["cuda_tile", "tileaa"]  # stops at the gpu stage
 
 
@@ -154,13 +152,13 @@ def test_cli_emit_gpu_and_missing_target(tmp_path: pathlib.Path, capsys: pytest.
 
 
 def test_cli_reports_the_unsupported_op_line(tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]) -> None:
-    src = tmp_path / "acquire.mlir"
-    src.write_text(ACQUIRE, encoding="utf-8")
+    src = tmp_path / "alloca.mlir"
+    src.write_text(ALLOCA, encoding="utf-8")
     assert main(["compile", str(src), "--gpu-name", "sm_90a"]) == 1
     err = capsys.readouterr().err
-    line = line_of(ACQUIRE, "load_ptr_tko acquire") + 1
-    column = ACQUIRE.splitlines()[line - 1].index("%") + 1
-    assert f"{src}:{line}:{column}: error: not yet supported by the gpu stage: 'cuda_tile.load_ptr_tko'" in err
+    line = line_of(ALLOCA, "alloca") + 1
+    column = ALLOCA.splitlines()[line - 1].index("%") + 1
+    assert f"{src}:{line}:{column}: error: not yet supported by the gpu stage: 'cuda_tile.alloca'" in err
 
 
 def test_ops_inside_loops_keep_their_own_source_lines() -> None:
@@ -178,3 +176,17 @@ def test_ops_inside_loops_keep_their_own_source_lines() -> None:
     assert any("gpu.shuffle" in line for line in reduce_lines), reduce_lines
     for_line = line_of(text, "= for ") if "= for " in text else line_of(text, " for ")
     assert not any("math.exp" in lines[i] for i in result.source_to_lines("gpu", for_line))
+
+
+def test_ordered_loads_and_stores_become_ptx_acquire_release() -> None:
+    """acquire/relaxed loads and release stores: LLVM atomic loads/stores with the scope, which
+    NVPTX turns into ld.acquire.gpu / ld.relaxed.gpu / st.release.cta."""
+    text = (EXAMPLE.replace("load_ptr_tko weak %a_p", "load_ptr_tko acquire device %a_p")
+            .replace("load_ptr_tko weak %b_p", "load_ptr_tko relaxed device %b_p")
+            .replace("store_ptr_tko weak %c_p", "store_ptr_tko release tl_blk %c_p"))
+    result = compile_source(SourceText(text, "ordered.mlir"), CompileOptions(target=SM90A), "ptx", cache=None)
+    assert result.ok, [d.message for d in result.diagnostics]
+    assert result.output is not None
+    ptx = result.output.text
+    assert "ld.acquire.gpu.global.b32" in ptx and "ld.relaxed.gpu.global.b32" in ptx and "st.release.cta.global.b32" in ptx
+    assert "ld.global" not in ptx.replace("ld.global.nc", "")  # no weak access left

@@ -99,7 +99,7 @@ def _operands(cv: g._KernelConverter, op: Operation, groups: list[list[SSAValue]
 
 def gather_load(cv: g._KernelConverter, op: Operation) -> None:
     """load_view_tko through a gather/scatter view."""
-    g._check_ordering(op)
+    ordered = g._check_ordering(op)
     view, index, rows_value, token = _operands(cv, op, g._split(op))
     t = op.results[0].type
     elem = g._elem(t)
@@ -109,7 +109,7 @@ def gather_load(cv: g._KernelConverter, op: Operation) -> None:
     slots = []
     for r in range(layout.slots):
         ptr, guard = _access(cv, view, index, rows, layout, r)
-        slots.append(g._guarded_load(cv, ptr, guard, elem, lambda: g._padding_value(cv, op, view.padding, elem)))
+        slots.append(g._guarded_load(cv, ptr, guard, elem, lambda: g._padding_value(cv, op, view.padding, elem), ordered))
     cv.values[op.results[0]] = cv.tile(t, slots)
     if len(op.results) > 1:
         cv.values[op.results[1]] = g.Token(False)
@@ -117,7 +117,7 @@ def gather_load(cv: g._KernelConverter, op: Operation) -> None:
 
 def scatter_store(cv: g._KernelConverter, op: Operation) -> None:
     """store_view_tko through a gather/scatter view (rows that repeat: one of the writes wins)."""
-    g._check_ordering(op)
+    ordered = g._check_ordering(op)
     groups = g._split(op)
     value = groups[0][0]
     view, index, rows_value, token = _operands(cv, op, groups[1:])
@@ -129,7 +129,7 @@ def scatter_store(cv: g._KernelConverter, op: Operation) -> None:
         ptr, guard = _access(cv, view, index, rows, layout, r)
         if layout.uniform:
             guard = g._and(cv, guard, cv.v(arith.CmpiOp(cv.thread_times(1), cv.i32c(0), "eq")))
-        g._guarded_store(cv, values[r], ptr, guard)
+        g._guarded_store(cv, values[r], ptr, guard, ordered)
     if op.results:
         cv.values[op.results[0]] = g.Token(True)
 

@@ -63,6 +63,7 @@ from tile_lsp.compiler.lowering.gpu_rounding import needs_ptx, ptx_float_op
 from tile_lsp.compiler.lowering.layout import DEFAULT_THREADS, Layout, unravel
 from tile_lsp.compiler.lowering.types import llvm_ptr
 from tile_lsp.compiler.mlir.dialects import gpu, llvm_memory
+from tile_lsp.compiler.mlir.dialects.llvm_syntax import ORDERINGS
 from tile_lsp.compiler.mlir.dialects.nv_tileaa import MemTokenType, TensorViewType, TileViewType
 
 UNSUPPORTED = "not yet supported by the gpu stage: '{name}'"
@@ -86,7 +87,8 @@ _SOURCE_OP = re.compile(r'(?:%[\w.$#:-]+(?:\s*,\s*%[\w.$#:-]+)*\s*=\s*)?"?(?:cud
 
 def unsupported_message(lctx: LoweringContext, op: Operation, detail: str = "") -> str:
     """`not yet supported by the gpu stage: '<op>'`, naming the cuda_tile op `op` came from
-    (read at its source location) when its name differs: `'cuda_tile.x' (nv_tileaa.y: detail)`."""
+    (read at its source location): `'cuda_tile.x' (detail)`, or `'cuda_tile.x' (nv_tileaa.y:
+    detail)` when stage 2 renamed it."""
     name = op.name
     span = lctx.span_of(op)
     found = _SOURCE_OP.match(lctx.source.text, span.start, span.end) if span.end > span.start else None
@@ -94,6 +96,8 @@ def unsupported_message(lctx: LoweringContext, op: Operation, detail: str = "") 
     if source and (not name.startswith("nv_tileaa.") or source != name.removeprefix("nv_tileaa.")):
         inner = f"{name}: {detail}" if detail else name
         return UNSUPPORTED.format(name=f"cuda_tile.{source}") + f" ({inner})"
+    if source:  # the same op in both dialects: the name the user wrote
+        return UNSUPPORTED.format(name=f"cuda_tile.{source}") + (f" ({detail})" if detail else "")
     return UNSUPPORTED.format(name=name) + (f" ({detail})" if detail else "")
 
 
@@ -1503,15 +1507,30 @@ def _padding_value(cv: _KernelConverter, op: Operation, padding: str, elem: Attr
     return cv.const(_PADDING[padding], elem)
 
 
+def _load(ptr: SSAValue, elem: Attribute, ordered: Ordered | None) -> Operation:
+    if ordered is None:
+        return llvm_memory.LoadOp(ptr, elem)
+    return llvm_memory.LoadOp(ptr, elem, alignment=_byte_size(elem), ordering=ORDERINGS[ordered.ordering],
+                              syncscope=ordered.syncscope)
+
+
+def _store(value: SSAValue, ptr: SSAValue, ordered: Ordered | None) -> Operation:
+    if ordered is None:
+        return llvm_memory.StoreOp(value, ptr)
+    return llvm_memory.StoreOp(value, ptr, alignment=_byte_size(value.type), ordering=ORDERINGS[ordered.ordering],
+                               syncscope=ordered.syncscope)
+
+
 def _guarded_load(cv: _KernelConverter, ptr: SSAValue, guard: SSAValue | None, elem: Attribute,
-                  otherwise: Callable[[], SSAValue]) -> SSAValue:
-    """`llvm.load ptr`, or under `guard` an scf.if giving `otherwise()` when it is false."""
+                  otherwise: Callable[[], SSAValue], ordered: Ordered | None = None) -> SSAValue:
+    """`llvm.load ptr` (atomic when `ordered`), or under `guard` an scf.if giving `otherwise()`
+    when it is false."""
     if guard is None:
-        return cv.v(llvm_memory.LoadOp(ptr, elem))
+        return cv.v(_load(ptr, elem, ordered))
     outer = cv.block
     then_block, else_block = Block(), Block()
     cv.block = then_block
-    loaded = cv.v(llvm_memory.LoadOp(ptr, elem))
+    loaded = cv.v(_load(ptr, elem, ordered))
     cv.emit(scf.YieldOp(loaded))
     cv.block = else_block
     cv.emit(scf.YieldOp(otherwise()))
@@ -1519,14 +1538,15 @@ def _guarded_load(cv: _KernelConverter, ptr: SSAValue, guard: SSAValue | None, e
     return cv.v(scf.IfOp(guard, [elem], Region(then_block), Region(else_block)))
 
 
-def _guarded_store(cv: _KernelConverter, value: SSAValue, ptr: SSAValue, guard: SSAValue | None) -> None:
+def _guarded_store(cv: _KernelConverter, value: SSAValue, ptr: SSAValue, guard: SSAValue | None,
+                   ordered: Ordered | None = None) -> None:
     if guard is None:
-        cv.emit(llvm_memory.StoreOp(value, ptr))
+        cv.emit(_store(value, ptr, ordered))
         return
     outer = cv.block
     then_block = Block()
     cv.block = then_block
-    cv.emit(llvm_memory.StoreOp(value, ptr))
+    cv.emit(_store(value, ptr, ordered))
     cv.emit(scf.YieldOp())
     cv.block = outer
     cv.emit(scf.IfOp(guard, [], Region(then_block), Region(Block([scf.YieldOp()]))))
@@ -1676,10 +1696,31 @@ def _view_operands(cv: _KernelConverter, op: Operation, groups: list[list[SSAVal
     return view, index, token
 
 
-def _check_ordering(op: Operation) -> None:
+@dataclass(frozen=True)
+class Ordered:
+    """A load/store with memory ordering: every element access is an LLVM atomic load/store
+    with this ordering and sync scope (NVPTX: `ld.acquire.gpu`, `st.release.cta`, ...)."""
+
+    ordering: str
+    syncscope: str | None
+
+
+def _check_ordering(op: Operation) -> Ordered | None:
+    """None for a weak access; else its ordering (relaxed, acquire for loads, release for stores)."""
     sem = _get(op, "memory_ordering_semantics")
-    if isinstance(sem, IntegerAttr) and sem.value.data != 0:
-        raise Unsupported(op, "memory ordering other than weak")
+    if not isinstance(sem, IntegerAttr) or sem.value.data == 0:
+        return None
+    ordering, scope = _atomic_params(op)
+    is_load = any(isinstance(r.type, TensorType) or not isinstance(r.type, MemTokenType) for r in op.results)
+    allowed = ("monotonic", "acquire") if is_load else ("monotonic", "release")
+    if ordering not in allowed:
+        raise Unsupported(op, f"{ordering} ordering on a {'load' if is_load else 'store'}")
+    for v in (*op.operands, *op.results):
+        t = v.type
+        elem = _tensor_elem(t) if isinstance(t, TensorType) else t
+        if isinstance(elem, IntegerType) and elem.width.data < 8:
+            raise Unsupported(op, "an ordered access to i1 values")
+    return Ordered(ordering, scope)
 
 
 def _load_view(cv: _KernelConverter, op: Operation) -> None:
@@ -1688,7 +1729,7 @@ def _load_view(cv: _KernelConverter, op: Operation) -> None:
     if isinstance(cv.get(op.operands[0]), GatherView):
         gather_load(cv, op)
         return
-    _check_ordering(op)
+    ordered = _check_ordering(op)
     view, index, token = _view_operands(cv, op, _split(op))
     t = op.results[0].type
     elem = _elem(t)
@@ -1700,7 +1741,7 @@ def _load_view(cv: _KernelConverter, op: Operation) -> None:
     based: list[_ThreadBase] = []
     for r in range(layout.slots):
         ptr, guard = _view_access(cv, op, view, index, layout, r, origin, vectors, based)
-        slots.append(_guarded_load(cv, ptr, guard, elem, lambda: _padding_value(cv, op, view.padding, elem)))
+        slots.append(_guarded_load(cv, ptr, guard, elem, lambda: _padding_value(cv, op, view.padding, elem), ordered))
     cv.values[op.results[0]] = cv.tile(t, slots)
     if len(op.results) > 1:
         cv.values[op.results[1]] = Token(False)
@@ -1712,7 +1753,7 @@ def _store_view(cv: _KernelConverter, op: Operation) -> None:
     if len(op.operands) > 1 and isinstance(cv.get(op.operands[1]), GatherView):
         scatter_store(cv, op)
         return
-    _check_ordering(op)
+    ordered = _check_ordering(op)
     groups = _split(op)
     value = groups[0][0]
     view, index, token = _view_operands(cv, op, groups[1:])
@@ -1727,7 +1768,7 @@ def _store_view(cv: _KernelConverter, op: Operation) -> None:
         ptr, guard = _view_access(cv, op, view, index, layout, r, origin, vectors, based)
         if layout.uniform:  # one element: thread 0 writes it
             guard = _and(cv, guard, cv.v(arith.CmpiOp(cv.thread_times(1), cv.i32c(0), "eq")))
-        _guarded_store(cv, values[r], ptr, guard)
+        _guarded_store(cv, values[r], ptr, guard, ordered)
     if op.results:
         cv.values[op.results[0]] = Token(True)
 
@@ -1737,7 +1778,7 @@ def _ptr_tile(cv: _KernelConverter, op: Operation, ptr_type: Attribute) -> Layou
 
 
 def _load_ptr(cv: _KernelConverter, op: Operation) -> None:
-    _check_ordering(op)
+    ordered = _check_ordering(op)
     ptrs, mask, padding, token = (_split(op) + [[], [], [], []])[:4]
     t = op.results[0].type
     elem = _elem(t)
@@ -1752,14 +1793,14 @@ def _load_ptr(cv: _KernelConverter, op: Operation) -> None:
         guard = _and(cv, guard, cv.not_ghost(layout, cv.element_index(layout, r)))
         fallback: Callable[[], SSAValue] = (
             (lambda r=r: pad[r]) if pad is not None else (lambda: _padding_value(cv, op, "", elem)))  # type: ignore[misc]
-        slots.append(_guarded_load(cv, p[r], guard, elem, fallback))
+        slots.append(_guarded_load(cv, p[r], guard, elem, fallback, ordered))
     cv.values[op.results[0]] = cv.tile(t, slots)
     if len(op.results) > 1:
         cv.values[op.results[1]] = Token(False)
 
 
 def _store_ptr(cv: _KernelConverter, op: Operation) -> None:
-    _check_ordering(op)
+    ordered = _check_ordering(op)
     ptrs, values, mask, token = (_split(op) + [[], [], [], []])[:4]
     layout = _ptr_tile(cv, op, ptrs[0].type)
     _order(cv, op, token[0] if token else None)
@@ -1771,7 +1812,7 @@ def _store_ptr(cv: _KernelConverter, op: Operation) -> None:
         guard = _and(cv, guard, cv.not_ghost(layout, cv.element_index(layout, r)))
         if layout.uniform:
             guard = _and(cv, guard, cv.v(arith.CmpiOp(cv.thread_times(1), cv.i32c(0), "eq")))
-        _guarded_store(cv, v[r], p[r], guard)
+        _guarded_store(cv, v[r], p[r], guard, ordered)
     if op.results:
         cv.values[op.results[0]] = Token(True)
 
