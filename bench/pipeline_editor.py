@@ -5,7 +5,7 @@ small JSON-RPC client (bench/lsp_latency.py):
    compile re-lowered and which came from the per-entry cache (stage runs counted);
 2. full-pipeline latency: edit -> the pipeline's result for that version (stage diagnostics,
    lenses and hovers all read it), p50/p95, on the largest real kernel (attention);
-3. responsiveness under load: hover and definition p50/p95 while a lowering runs.
+3. responsiveness under load: hover, definition and completion p50/p95 while a lowering runs.
 
 `python bench/pipeline_editor.py [--edits N] [--gpu-name sm_90a] [--json OUT]`
 """
@@ -131,7 +131,8 @@ async def latency_and_load(client: Any, tmp: pathlib.Path, edits: int) -> dict[s
     use_line = next(i for i, line in enumerate(lines) if "addf %" in line)
     op_pos = {"line": op_line, "character": lines[op_line].index("mmaf") + 1}
     use_pos = {"line": use_line, "character": lines[use_line].index("addf %") + 6}
-    latencies, hovers, defs, units = [], [], [], []
+    latencies, hovers, defs, completions, units = [], [], [], [], []
+    complete_pos = {"line": use_line, "character": lines[use_line].index("addf %") + 6}
     for i in range(edits):
         doc.change(edit_entry(doc.text, i % len(entries_of(text)), i))
         t = time.perf_counter()
@@ -143,6 +144,9 @@ async def latency_and_load(client: Any, tmp: pathlib.Path, edits: int) -> dict[s
             d = time.perf_counter()
             await client.request("textDocument/definition", {"textDocument": {"uri": doc.uri}, "position": use_pos})
             defs.append(time.perf_counter() - d)
+            c = time.perf_counter()
+            await client.request("textDocument/completion", {"textDocument": {"uri": doc.uri}, "position": complete_pos})
+            completions.append(time.perf_counter() - c)
             await asyncio.sleep(0.01)
         found = task.result()
         latencies.append(time.perf_counter() - t)
@@ -153,6 +157,7 @@ async def latency_and_load(client: Any, tmp: pathlib.Path, edits: int) -> dict[s
         "edit_to_result": summary(latencies),
         "hover_under_load": summary(hovers),
         "definition_under_load": summary(defs),
+        "completion_under_load": summary(completions),
         "units": units,
     }
 
@@ -198,6 +203,7 @@ async def main() -> None:
     print(f"edit -> pipeline result (diagnostics) : {fmt(att['edit_to_result'])}   target p95 <= 1000 ms")
     print(f"hover while lowering                   : {fmt(att['hover_under_load'])}   target p95 <= 20 ms")
     print(f"definition while lowering              : {fmt(att['definition_under_load'])}   target p95 <= 20 ms")
+    print(f"completion while lowering              : {fmt(att['completion_under_load'])}")
     if args.json:
         args.json.write_text(json.dumps(results, indent=1))
 
