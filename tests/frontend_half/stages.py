@@ -40,7 +40,7 @@ class Run:
         return [d.message for d in self.lctx.sink.items if d.is_error]
 
 
-def to_gpu(text: str, target: Target = SM90A, threads: int = 128) -> Run:
+def to_gpu(text: str, target: Target = SM90A, threads: int | None = None) -> Run:
     [parsed] = parse_text(text, "input.mlir")
     assert parsed.module is not None and parsed.ok, [d.message for d in parsed.diagnostics]
     lctx = LoweringContext(SourceText(text, "input.mlir"), CompileOptions(target=target),

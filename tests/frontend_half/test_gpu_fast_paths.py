@@ -211,18 +211,19 @@ def reduce_kernel(rows: int, cols: int, dim: int, combiner: str, identity: str) 
         _store("%rr", "o", "f32", out_rows, out_cols), "  return", "}"])
 
 
-def simulate(run: Run, arrays: list[tuple[np.ndarray, bool]], out_shape: tuple[int, int], out_t: Attribute,
-             threads: int = 128) -> np.ndarray:
-    """Runs the one kernel of `run` with `arrays` (inputs, bf16 flag) and a zeroed output."""
+def simulate(run: Run, arrays: list[tuple[np.ndarray, bool]], out_shape: tuple[int, int], out_t: Attribute) -> np.ndarray:
+    """Runs the one kernel of `run` (with the block size it was compiled for) with `arrays`
+    (inputs, bf16 flag) and a zeroed output."""
     assert run.ok, run.errors
     mem = Memory()
+    [fn] = ops(run.module, "gpu.func")
+    threads = int(fn.properties["known_block_size"].get_values()[0])  # type: ignore[attr-defined]
     interp = Simulator(run.module, threads, mem)
     args: list[Any] = []
     for array, bf16 in arrays:
         args += [mem.put(np.ascontiguousarray(array), bf16), array.shape[0], array.shape[1]]
     out = mem.alloc(out_shape[0] * out_shape[1] * 4)
     args += [out, *out_shape]
-    [fn] = ops(run.module, "gpu.func")
     interp.run(fn, args)
     return mem.get(out, out_shape[0] * out_shape[1], out_t).reshape(out_shape).astype(np.float64)
 
@@ -351,13 +352,13 @@ def test_row_shared_exchange_reads_match_numpy() -> None:
     run = to_gpu(text, SM80)
     assert run.ok, run.errors
     mem = Memory()
-    interp = Simulator(run.module, 128, mem)
+    [fn] = ops(run.module, "gpu.func")
+    interp = Simulator(run.module, int(fn.properties["known_block_size"].get_values()[0]), mem)  # type: ignore[attr-defined]
     args: list[Any] = []
     for array in (a, b, t):
         args += [mem.put(array), *array.shape]
     out, perm = mem.alloc(128 * 64 * 4), mem.alloc(32 * 64 * 4)
     args += [out, 128, 64, perm, 32, 64]
-    [fn] = ops(run.module, "gpu.func")
     interp.run(fn, args)
     np.testing.assert_array_equal(mem.get(out, 128 * 64, Float32Type()).reshape(128, 64), a + b)
     np.testing.assert_array_equal(mem.get(perm, 32 * 64, Float32Type()).reshape(32, 64), t.T)

@@ -592,3 +592,16 @@ def test_slot_deltas_are_exact(tile: tuple[int, ...], threads: int) -> None:
                 assert unravel(e, tile) == [b + d for b, d in zip(base, delta, strict=True)], (t, r)
     if tile == (128, 64):  # rows of 64 hold 16 whole vectors of 4: every slot is base + constant
         assert all(d is not None for d in deltas) and deltas[5] == (8, 1)
+
+
+@pytest.mark.parametrize(("name", "index", "threads"), [("vector_add", 0, 128), ("row_softmax", 1, 256),
+                                                        ("gemm", 0, 512), ("attention", 0, 256)])
+def test_block_size_follows_the_largest_tile(name: str, index: int, threads: int) -> None:
+    """128 threads, doubled while the largest tile needs more than 16 slots per thread (up to
+    512), but not past the block size where a dot would lose the mma.sync fast path."""
+    run = to_gpu(entries(DATA / f"{name}.mlir")[index], SM90A)
+    assert run.ok, run.errors
+    [fn] = ops(run.module, "gpu.func")
+    assert list(fn.properties["known_block_size"].get_values()) == [threads, 1, 1]  # type: ignore[attr-defined]
+    if name in ("gemm", "attention"):
+        assert ops(run.module, "nvgpu.mma.sync") or ops(run.module, "nvvm.mma.sync")

@@ -205,11 +205,48 @@ def _num_elements(shape: Sequence[int]) -> int:
 # Entry point
 
 
-def convert_tileaa_to_gpu(module: ModuleOp, lctx: LoweringContext, threads: int = DEFAULT_THREADS) -> bool:
+MAX_THREADS = 512
+SLOTS_TARGET = 16  # register slots per thread the block size aims for (per tile value)
+
+
+def block_size(kernel: Operation, cc: int = 0) -> int:
+    """Threads per CTA for a kernel: 128, doubled (up to 512) while its largest tile would need
+    more than 16 register slots per thread. Per-thread code (and so compile time and register
+    pressure) scales with the slots: gemm's 128x128 tiles take 512 threads, 32 slots each. A
+    `dot` the mma.sync fast path takes at fewer threads but not at these keeps that many (the
+    fast path needs each vector of C's layout in one 16-row block: attention's 128x64 -> 256)."""
+    from tile_lsp.compiler.lowering.gpu_mma import plan_mma
+
+    largest = 1
+    dots: list[Operation] = []
+    for op in kernel.walk():
+        if op.name == "nv_tileaa.dot":
+            dots.append(op)
+        for v in (*op.results, *(a for r in op.regions for b in r.blocks for a in b.args)):
+            if isinstance(v.type, TensorType):
+                largest = max(largest, _num_elements(v.type.get_shape()))
+    threads = DEFAULT_THREADS
+    while threads < MAX_THREADS and largest > SLOTS_TARGET * threads:
+        threads *= 2
+
+    def loses_mma(t: int) -> bool:
+        for d in dots:
+            a, b, c = (v.type for v in d.operands[:3])
+            if plan_mma(a, b, c, t, cc) is None and plan_mma(a, b, c, t // 2, cc) is not None:
+                return True
+        return False
+
+    while threads > DEFAULT_THREADS and loses_mma(threads):
+        threads //= 2
+    return threads
+
+
+def convert_tileaa_to_gpu(module: ModuleOp, lctx: LoweringContext, threads: int | None = None) -> bool:
     """Stage 3 on `module` in place: the `nv_tileaa.kernel` func.funcs of each builtin.module
     (the top one, or the one a `cuda_tile.module @name` became) become `gpu.func` kernels of one
-    `gpu.module` in the top module, named like the module that held them. False after
-    diagnostics; the module is then unchanged."""
+    `gpu.module` in the top module, named like the module that held them; `threads` per CTA, or
+    per kernel `block_size(kernel)` when None. False after diagnostics; the module is then
+    unchanged."""
     ok = True
     groups: dict[ModuleOp, list[tuple[func.FuncOp, gpu.FuncOp, list[Operation]]]] = {}
     module_globals: dict[ModuleOp, list[tuple[Operation, Operation]]] = {}  # (nv_tileaa.global, llvm global)
@@ -237,7 +274,8 @@ def convert_tileaa_to_gpu(module: ModuleOp, lctx: LoweringContext, threads: int 
             lctx.error(op, UNSUPPORTED.format(name="func.func") + " (a function that is not an entry)")
             ok = False
             continue
-        cv = _KernelConverter(lctx, threads)
+        target = lctx.options.target
+        cv = _KernelConverter(lctx, threads or block_size(op, target.cc if target is not None else 0))
         new = cv.convert(op)
         if new is None:
             ok = False
