@@ -79,6 +79,16 @@ def test_fma_rounds_once():
     assert m[0] == np.float32(2**-11)
 
 
+def test_fma_with_infinities_and_nan():
+    """No error terms for an infinite product or sum: inf*x+y = inf, inf*1 + -inf = NaN, and a
+    product that overflows f32 stays inf (IEEE fma, as the GPU computes it)."""
+    params = "%a: tile<4xf32>, %b: tile<4xf32>, %c: tile<4xf32>"
+    inf = np.float32(np.inf)
+    r = value(params, "%r = fma %a, %b, %c : tile<4xf32>", f32(inf, 1.75, inf, 3e38), f32(1.75, -inf, 1.0, 10.0),
+              f32(0.19, 2.0, -inf, 0.0))
+    assert r[0] == inf and r[1] == -inf and np.isnan(r[2]) and r[3] == inf
+
+
 def _ftof(src: np.ndarray, to: str, mode: str = "") -> np.ndarray:
     n = src.size
     return value(f"%a: tile<{n}xf32>", f"%r = ftof %a{mode} : tile<{n}xf32> -> tile<{n}x{to}>", src)

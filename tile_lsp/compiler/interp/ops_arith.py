@@ -71,8 +71,12 @@ def fma(it: Interpreter, op: Operation, ins: list[Any]) -> list[Array]:
     se = nx.two_sum_err(p, c, s)
     hi = s + (pe + se)
     err = (s - hi) + (pe + se)
+    # An infinite (or NaN) product or sum has no error terms: the plain result is the answer
+    # (inf * x + y = inf, inf - inf = NaN), which the error terms would turn into NaN.
+    exact = np.isfinite(p) & np.isfinite(s) & np.isfinite(hi)
+    hi = np.where(exact, hi, s)
     mode = case_of(op, "rounding_mode", "nearest_even")
-    return [nx.round_float(hi, result_elem(op), mode, np.where(np.isfinite(err), err, 0.0), ftz(op))]
+    return [nx.round_float(hi, result_elem(op), mode, np.where(exact & np.isfinite(err), err, 0.0), ftz(op))]
 
 
 @handles("remf")
