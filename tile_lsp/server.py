@@ -311,13 +311,13 @@ class TileServer:
         suffix = pview.PREVIEW_SUFFIX.get(view.stage, ".ptxas.txt")
         target = os.path.join(directory, _stem(path) + suffix)
         try:
-            os.makedirs(directory, exist_ok=True)
-            with open(target, "w", encoding="utf-8") as f:
-                f.write(view.output)
             request = self.pipeline_request(snap)
             report = self.pipeline.cached(request) if request is not None else None
-            if report is not None and report.status == DONE:
-                stage_links.write_previews(directory, _stem(path), report, path, snap.text)  # links follow
+            if report is not None and report.status == DONE:  # every stage and the map: links work
+                stage_links.write_previews(directory, _stem(path), report, path, snap.text)
+            os.makedirs(directory, exist_ok=True)
+            with open(target, "w", encoding="utf-8") as f:  # this stage (or why there is none)
+                f.write(view.output)
         except OSError as exc:
             self.ls.window_show_message(lsp.ShowMessageParams(type=lsp.MessageType.Warning, message=f"tile-lsp: {exc}"))
             return None
