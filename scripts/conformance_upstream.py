@@ -14,7 +14,6 @@ import json
 import os
 import pathlib
 import re
-import shutil
 import signal
 import subprocess
 import sys
@@ -25,11 +24,11 @@ from dataclasses import asdict, dataclass, field
 
 from tile_lsp.compiler.frontend import split_chunks
 from tile_lsp.compiler.source import SourceText, Span
+from tile_lsp.testing.tools import mlir_opt_path
 
 DEFAULT_ROOT = pathlib.Path(__file__).resolve().parents[1].parent / "shared" / "conformance" / "mlir-upstream" / "mlir" / "test"
 CONVERSION_DIRS = ("Conversion/NVGPUToNVVM", "Conversion/GPUToNVVM")
 INVALID_FILE = "Dialect/NVGPU/invalid.mlir"
-MLIR_OPT_CANDIDATES = ("/usr/lib/llvm-22/bin/mlir-opt", "mlir-opt-22", "mlir-opt")
 # The test files' RUN lines enable redux; the reference otherwise runs with default options.
 REFERENCE_PASSES = ("--convert-gpu-to-nvvm=has-redux=1", "--convert-nvgpu-to-nvvm")
 UNIT_TIMEOUT_S = 60
@@ -45,13 +44,6 @@ _TARGET_RULES = (
 )
 DEFAULT_CHIP = "sm_80"
 
-
-def mlir_opt_path() -> str | None:
-    for cand in MLIR_OPT_CANDIDATES:
-        path = cand if os.path.isabs(cand) and os.access(cand, os.X_OK) else shutil.which(cand)
-        if path:
-            return path
-    return None
 
 
 def chip_for(text: str) -> str:

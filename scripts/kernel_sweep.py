@@ -12,21 +12,20 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import pathlib
 import re
-import shutil
 import subprocess
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 
+from tile_lsp.testing.tools import mlir_opt_path
+
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 CUTILE = ROOT / "tests" / "data" / "cutile"
 NVIDIA = ROOT.parent / "shared" / "kernels" / "nvidia"
 TARGETS = ("sm_80", "sm_90a", "sm_100a")
-MLIR_OPT_CANDIDATES = ("/usr/lib/llvm-22/bin/mlir-opt", "mlir-opt-22", "mlir-opt")
 SPLIT = "// -----"
 _ENTRY = re.compile(r"^\s*entry\s+@([\w$.-]+)", re.MULTILINE)
 
@@ -64,13 +63,6 @@ class FileInfo:
     reason: str = ""  # why not valid: front end rejects it / no entry
     entries: list[str] = field(default_factory=list)
 
-
-def mlir_opt_path() -> str | None:
-    for cand in MLIR_OPT_CANDIDATES:
-        path = cand if os.path.isabs(cand) and os.access(cand, os.X_OK) else shutil.which(cand)
-        if path:
-            return path
-    return None
 
 
 def kernel_files(paths: list[str], debug_info: bool = False) -> list[tuple[pathlib.Path, str]]:

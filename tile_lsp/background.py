@@ -47,7 +47,6 @@ _PRELOAD = [
     "tile_lsp.compiler.pipeline",
     "tile_lsp.compiler.entry_cache",
     "tile_lsp.compiler.entry_merge",
-    "tile_lsp.cli_compile",
     "tile_lsp.compiler.mlir.context",
     "tile_lsp.compiler.lowering.to_nvvm",
     "tile_lsp.compiler.lowering.nvvm_to_llvm",
@@ -177,10 +176,9 @@ def _unit_cache() -> Any:
     fresh spare) still finds every entry compiled before."""
     global _UNIT_CACHE
     if _UNIT_CACHE is None:
-        from tile_lsp.cli_compile import cache_directory
-        from tile_lsp.compiler.entry_cache import EntryCache
+        from tile_lsp.compiler.entry_cache import EntryCache, default_directory
 
-        _UNIT_CACHE = EntryCache(directory=os.path.join(cache_directory(), "units"))
+        _UNIT_CACHE = EntryCache(directory=default_directory(os.environ, os.path.expanduser("~")))
     return _UNIT_CACHE
 
 

@@ -13,7 +13,7 @@ import sys
 from dataclasses import asdict, is_dataclass
 
 from tile_lsp.compiler.diagnostics import DiagnosticSink, format_text, to_json
-from tile_lsp.compiler.entry_cache import EntryCache
+from tile_lsp.compiler.entry_cache import EntryCache, default_directory
 from tile_lsp.compiler.pipeline import MISSING_TARGET, CompileResult, StageOutput, compile_source
 from tile_lsp.compiler.source import SourceText, Span
 from tile_lsp.compiler.target import CompileOptions, Target
@@ -74,19 +74,13 @@ def run_compile(args: argparse.Namespace) -> int:
     return 0 if result.ok else 1
 
 
-def cache_directory(explicit: str | None = None) -> str:
-    """The per-entry cache's directory: `--cache-dir`, else $XDG_CACHE_HOME/tile-lsp, else
-    ~/.cache/tile-lsp."""
-    if explicit:
-        return explicit
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "tile-lsp")
-
-
 def _entry_cache(args: argparse.Namespace) -> EntryCache | None:
+    """The per-entry cache: `--cache-dir DIR` (units in DIR/units), else the default one."""
     if getattr(args, "no_cache", False):
         return None
-    return EntryCache(directory=os.path.join(cache_directory(getattr(args, "cache_dir", None)), "units"))
+    explicit = getattr(args, "cache_dir", None)
+    directory = os.path.join(explicit, "units") if explicit else default_directory(os.environ, os.path.expanduser("~"))
+    return EntryCache(directory=directory)
 
 
 def _stem(source: SourceText) -> str:

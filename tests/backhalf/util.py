@@ -2,26 +2,14 @@
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
 import subprocess
 
 import pytest
 
 from tile_lsp.compiler.mlir.context import UpstreamParse, parse_upstream, print_ir
 from tile_lsp.compiler.source import SourceText
-
-MLIR_OPT_CANDIDATES = ("/usr/lib/llvm-22/bin/mlir-opt", "mlir-opt-22", "mlir-opt")
-
-
-def mlir_opt_path() -> str | None:
-    for cand in MLIR_OPT_CANDIDATES:
-        path = cand if os.path.isabs(cand) and os.access(cand, os.X_OK) else shutil.which(cand)
-        if path:
-            return path
-    return None
-
+from tile_lsp.testing.tools import mlir_opt_path
 
 SPLIT = "// -----"
 # (tool, text, args) -> the tool's result: a lone run's, or a batch run's for a text the batch accepted.

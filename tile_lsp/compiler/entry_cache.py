@@ -20,6 +20,7 @@ import threading
 import time
 import zlib
 from collections import OrderedDict
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -160,6 +161,14 @@ class EntryCache:
 
 
 _PROCESS_CACHE = EntryCache()
+
+
+def default_directory(environ: Mapping[str, str], home: str) -> str:
+    """The on-disk unit cache shared by `tile-lsp compile` and the language server's workers:
+    $XDG_CACHE_HOME/tile-lsp/units, else <home>/.cache/tile-lsp/units (callers pass the
+    environment: the compiler reads none itself)."""
+    base = environ.get("XDG_CACHE_HOME") or os.path.join(home, ".cache")
+    return os.path.join(base, "tile-lsp", "units")
 
 
 def process_cache() -> EntryCache:

@@ -116,6 +116,18 @@ def lines_of_source(refs: Sequence[SourceRef | None], source: SourceText, where:
     return out
 
 
+def line_runs(numbers: Sequence[int]) -> list[tuple[int, int]]:
+    """Ascending line numbers as runs of consecutive lines (first, last), e.g. for 3, 4, 5, 9:
+    (3, 5), (9, 9)."""
+    runs: list[tuple[int, int]] = []
+    for n in numbers:
+        if runs and n == runs[-1][1] + 1:
+            runs[-1] = (runs[-1][0], n)
+        else:
+            runs.append((n, n))
+    return runs
+
+
 # --- MLIR -----------------------------------------------------------------------------------
 
 

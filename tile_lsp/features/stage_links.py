@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tile_lsp.background import PipelineReport
-from tile_lsp.compiler.provenance import SourceRef
+from tile_lsp.compiler.provenance import SourceRef, line_runs
 from tile_lsp.compiler.source import Span
 from tile_lsp.features.pipeline_view import PREVIEW_SUFFIX
 
@@ -203,16 +203,6 @@ def lowered_ranges(report: PipelineReport, where: int | Span, directory: str, st
             continue
         numbers = report.source_to_lines(stage, where)
         path = os.path.join(directory, stem + PREVIEW_SUFFIX[stage])
-        for first, last in _runs(numbers):
+        for first, last in line_runs(numbers):
             out.append(LoweredRange(path, stage, first, last))
     return out
-
-
-def _runs(numbers: list[int]) -> list[tuple[int, int]]:
-    runs: list[tuple[int, int]] = []
-    for n in numbers:
-        if runs and n == runs[-1][1] + 1:
-            runs[-1] = (runs[-1][0], n)
-        else:
-            runs.append((n, n))
-    return runs

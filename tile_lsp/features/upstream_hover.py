@@ -26,6 +26,7 @@ from xdsl.utils.lexer import Span as XSpan
 from tile_lsp.background import PipelineReport
 from tile_lsp.compiler.document import DocumentAnalysis
 from tile_lsp.compiler.frontend import split_chunks
+from tile_lsp.compiler.provenance import line_runs
 from tile_lsp.compiler.source import SourceText, Span
 from tile_lsp.features.index import SymbolRef, ValueRef, target_at
 from tile_lsp.features.upstream_docs import op_description
@@ -309,15 +310,7 @@ def tidy_line(line: str) -> str:
 
 def _ranges(numbers: list[int]) -> str:
     """0-based line numbers as 1-based ranges: "line 4", "lines 4-6, 9"."""
-    parts: list[str] = []
-    start = prev = numbers[0]
-    for n in [*numbers[1:], None]:
-        if n is not None and n == prev + 1:
-            prev = n
-            continue
-        parts.append(f"{start + 1}" if start == prev else f"{start + 1}-{prev + 1}")
-        if n is not None:
-            start = prev = n
+    parts = [f"{a + 1}" if a == b else f"{a + 1}-{b + 1}" for a, b in line_runs(numbers)]
     return ("line " if len(numbers) == 1 else "lines ") + ", ".join(parts)
 
 
