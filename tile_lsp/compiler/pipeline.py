@@ -108,6 +108,9 @@ class _Run:
         self.index = index  # None: no line maps wanted
         self.llvm_ir: str | None = None  # what the ptx stage compiles (with line info when mapping)
         self.ptx: str | None = None  # what ptxas assembles (the shown PTX)
+        # MLIR stage texts printed by forked children, collected before the compile returns.
+        self.defer_prints = True
+        self.pending: list[tuple[StageOutput, Any]] = []
 
     @property
     def debug_shown(self) -> bool:
@@ -188,7 +191,10 @@ def compile_whole(source: SourceText, options: CompileOptions, emit: str = "ptx"
         run = _start_upstream(result, provenance)
         if run is None:
             return result
-    _run_stages(run, emit)
+    try:
+        _run_stages(run, emit)
+    finally:
+        _join_prints(run)
     return result
 
 
@@ -301,25 +307,54 @@ def _require_target(run: _Run) -> Target | None:
 
 
 def _mlir_output(run: _Run, name: str) -> StageOutput:
+    """The stage's text (plain and located) and line map, printed from the module as it is now.
+    With fork (`compiler.forked`) the printing runs in a child on a snapshot of the module while
+    the next stages go on; `_join_prints` fills the output in before the compile returns."""
+    from tile_lsp.compiler import forked
+
+    if forked.ENABLED and run.defer_prints:
+        out = StageOutput(name, "", 0.0)
+        module, index = run.module, run.index
+        after = run.pending[-1][1] if run.pending else None
+        run.pending.append((out, forked.Forked(lambda: _print_stage(module, index), after)))
+        return out
+    text, located, refs = _print_stage(run.module, run.index)
+    return StageOutput(name, text, 0.0, located_text=located, line_refs=refs)
+
+
+def _print_stage(module: Operation, index: SourceIndex | None) -> tuple[str, str | None, list[SourceRef | None] | None]:
     from tile_lsp.compiler.mlir.context import print_ir
     from tile_lsp.compiler.provenance import print_mapped, print_mapped_located
 
     refs: list[SourceRef | None] | None = None
     located: str | None = None
-    if run.index is not None:  # one printing: the located text, and the plain one cut from it
+    if index is not None:  # one printing: the located text, and the plain one cut from it
         try:
-            text, located, refs = print_mapped_located(run.module, run.index)
+            text, located, refs = print_mapped_located(module, index)
         except Exception:  # a location kind the printer does not know: print without locations
-            text, refs = print_mapped(run.module, run.index)
+            text, refs = print_mapped(module, index)
             located = ""
     if refs is None:
-        text = print_ir(run.module)
+        text = print_ir(module)
     if located is None:  # ("": printing locations failed already)
         try:
-            located = print_ir(run.module, locations=True)
+            located = print_ir(module, locations=True)
         except Exception:  # a location kind the printer does not know: the plain dump still stands
             located = None
-    return StageOutput(name, text, 0.0, located_text=located or None, line_refs=refs)
+    return text, located or None, refs
+
+
+def _join_prints(run: _Run) -> None:
+    """Collect the stage texts printed in forked children (see `_mlir_output`)."""
+    from tile_lsp.compiler.forked import ForkFailed
+
+    pending, run.pending = run.pending, []
+    for out, job in pending:
+        try:
+            out.text, out.located_text, out.line_refs = job.result()
+        except ForkFailed as exc:
+            out.text = f"// tile-lsp: printing the {out.name} stage failed ({exc})\n"
+            out.located_text, out.line_refs = None, None
 
 
 def _run_tileaa(run: _Run) -> StageOutput | None:

@@ -4,6 +4,7 @@ then the strict legality check (only gpu.module may survive of gpu/nvgpu; no std
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import cast
 
 from xdsl.dialects.builtin import ModuleOp
@@ -39,19 +40,31 @@ _DONE_NAMES = ("builtin.unrealized_conversion_cast",)
 
 class _SkipLowered(RewritePattern):
     """`patterns` in order (first one that acts wins, as xDSL's greedy applier), not tried on
-    llvm/nvvm ops."""
+    llvm/nvvm ops, nor on ops `wanted` (when given) says no pattern of the pass looks at."""
 
-    def __init__(self, patterns: list[RewritePattern]) -> None:
+    def __init__(self, patterns: list[RewritePattern], wanted: Callable[[str], bool] | None = None) -> None:
         self.patterns = patterns
+        self.wanted = wanted
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         name = op.name
         if name.startswith(_DONE_PREFIXES) or name in _DONE_NAMES:
             return
+        if self.wanted is not None and not self.wanted(name):
+            return
         for pattern in self.patterns:
             pattern.match_and_rewrite(op, rewriter)
             if rewriter.has_done_action:
                 return
+
+
+def _gpu_pass_names() -> Callable[[str], bool]:
+    """The ops the gpu/nvgpu pass's patterns act on: gpu and nvgpu ops, the math (and arith) ops
+    libdevice implements, `cf.assert` (-> `__assertfail`)."""
+    from tile_lsp.compiler.lowering.libdevice_math import LIBDEVICE, LIBDEVICE_INT, LIBDEVICE_PREDICATES
+
+    names = frozenset({*LIBDEVICE, *LIBDEVICE_PREDICATES, *LIBDEVICE_INT, "math.sincos", "cf.assert"})
+    return lambda name: name.startswith(GPU_PREFIXES) or name in names
 
 
 def device_roots(module: ModuleOp) -> list[Operation]:
@@ -69,8 +82,8 @@ def convert_to_nvvm(module: ModuleOp, lctx: LoweringContext) -> bool:
         # A gpu.module has a single-block `body` region just like builtin.module, which is all the
         # pattern walker needs.
         target = cast(ModuleOp, root)
-        apply_patterns(target, [_SkipLowered([*gpu_patterns(lctx), *_nvgpu_patterns(lctx)])])
-        apply_patterns(target, [_SkipLowered(scf_patterns(lctx))])
+        apply_patterns(target, [_SkipLowered([*gpu_patterns(lctx), *_nvgpu_patterns(lctx)], _gpu_pass_names())])
+        apply_patterns(target, [_SkipLowered(scf_patterns(lctx), lambda name: name.startswith("scf."))])
         apply_patterns(target, [_SkipLowered([*std_patterns(lctx), *gpu_function_patterns(lctx)])])
         reconcile_casts(root)
         ok = check_nvvm_legality(root, lctx) and ok

@@ -1,0 +1,71 @@
+"""Stage texts printed in forked children (compiler/forked.py): the same texts and line maps as
+printing in process, failures reported in the text, chained children one after another."""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import time
+
+import pytest
+
+from tile_lsp.compiler import forked
+from tile_lsp.compiler.pipeline import MLIR_STAGES, compile_source
+from tile_lsp.compiler.source import SourceText
+from tile_lsp.compiler.target import CompileOptions, Target
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+KERNEL = pathlib.Path(__file__).resolve().parents[1] / "data" / "cutile" / "row_softmax.mlir"
+
+
+def test_result_comes_back_from_the_child() -> None:
+    parent = os.getpid()
+    job = forked.Forked(lambda: (os.getpid(), [1, 2, 3]))
+    pid, value = job.result()
+    assert pid != parent and value == [1, 2, 3]
+    assert job.result() == (pid, [1, 2, 3])  # collected once, kept
+
+
+def test_a_failing_child_is_reported_not_raised_through() -> None:
+    def boom() -> int:
+        raise ValueError("no")
+
+    with pytest.raises(forked.ForkFailed, match="exit status 1"):
+        forked.Forked(boom).result()
+
+
+def test_a_hanging_child_is_killed_at_the_timeout() -> None:
+    job = forked.Forked(lambda: time.sleep(30))
+    started = time.monotonic()
+    with pytest.raises(forked.ForkFailed, match="timed out"):
+        job.result(timeout=0.3)
+    assert time.monotonic() - started < 5
+
+
+def test_a_chained_child_starts_after_the_one_before() -> None:
+    first = forked.Forked(lambda: (time.sleep(0.3), time.monotonic())[1])
+    second = forked.Forked(time.monotonic, after=first)
+    assert second.result() >= first.result()
+
+
+def _texts(monkeypatch: pytest.MonkeyPatch, enabled: bool) -> dict[str, tuple[str, str | None, list[object] | None]]:
+    monkeypatch.setattr(forked, "ENABLED", enabled)
+    options = CompileOptions(target=Target.parse_gpu_name("sm_90a"))
+    result = compile_source(SourceText(KERNEL.read_text(), str(KERNEL)), options, "llvm", cache=False)
+    assert result.ok, [d.message for d in result.diagnostics]
+    out = {}
+    for name in MLIR_STAGES:
+        stage = result.stage(name)
+        assert stage is not None
+        out[name] = (stage.text, stage.located_text, stage.line_refs)
+    return out
+
+
+def test_forked_printing_gives_the_same_texts_and_maps(monkeypatch: pytest.MonkeyPatch) -> None:
+    inline = _texts(monkeypatch, False)
+    deferred = _texts(monkeypatch, True)
+    for name in MLIR_STAGES:
+        assert deferred[name] == inline[name], name
+        text, located, refs = deferred[name]
+        assert text.count("\n") > 10 and located is not None and "loc(" in located
+        assert refs is not None and any(r is not None for r in refs)
