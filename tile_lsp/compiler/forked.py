@@ -36,6 +36,8 @@ class Forked(Generic[T]):
     With `after`, the child starts its work only once that child has exited: a chain of them
     uses one core, leaving the other to this process."""
 
+    _exit_r: int
+
     def __init__(self, fn: Callable[[], T], after: Forked[object] | None = None) -> None:
         self._file: IO[bytes] | None = tempfile.TemporaryFile()  # noqa: SIM115 (closed in result())
         wait_fd = after._exit_r if after is not None else None
