@@ -366,19 +366,24 @@ def _run_tileaa(run: _Run) -> StageOutput | None:
 
 
 def _run_gpu(run: _Run) -> StageOutput | None:
+    from tile_lsp.compiler.lowering.cse import eliminate_common_subexpressions
     from tile_lsp.compiler.lowering.tileaa_to_gpu import convert_tileaa_to_gpu
 
     if not convert_tileaa_to_gpu(run.module, run.lctx) or run.sink.has_errors:
         return None
+    eliminate_common_subexpressions(run.module)  # slot-by-slot code repeats index arithmetic
     run.result.layouts = dict(run.lctx.layouts)
     return _mlir_output(run, "gpu")
 
 
 def _run_nvvm(run: _Run) -> StageOutput | None:
     from tile_lsp.compiler.lowering import debuginfo, target_attach, to_nvvm
+    from tile_lsp.compiler.lowering.cse import eliminate_common_subexpressions
 
     if not to_nvvm.convert_to_nvvm(run.module, run.lctx):
         return None
+    if run.result.start_stage == "cuda_tile":  # (the user's own gpu/nvvm MLIR lowers op for op)
+        eliminate_common_subexpressions(run.module)  # the patterns make a constant per use
     if not target_attach.attach_nvvm_target(run.module, run.lctx):
         return None
     if not debuginfo.translate_debug_info(run.module, run.lctx):
