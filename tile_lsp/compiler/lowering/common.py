@@ -4,7 +4,7 @@ pattern application that stamps provenance on new ops, and the legality check.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from xdsl.dialects import builtin
@@ -96,6 +96,60 @@ def apply_patterns(
     PatternRewriteWalker(
         GreedyRewritePatternApplier(list(stamped), dce_enabled=dce), walk_regions_first=walk_regions_first, listener=listener
     ).rewrite_module(module)
+
+
+def apply_patterns_to(
+    module: builtin.ModuleOp, patterns: Sequence[RewritePattern], wanted: Callable[[str], bool]
+) -> None:
+    """`apply_patterns` for a pass whose patterns act only on the few ops `wanted` names (the
+    nvvm stage's gpu/nvgpu and scf passes): those ops, in walk order, and the wanted ops the
+    rewrites create, each tried until a round changes nothing; no sweep over every other op and
+    no dead-code removal (the pass after does that). New ops get the rewritten op's location."""
+    listener = PatternRewriterListener()
+    created: list[Operation] = []
+    current: list[Operation] = []
+
+    def on_insert(new: Operation) -> None:
+        if isinstance(new.location, builtin.UnknownLoc) and current:
+            new.location = current[-1].location
+            for nested in new.walk():
+                if isinstance(nested.location, builtin.UnknownLoc):
+                    nested.location = new.location
+        for nested in new.walk():
+            if wanted(nested.name):
+                created.append(nested)
+
+    listener.operation_insertion_handler.append(on_insert)
+    pending = [op for op in module.walk() if op is not module and wanted(op.name)]
+    while pending:
+        changed = False
+        left: list[Operation] = []
+        for op in pending:
+            if not _inside(op, module):  # erased or detached by an earlier rewrite
+                continue
+            rewriter = PatternRewriter(op)
+            rewriter.extend_from_listener(listener)
+            current.append(op)
+            try:
+                for pattern in patterns:
+                    pattern.match_and_rewrite(op, rewriter)
+                    if rewriter.has_done_action:
+                        break
+            finally:
+                current.pop()
+            if rewriter.has_done_action:
+                changed = True
+            else:
+                left.append(op)
+        pending = [*left, *created] if changed else []
+        created = []
+
+
+def _inside(op: Operation, root: Operation) -> bool:
+    parent = op.parent_op()
+    while parent is not None and parent is not root:
+        parent = parent.parent_op()
+    return parent is root
 
 
 def op_name(op: Operation) -> str:

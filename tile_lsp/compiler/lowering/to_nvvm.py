@@ -11,7 +11,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
-from tile_lsp.compiler.lowering.common import LoweringContext, apply_patterns
+from tile_lsp.compiler.lowering.common import LoweringContext, apply_patterns, apply_patterns_to
 from tile_lsp.compiler.lowering.gpu_to_nvvm import gpu_function_patterns, gpu_patterns
 from tile_lsp.compiler.lowering.scf_to_cf import scf_patterns
 from tile_lsp.compiler.lowering.std_to_llvm import UNSUPPORTED, std_patterns
@@ -82,8 +82,9 @@ def convert_to_nvvm(module: ModuleOp, lctx: LoweringContext) -> bool:
         # A gpu.module has a single-block `body` region just like builtin.module, which is all the
         # pattern walker needs.
         target = cast(ModuleOp, root)
-        apply_patterns(target, [_SkipLowered([*gpu_patterns(lctx), *_nvgpu_patterns(lctx)], _gpu_pass_names())])
-        apply_patterns(target, [_SkipLowered(scf_patterns(lctx), lambda name: name.startswith("scf."))])
+        # The gpu/nvgpu and scf passes touch few ops: only those are visited.
+        apply_patterns_to(target, [*gpu_patterns(lctx), *_nvgpu_patterns(lctx)], _gpu_pass_names())
+        apply_patterns_to(target, scf_patterns(lctx), lambda name: name.startswith("scf."))
         apply_patterns(target, [_SkipLowered([*std_patterns(lctx), *gpu_function_patterns(lctx)])])
         reconcile_casts(root)
         ok = check_nvvm_legality(root, lctx) and ok
