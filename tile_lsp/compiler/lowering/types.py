@@ -40,6 +40,7 @@ def register_type_conversion(hook: TypeHook) -> None:
     """Add a conversion tried before the built-in rules (idempotent per hook)."""
     if hook not in _HOOKS:
         _HOOKS.append(hook)
+        _CONVERTED.clear()
 
 
 def address_space(memory_space: Attribute) -> int | None:
@@ -92,8 +93,25 @@ def _layout(t: MemRefType[Attribute]) -> tuple[list[int], int] | None:
     return [int(s) for s in strides_opt if s is not None], 0
 
 
+# convert_type's answers (types are immutable values); a new hook forgets them.
+_CONVERTED: dict[Attribute, Attribute | None] = {}
+_MISSING = object()
+
+
 def convert_type(t: Attribute) -> Attribute | None:
     """The llvm-dialect type of `t` (None = cannot be converted)."""
+    try:
+        found = _CONVERTED.get(t, _MISSING)
+    except TypeError:  # an unhashable type: no memo
+        return _convert_type(t)
+    if found is _MISSING:
+        found = _CONVERTED[t] = _convert_type(t)
+        if len(_CONVERTED) > 4096:  # bounded: a long-lived server sees many shapes
+            _CONVERTED.clear()
+    return found  # type: ignore[return-value]
+
+
+def _convert_type(t: Attribute) -> Attribute | None:
     for hook in _HOOKS:
         converted = hook(t)
         if converted is not None:
