@@ -101,7 +101,8 @@ def apply_patterns(
 def apply_patterns_to(
     module: builtin.ModuleOp, patterns: Sequence[RewritePattern], wanted: Callable[[str], bool]
 ) -> None:
-    """`apply_patterns` for a pass whose patterns act only on the few ops `wanted` names (the
+    """`apply_patterns` for a pass whose patterns act only on the few ops `wanted` names (by
+    written name, `op_name`; the
     nvvm stage's gpu/nvgpu and scf passes): those ops, in walk order, and the wanted ops the
     rewrites create, each tried until a round changes nothing; no sweep over every other op and
     no dead-code removal (the pass after does that). New ops get the rewritten op's location."""
@@ -116,11 +117,11 @@ def apply_patterns_to(
                 if isinstance(nested.location, builtin.UnknownLoc):
                     nested.location = new.location
         for nested in new.walk():
-            if wanted(nested.name):
+            if wanted(op_name(nested)):
                 created.append(nested)
 
     listener.operation_insertion_handler.append(on_insert)
-    pending = [op for op in module.walk() if op is not module and wanted(op.name)]
+    pending = [op for op in module.walk() if op is not module and wanted(op_name(op))]
     while pending:
         changed = False
         left: list[Operation] = []

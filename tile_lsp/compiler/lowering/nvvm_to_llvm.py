@@ -30,7 +30,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
-from tile_lsp.compiler.lowering.common import LoweringContext, apply_patterns
+from tile_lsp.compiler.lowering.common import LoweringContext, apply_patterns_to
 from tile_lsp.compiler.mlir.context import attr_text as _type_text
 from tile_lsp.compiler.mlir.dialects import nvvm
 from tile_lsp.compiler.target import Target
@@ -677,7 +677,7 @@ def convert_nvvm_to_llvm(module: builtin.ModuleOp, lctx: LoweringContext) -> boo
     pattern = _LowerNvvmOp(lctx, table, floors)
     _CURRENT.append(lctx)
     try:
-        apply_patterns(module, [pattern])
+        apply_patterns_to(module, [pattern], lambda name: name.startswith("nvvm."))  # (only those change)
     finally:
         _CURRENT.pop()
     survivors_ok = True
