@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup demo test lint typecheck unit conformance conformance-upstream sweep bench bench-compile bench-editor bench-tileiras clean
+.PHONY: setup demo test lint typecheck unit conformance conformance-upstream sweep ops-coverage bench bench-compile bench-editor bench-tileiras clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -47,6 +47,10 @@ conformance-upstream: setup
 # Every cuTile and NVIDIA kernel to a cubin for sm_80/sm_90a/sm_100a, nvvm dumps through mlir-opt 22.
 sweep: setup
 	$(BIN)/python scripts/kernel_sweep.py --jobs 2
+
+# Which cuda_tile ops of NVIDIA's ops.mlir reach ptxas (sm_80/sm_90a/sm_100a), op by op.
+ops-coverage: setup
+	$(BIN)/python scripts/ops_coverage.py --jobs 2
 
 bench: setup
 	$(BIN)/python bench/frontend_speed.py

@@ -412,6 +412,11 @@ def _barrier(s: Simulator, op: Operation, x: list[Any], mask: np.ndarray) -> Any
     s.mem.barrier()
 
 
+@handles("llvm.fence")
+def _fence(s: Simulator, op: Operation, x: list[Any], mask: np.ndarray) -> Any:
+    """Nothing to do: lockstep execution performs every access in program order, at once."""
+
+
 @handles("gpu.printf")
 def _printf(s: Simulator, op: Operation, x: list[Any], mask: np.ndarray) -> Any:
     fmt = op.properties["format"].data  # type: ignore[attr-defined]

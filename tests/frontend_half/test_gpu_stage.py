@@ -138,17 +138,17 @@ def test_reduce_goes_through_one_shared_buffer_with_barriers() -> None:
 
 
 UNSUPPORTED_OPS = """cuda_tile.module @m {
-  entry @k(%p: tile<ptr<i1>>) {
+  entry @k(%p: tile<ptr<f8E8M0FNU>>) {
     %i = iota : tile<128xi32>
-    %pp = reshape %p : tile<ptr<i1>> -> tile<1xptr<i1>>
-    %pb = broadcast %pp : tile<1xptr<i1>> -> tile<128xptr<i1>>
-    %ptrs = offset %pb, %i : tile<128xptr<i1>>, tile<128xi32> -> tile<128xptr<i1>>
-    %v, %t = load_ptr_tko acquire device %ptrs : tile<128xptr<i1>> -> tile<128xi1>, token
+    %pp = reshape %p : tile<ptr<f8E8M0FNU>> -> tile<1xptr<f8E8M0FNU>>
+    %pb = broadcast %pp : tile<1xptr<f8E8M0FNU>> -> tile<128xptr<f8E8M0FNU>>
+    %ptrs = offset %pb, %i : tile<128xptr<f8E8M0FNU>>, tile<128xi32> -> tile<128xptr<f8E8M0FNU>>
+    %v, %t = load_ptr_tko weak %ptrs : tile<128xptr<f8E8M0FNU>> -> tile<128xf8E8M0FNU>, token
     %c0 = constant <i32: 0> : tile<i32>
     %c4 = constant <i32: 4> : tile<i32>
     %c1 = constant <i32: 1> : tile<i32>
     for %iv in (%c0 to %c4, step %c1) : tile<i32> {
-      %scratch = alloca num_elem = 64, alignment = 16 : tile<ptr<f32>>
+      %q = constant <f4E2M1FN: 1.0> : tile<16xf4E2M1FN>
       continue
     }
     return
@@ -165,9 +165,10 @@ def test_unsupported_op_is_a_diagnostic_at_the_cuda_tile_op_and_the_module_is_ke
     lines = UNSUPPORTED_OPS.splitlines()
     where = {d.message: run.lctx.source.line_col(d.span.start)[0] for d in run.lctx.sink.items if d.is_error}
     assert where == {
-        "not yet supported by the gpu stage: 'cuda_tile.load_ptr_tko' (nv_tileaa.load: an ordered access to i1 "
-        "values)": next(i for i, x in enumerate(lines) if "load_ptr_tko" in x),
-        "not yet supported by the gpu stage: 'cuda_tile.alloca'": next(i for i, x in enumerate(lines) if "alloca" in x),
+        "not yet supported by the gpu stage: 'cuda_tile.load_ptr_tko' (nv_tileaa.load: f8E8M0FNU values)":
+            next(i for i, x in enumerate(lines) if "load_ptr_tko" in x),
+        "not yet supported by the gpu stage: 'cuda_tile.constant' (arith.constant: f4E2M1FN values)":
+            next(i for i, x in enumerate(lines) if "f4E2M1FN" in x),
     }
     assert ops(run.module, "gpu.module") == []  # unchanged: still the nv_tileaa module
 

@@ -67,16 +67,16 @@ async def test_gpu_stage_error_lands_on_the_source_op(client: LanguageClient, tm
     """A stage diagnostic of a cuda_tile document, as the user types: at the op's line, with the
     stage as the LSP source; fixing the text removes it (same document, new version)."""
     configure(client, gpuName="sm_90a")
-    uri = (tmp_path / "alloca.mlir").as_uri()
+    uri = (tmp_path / "fp4.mlir").as_uri()
     log = record_publishes(client)
-    # An alloca: the front end accepts it, the gpu stage does not lower it yet.
-    text = EXAMPLE.replace("    %c128 = constant", "    %scratch = alloca num_elem = 64, alignment = 16 : tile<ptr<f32>>\n    %c128 = constant", 1)
+    # An fp4 tile: the front end accepts it, the gpu stage does not lower fp4 values yet.
+    text = EXAMPLE.replace("    %c128 = constant", "    %q = constant <f4E2M1FN: 1.0> : tile<16xf4E2M1FN>\n    %c128 = constant", 1)
     open_document(client, uri, text, language="cuda_tile")
     published = await until_published(log, uri, 1, lambda d: any(x.source == "tile-lsp(gpu)" for x in d))
     (diag,) = published.diagnostics  # the front end has nothing to say; the gpu stage, once
     assert diag.source == "tile-lsp(gpu)" and diag.severity == lsp.DiagnosticSeverity.Error
-    assert diag.message == "not yet supported by the gpu stage: 'cuda_tile.alloca'"
-    line = _pos(text, "alloca").line
+    assert diag.message == "not yet supported by the gpu stage: 'cuda_tile.constant' (arith.constant: f4E2M1FN values)"
+    line = _pos(text, "f4E2M1FN").line
     assert diag.range.start.line == line == diag.range.end.line
     ptx = await view_stage(client, uri, "ptx")
     assert ptx["ok"] is False and "not yet supported by the gpu stage" in ptx["output"]

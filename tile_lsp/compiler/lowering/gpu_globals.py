@@ -11,6 +11,7 @@ from xdsl.dialects.builtin import (
     FloatAttr,
     IntAttr,
     IntegerAttr,
+    IntegerType,
     StringAttr,
     SymbolRefAttr,
     TensorType,
@@ -73,4 +74,28 @@ def get_global(cv: g._KernelConverter, op: Operation) -> None:
     cv.values[op.results[0]] = cv.v(g._create("llvm.addrspacecast", [address], op.results[0].type))
 
 
-__all__ = ["get_global", "lower_global"]
+MAX_ELEMENT_BYTES = 8  # the widest element a pointer tile can point to (i64, f64, pointers)
+
+
+def alloca(cv: g._KernelConverter, op: Operation) -> None:
+    """alloca (private): scratch memory of one tile block, so one CTA-shared buffer per op
+    (every thread of the block sees the same memory, as the tile block's one logical thread
+    does), its address cast to a generic pointer. nv_tileaa keeps no element type, so the
+    buffer takes `num_elem` of the widest elements. `global` scratch (a buffer per tile block
+    in global memory, sized by the grid) is not lowered."""
+    count, align = g._get(op, "num_elem"), g._get(op, "alignment")
+    if "global" in op.attributes or "global" in op.properties:
+        raise g.Unsupported(op, "global scratch memory")
+    if not isinstance(count, IntegerAttr) or not isinstance(align, IntegerAttr):
+        raise g.Unsupported(op, "num_elem and alignment")
+    name = f"__tile_alloca_{cv.name}_{len(cv.globals)}"  # (the exchange buffer joins them at the end)
+    size = max(1, count.value.data * MAX_ELEMENT_BYTES)
+    buffer = llvm.GlobalOp(llvm.LLVMArrayType(IntAttr(size), IntegerType(8)), name, "internal", addr_space=3,
+                           alignment=max(1, align.value.data))
+    buffer.location = op.location
+    cv.globals.append(buffer)
+    address = cv.v(llvm.AddressOfOp(name, llvm_ptr(3)))
+    cv.values[op.results[0]] = cv.v(g._create("llvm.addrspacecast", [address], op.results[0].type))
+
+
+__all__ = ["alloca", "get_global", "lower_global"]

@@ -1,5 +1,6 @@
 """Stage 3 fast path for `nv_tileaa.dot` on f16/bf16/tf32 (sm_80+): tensor-core `mma.sync`
-(m16n8k16; tf32 m16n8k8) fed by `ldmatrix` from shared memory, the K loop one `scf.for`.
+(m16n8k16; tf32 m16n8k8) fed by `ldmatrix` from shared memory, the K loop one `scf.for`. fp8
+operands (e4m3fn/e5m2, also one of each) are decoded to f16, exactly, and take the f16 path.
 
 The shape of the emitted code (visible in the `gpu` stage dump):
 
@@ -46,6 +47,7 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.llvm import GEP_USE_SSA_VAL
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
+from tile_lsp.compiler.lowering.gpu_convert import F8Format, convert_f8, f8_format
 from tile_lsp.compiler.lowering.layout import Layout
 from tile_lsp.compiler.lowering.tileaa_to_gpu import Dist, _create, _elem, _KernelConverter
 from tile_lsp.compiler.mlir.dialects import llvm_memory
@@ -241,24 +243,42 @@ def _byte_width(t: Attribute) -> int:
 
 
 def lower_dot_mma(cv: _KernelConverter, op: Operation) -> bool:
-    """`dot` through mma.sync when `plan_mma` allows it; False (nothing emitted) otherwise."""
+    """`dot` through mma.sync when `plan_mma` allows it; False (nothing emitted) otherwise.
+    fp8 operands (e4m3fn, e5m2, or one of each) are decoded to f16 first, which holds every
+    value of both formats exactly, and take the f16 path: the products are exact in the f32
+    (or f16) accumulator as with the baseline's decode + fma."""
     a, b, c = op.operands[:3]
     target = cv.lctx.options.target
     cc = target.cc if target is not None else 0
-    plan = plan_mma(a.type, b.type, c.type, cv.threads, cc)
+    fa, fb = f8_format(a.type), f8_format(b.type)
+    fp8 = fa is not None and fb is not None
+    a_t, b_t = (_as_f16(a.type), _as_f16(b.type)) if fp8 else (a.type, b.type)
+    plan = plan_mma(a_t, b_t, c.type, cv.threads, cc)
     if plan is None:
         return False
     va, vb = cv.get(a), cv.get(b)
     if not isinstance(va, Dist) or not isinstance(vb, Dist) or va.layout.has_ghosts or vb.layout.has_ghosts:
         return False
-    _Mma(cv, op, plan).emit(va, vb)
+    if fa is not None and fb is not None:
+        va, vb = _decoded(cv, va, fa, cc), _decoded(cv, vb, fb, cc)
+    _Mma(cv, op, plan, Float16Type() if fp8 else None).emit(va, vb)
     return True
 
 
+def _as_f16(t: Attribute) -> Attribute:
+    assert isinstance(t, TensorType)
+    return TensorType(Float16Type(), t.get_shape())
+
+
+def _decoded(cv: _KernelConverter, value: Dist, fmt: F8Format, cc: int) -> Dist:
+    """The fp8 bytes of `value` as f16 values (same layout)."""
+    return Dist(value.layout, value.shape, [convert_f8(cv.v, x, Float16Type(), fmt, None, cc) for x in value.slots])
+
+
 class _Mma:
-    def __init__(self, cv: _KernelConverter, op: Operation, plan: MmaPlan) -> None:
+    def __init__(self, cv: _KernelConverter, op: Operation, plan: MmaPlan, in_elem: Attribute | None = None) -> None:
         self.cv, self.op, self.plan = cv, op, plan
-        self.in_elem = _elem(op.operands[0].type)
+        self.in_elem = in_elem or _elem(op.operands[0].type)  # (fp8 operands: f16, see lower_dot_mma)
         self.acc = _elem(op.operands[2].type)
 
     def c(self, value: int) -> SSAValue:

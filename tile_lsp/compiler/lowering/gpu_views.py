@@ -105,6 +105,7 @@ def gather_load(cv: g._KernelConverter, op: Operation) -> None:
     elem = g._elem(t)
     layout = cv.layout_of(t) or Layout(1, cv.threads)
     g._order(cv, op, token)
+    g._fence_before(cv, ordered)
     rows = _rows(cv, op, view, rows_value, layout)
     slots = []
     for r in range(layout.slots):
@@ -130,6 +131,7 @@ def scatter_store(cv: g._KernelConverter, op: Operation) -> None:
         if layout.uniform:
             guard = g._and(cv, guard, cv.v(arith.CmpiOp(cv.thread_times(1), cv.i32c(0), "eq")))
         g._guarded_store(cv, values[r], ptr, guard, ordered)
+    g._fence_after(cv, ordered)
     if op.results:
         cv.values[op.results[0]] = g.Token(True)
 

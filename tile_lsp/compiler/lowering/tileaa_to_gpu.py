@@ -50,6 +50,7 @@ from xdsl.dialects.builtin import (
     UnitAttr,
     UnknownLoc,
     i1,
+    i8,
     i32,
     i64,
 )
@@ -207,6 +208,7 @@ def _num_elements(shape: Sequence[int]) -> int:
 
 MAX_THREADS = 512
 SLOTS_TARGET = 16  # register slots per thread the block size aims for (per tile value)
+MAX_SLOTS = 256  # register slots per thread of the largest tile the stage lowers
 
 
 def block_size(kernel: Operation, cc: int = 0) -> int:
@@ -244,7 +246,8 @@ def block_size(kernel: Operation, cc: int = 0) -> int:
 def convert_tileaa_to_gpu(module: ModuleOp, lctx: LoweringContext, threads: int | None = None) -> bool:
     """Stage 3 on `module` in place: the `nv_tileaa.kernel` func.funcs of each builtin.module
     (the top one, or the one a `cuda_tile.module @name` became) become `gpu.func` kernels of one
-    `gpu.module` in the top module, named like the module that held them; `threads` per CTA, or
+    `gpu.module` in the top module, named like the module that held them (test functions too,
+    with the ABI of gpu_testing.py; a module of globals only gets a gpu.module of its globals); `threads` per CTA, or
     per kernel `block_size(kernel)` when None. False after diagnostics; the module is then
     unchanged."""
     ok = True
@@ -270,8 +273,8 @@ def convert_tileaa_to_gpu(module: ModuleOp, lctx: LoweringContext, threads: int 
         if not isinstance(op, func.FuncOp):
             continue
         parent = op.parent_op()
-        if KERNEL_ATTR not in op.attributes or not isinstance(parent, ModuleOp):
-            lctx.error(op, UNSUPPORTED.format(name="func.func") + " (a function that is not an entry)")
+        if not isinstance(parent, ModuleOp):  # (entries and testing$funcs are a module's)
+            lctx.error(op, UNSUPPORTED.format(name="func.func") + " (a function that is not in a module)")
             ok = False
             continue
         target = lctx.options.target
@@ -281,10 +284,8 @@ def convert_tileaa_to_gpu(module: ModuleOp, lctx: LoweringContext, threads: int 
             ok = False
         else:
             groups.setdefault(parent, []).append((op, new, cv.globals))
-    for holder in module_globals.keys() - groups.keys():
-        lctx.error(module_globals[holder][0][0], unsupported_message(lctx, module_globals[holder][0][0],
-                                                                     "a global in a module without entries"))
-        ok = False
+    for holder in module_globals:
+        groups.setdefault(holder, [])  # a module of globals only: a gpu.module of just them
     if not ok:
         return False
     for parent, kernels in groups.items():
@@ -295,6 +296,12 @@ def convert_tileaa_to_gpu(module: ModuleOp, lctx: LoweringContext, threads: int 
             value = _module_attr(parent, key)
             if value is not None:
                 gmod.attributes[key] = value
+        # The gpu.module goes into the top module (where the later stages look for it), in the
+        # place of the module that held the kernels when that one is left empty.
+        anchor: Operation = kernels[0][0] if kernels else module_globals[parent][0][0]
+        while anchor.parent_op() is not module and anchor.parent_op() is not None:
+            anchor = cast(Operation, anchor.parent_op())
+        module.body.block.insert_op_before(gmod, anchor)
         for old_global, lowered in module_globals.get(parent, []):
             gmod.body.block.add_op(lowered)
             parent.body.block.erase_op(old_global)
@@ -303,12 +310,6 @@ def convert_tileaa_to_gpu(module: ModuleOp, lctx: LoweringContext, threads: int 
                 gmod.body.block.add_op(buffer)
         for _, new, _ in kernels:
             gmod.body.block.add_op(new)
-        # The gpu.module goes into the top module (where the later stages look for it), in the
-        # place of the module that held the kernels when that one is left empty.
-        anchor: Operation = kernels[0][0]
-        while anchor.parent_op() is not module and anchor.parent_op() is not None:
-            anchor = cast(Operation, anchor.parent_op())
-        module.body.block.insert_op_before(gmod, anchor)
         for fn, _, _ in kernels:
             parent.body.block.erase_op(fn)
         while parent is not module and not list(parent.body.block.ops):
@@ -354,6 +355,7 @@ class _KernelConverter:
         # (block, type, value) -> a constant already made in that block (reused: it dominates
         # every later op of the block and of the regions nested in it).
         self.const_cache: dict[tuple[Block, Attribute, int | str], SSAValue] = {}
+        self.result_ptrs: list[SSAValue] = []  # a testing$func's result pointers (gpu_testing.py)
 
     # -- building ------------------------------------------------------------------------------
 
@@ -628,12 +630,20 @@ class _KernelConverter:
     # -- kernel --------------------------------------------------------------------------------
 
     def convert(self, fn: func.FuncOp) -> gpu.FuncOp | None:
+        from tile_lsp.compiler.lowering import gpu_testing
+
         ftype = fn.function_type
-        for t in ftype.inputs.data:
+        testing = KERNEL_ATTR not in fn.attributes  # a testing$func: its own ABI (gpu_testing.py)
+        params: list[Attribute] | None = list(ftype.inputs.data)
+        if testing:
+            params = gpu_testing.testing_signature(self, fn)
+        for t in ftype.inputs.data if not testing else ():
             if isinstance(t, (TensorType, TensorViewType, TileViewType, MemTokenType)):
                 self.lctx.error(fn, UNSUPPORTED.format(name="func.func") + f" (an entry argument of type {t})")
                 return None
-        new = gpu.FuncOp(fn.sym_name.data, FunctionType.from_lists(list(ftype.inputs.data), []), kernel=True,
+        if params is None:
+            return None
+        new = gpu.FuncOp(fn.sym_name.data, FunctionType.from_lists(params, []), kernel=True,
                          known_block_size=[self.threads, 1, 1])
         new.location = fn.location
         self.name = fn.sym_name.data
@@ -641,7 +651,7 @@ class _KernelConverter:
         self.block = self.entry
         self.loc = fn.location
         old = fn.body.blocks[0]
-        for a, b in zip(old.args, self.entry.args, strict=True):
+        for a, b in zip(old.args, self.entry.args, strict=True) if not testing else ():
             self.values[a] = b
             if a.name_hint:
                 b.name_hint = a.name_hint
@@ -650,6 +660,8 @@ class _KernelConverter:
         tid32.name_hint = "tid"
         self.tid_anchor = tid32.owner  # type: ignore[assignment]
         self.tid_times[1] = tid32
+        if testing:
+            gpu_testing.bind_testing_arguments(self, fn, old)
         if any(o.name == "nv_tileaa.if" and _has_early_exit(o) for o in old.ops):
             _early_return_body(self, fn, old)
         else:
@@ -662,6 +674,10 @@ class _KernelConverter:
         return None if self.failed else new
 
     def convert_ops(self, block: Block) -> None:
+        fn = block.parent_op()
+        if isinstance(fn, func.FuncOp) and any(_may_return(o) for o in block.ops):
+            _early_return_body(self, fn, block)  # a loop that may return: what follows it is guarded
+            return
         for op in block.ops:
             self.convert_one(op)
 
@@ -676,6 +692,9 @@ class _KernelConverter:
             narrow = next((n for v in (*op.operands, *op.results) if (n := _narrow_float(v.type))), None)
             if narrow is not None:
                 raise Unsupported(op, f"{narrow} values")
+            huge = next((v.type for v in op.results if self.too_large(v.type)), None)
+            if huge is not None:  # one scalar per slot: such a tile would not finish compiling
+                raise Unsupported(op, f"a {huge} tile: more than {MAX_SLOTS} register slots per thread")
             f8 = _f8_in(op)
             if f8 is not None and op.name.removeprefix("nv_tileaa.") not in _F8_OK and op.name != "arith.constant":
                 raise Unsupported(op, f"arithmetic on fp8 ({f8.name}) values: convert them with ftof first")
@@ -687,6 +706,9 @@ class _KernelConverter:
         except Exception as exc:  # a bug of this stage: a diagnostic at the op, never a crash
             self.lctx.error(op, f"internal error in the gpu stage at '{op.name}': {type(exc).__name__}: {exc}")
             self.fail(op)
+
+    def too_large(self, t: Attribute) -> bool:
+        return isinstance(t, TensorType) and _num_elements(t.get_shape()) > MAX_SLOTS * self.threads
 
     def note_layout(self, op: Operation) -> None:
         """Record the layout of `op`'s first distributed result at its source op (hover)."""
@@ -721,7 +743,10 @@ class _KernelConverter:
             return
         if name == "func.return":
             if op.operands:
-                raise Unsupported(op, "a kernel returns no values")
+                from tile_lsp.compiler.lowering.gpu_testing import store_results
+
+                store_results(self, op)  # a testing$func's results (an entry has none)
+                return
             self.emit(gpu.ReturnOp())
             return
         raise Unsupported(op)
@@ -1164,8 +1189,8 @@ def _extract(cv: _KernelConverter, op: Operation) -> None:
 def _dot(cv: _KernelConverter, op: Operation) -> None:
     """`a (MxK) * b (KxN) + c (MxN)` (optionally with a leading batch dimension), baseline:
     a and b go through shared memory; each thread accumulates its elements of c over K in the
-    accumulator type (inputs converted to it first). f16/bf16 on sm_80+ take the mma.sync fast
-    path (`gpu_mma.py`) when its shapes allow."""
+    accumulator type (inputs converted to it first). f16/bf16/tf32 and fp8 on sm_80+ take the
+    mma.sync fast path (`gpu_mma.py`) when its shapes allow."""
     from tile_lsp.compiler.lowering.gpu_mma import lower_dot_mma
 
     if lower_dot_mma(cv, op):
@@ -1208,8 +1233,8 @@ def _dot(cv: _KernelConverter, op: Operation) -> None:
         key = r - r % layout.vector if share_rows else r
         if key not in a_cache:
             x = cv.read_shared(base_a, cv.linear([*batch, row, k], sa), _elem(ta))
-            a_cache[key] = _to_acc(cv, op, x, acc)
-        y = _to_acc(cv, op, cv.read_shared(base_b, cv.linear([*batch, k, col], sb), _elem(tb)), acc)
+            a_cache[key] = _to_acc(cv, op, x, acc, ta)
+        y = _to_acc(cv, op, cv.read_shared(base_b, cv.linear([*batch, k, col], sb), _elem(tb)), acc, tb)
         current = body.args[1 + r]
         if isinstance(acc, AnyFloat):
             new_accs.append(cv.v(_create("math.fma", [a_cache[key], y, current], acc)))
@@ -1223,13 +1248,14 @@ def _dot(cv: _KernelConverter, op: Operation) -> None:
     cv.values[op.results[0]] = cv.tile(tc, slots)
 
 
-def _to_acc(cv: _KernelConverter, op: Operation, x: SSAValue, acc: Attribute) -> SSAValue:
+def _to_acc(cv: _KernelConverter, op: Operation, x: SSAValue, acc: Attribute, source: Attribute) -> SSAValue:
+    """An element `x` of the operand of type `source`, in the accumulator type. fp8 elements
+    arrive as their bytes and are decoded by their own operand's format (so e4m3fn x e5m2,
+    which the cuda_tile verifier rejects for mmaf, would still decode each side right)."""
     t = x.type
-    formats = {f for v in op.operands[:2] if (f := f8_format(v.type)) is not None}
-    if formats and isinstance(acc, AnyFloat):  # fp8 inputs arrive as their bytes
-        if len(formats) > 1:
-            raise Unsupported(op, "fp8 inputs of two formats")
-        return convert_f8(cv.v, x, acc, formats.pop(), None, _sm(cv))
+    fmt = f8_format(source)
+    if fmt is not None and isinstance(acc, AnyFloat):
+        return convert_f8(cv.v, x, acc, fmt, None, _sm(cv))
     if t == acc:
         return x
     if isinstance(acc, AnyFloat) and isinstance(t, AnyFloat):
@@ -1545,18 +1571,27 @@ def _padding_value(cv: _KernelConverter, op: Operation, padding: str, elem: Attr
     return cv.const(_PADDING[padding], elem)
 
 
-def _load(ptr: SSAValue, elem: Attribute, ordered: Ordered | None) -> Operation:
+def _load(cv: _KernelConverter, ptr: SSAValue, elem: Attribute, ordered: Ordered | None) -> SSAValue:
+    """`llvm.load`; atomic when `ordered`. LLVM has no atomic i1 (an atomic access is at least a
+    byte): an ordered i1 is the atomic load of its byte, truncated as a plain i1 load would be."""
     if ordered is None:
-        return llvm_memory.LoadOp(ptr, elem)
-    return llvm_memory.LoadOp(ptr, elem, alignment=_byte_size(elem), ordering=ORDERINGS[ordered.ordering],
-                              syncscope=ordered.syncscope)
+        return cv.v(llvm_memory.LoadOp(ptr, elem))
+    held = i8 if elem == i1 else elem
+    loaded = cv.v(llvm_memory.LoadOp(ptr, held, alignment=_byte_size(elem), ordering=ORDERINGS[ordered.access],
+                                     syncscope=ordered.syncscope))
+    return _conv(cv, "arith.trunci", loaded, i1) if elem == i1 else loaded
 
 
-def _store(value: SSAValue, ptr: SSAValue, ordered: Ordered | None) -> Operation:
+def _store(cv: _KernelConverter, value: SSAValue, ptr: SSAValue, ordered: Ordered | None) -> None:
+    """`llvm.store`; atomic when `ordered` (an i1 as its zero-extended byte, see `_load`)."""
     if ordered is None:
-        return llvm_memory.StoreOp(value, ptr)
-    return llvm_memory.StoreOp(value, ptr, alignment=_byte_size(value.type), ordering=ORDERINGS[ordered.ordering],
-                               syncscope=ordered.syncscope)
+        cv.emit(llvm_memory.StoreOp(value, ptr))
+        return
+    size = _byte_size(value.type)
+    if value.type == i1:
+        value = _conv(cv, "arith.extui", value, i8)
+    cv.emit(llvm_memory.StoreOp(value, ptr, alignment=size, ordering=ORDERINGS[ordered.access],
+                                syncscope=ordered.syncscope))
 
 
 def _guarded_load(cv: _KernelConverter, ptr: SSAValue, guard: SSAValue | None, elem: Attribute,
@@ -1564,11 +1599,11 @@ def _guarded_load(cv: _KernelConverter, ptr: SSAValue, guard: SSAValue | None, e
     """`llvm.load ptr` (atomic when `ordered`), or under `guard` an scf.if giving `otherwise()`
     when it is false."""
     if guard is None:
-        return cv.v(_load(ptr, elem, ordered))
+        return _load(cv, ptr, elem, ordered)
     outer = cv.block
     then_block, else_block = Block(), Block()
     cv.block = then_block
-    loaded = cv.v(_load(ptr, elem, ordered))
+    loaded = _load(cv, ptr, elem, ordered)
     cv.emit(scf.YieldOp(loaded))
     cv.block = else_block
     cv.emit(scf.YieldOp(otherwise()))
@@ -1579,12 +1614,12 @@ def _guarded_load(cv: _KernelConverter, ptr: SSAValue, guard: SSAValue | None, e
 def _guarded_store(cv: _KernelConverter, value: SSAValue, ptr: SSAValue, guard: SSAValue | None,
                    ordered: Ordered | None = None) -> None:
     if guard is None:
-        cv.emit(_store(value, ptr, ordered))
+        _store(cv, value, ptr, ordered)
         return
     outer = cv.block
     then_block = Block()
     cv.block = then_block
-    cv.emit(_store(value, ptr, ordered))
+    _store(cv, value, ptr, ordered)
     cv.emit(scf.YieldOp())
     cv.block = outer
     cv.emit(scf.IfOp(guard, [], Region(then_block), Region(Block([scf.YieldOp()]))))
@@ -1737,28 +1772,46 @@ def _view_operands(cv: _KernelConverter, op: Operation, groups: list[list[SSAVal
 @dataclass(frozen=True)
 class Ordered:
     """A load/store with memory ordering: every element access is an LLVM atomic load/store
-    with this ordering and sync scope (NVPTX: `ld.acquire.gpu`, `st.release.cta`, ...)."""
+    with ordering `access` and sync scope (NVPTX: `ld.acquire.gpu`, `st.release.cta`, ...),
+    plus an `llvm.fence acq_rel` (`fence.acq_rel.<scope>`) before all of the op's accesses
+    and/or after them where `access` alone does not give the requested ordering."""
 
-    ordering: str
+    ordering: str  # the op's (LLVM spelling)
     syncscope: str | None
+    access: str = "monotonic"
+    fence_before: bool = False
+    fence_after: bool = False
 
 
 def _check_ordering(op: Operation) -> Ordered | None:
-    """None for a weak access; else its ordering (relaxed, acquire for loads, release for stores)."""
+    """None for a weak access; else how to order it. Loads take relaxed/acquire and stores
+    relaxed/release as they are (the cuda_tile verifier admits only these). The other
+    orderings follow the PTX memory model, since LLVM has no acq_rel load or store (its
+    verifier rejects them) and PTX no `ld.release`/`st.acquire`: a load's release half is a
+    `fence.acq_rel` before it (PTX's release pattern: fence, then the access), a store's
+    acquire half a `fence.acq_rel` after it (the acquire pattern: the access, then fence).
+    So an acq_rel load is `fence.acq_rel; ld.acquire` and an acq_rel store
+    `st.release; fence.acq_rel`, at the op's scope. (cuda_tile has no seq_cst ordering.)"""
     sem = _get(op, "memory_ordering_semantics")
     if not isinstance(sem, IntegerAttr) or sem.value.data == 0:
         return None
     ordering, scope = _atomic_params(op)
     is_load = any(isinstance(r.type, TensorType) or not isinstance(r.type, MemTokenType) for r in op.results)
-    allowed = ("monotonic", "acquire") if is_load else ("monotonic", "release")
-    if ordering not in allowed:
-        raise Unsupported(op, f"{ordering} ordering on a {'load' if is_load else 'store'}")
-    for v in (*op.operands, *op.results):
-        t = v.type
-        elem = _tensor_elem(t) if isinstance(t, TensorType) else t
-        if isinstance(elem, IntegerType) and elem.width.data < 8:
-            raise Unsupported(op, "an ordered access to i1 values")
-    return Ordered(ordering, scope)
+    if is_load:
+        access = "acquire" if ordering in ("acquire", "acq_rel") else "monotonic"
+        return Ordered(ordering, scope, access, fence_before=ordering in ("release", "acq_rel"))
+    access = "release" if ordering in ("release", "acq_rel") else "monotonic"
+    return Ordered(ordering, scope, access, fence_after=ordering in ("acquire", "acq_rel"))
+
+
+def _fence_before(cv: _KernelConverter, ordered: Ordered | None) -> None:
+    if ordered is not None and ordered.fence_before:
+        cv.emit(llvm_memory.FenceOp("acq_rel", ordered.syncscope))
+
+
+def _fence_after(cv: _KernelConverter, ordered: Ordered | None) -> None:
+    if ordered is not None and ordered.fence_after:
+        cv.emit(llvm_memory.FenceOp("acq_rel", ordered.syncscope))
 
 
 def _load_view(cv: _KernelConverter, op: Operation) -> None:
@@ -1773,6 +1826,7 @@ def _load_view(cv: _KernelConverter, op: Operation) -> None:
     elem = _elem(t)
     layout = cv.layout_of(t) or Layout(1, cv.threads)
     _order(cv, op, token)
+    _fence_before(cv, ordered)
     slots = []
     origin = _tile_origin(cv, view, index)
     vectors: dict[int, tuple[list[SSAValue], SSAValue | None]] = {}
@@ -1807,6 +1861,7 @@ def _store_view(cv: _KernelConverter, op: Operation) -> None:
         if layout.uniform:  # one element: thread 0 writes it
             guard = _and(cv, guard, cv.v(arith.CmpiOp(cv.thread_times(1), cv.i32c(0), "eq")))
         _guarded_store(cv, values[r], ptr, guard, ordered)
+    _fence_after(cv, ordered)
     if op.results:
         cv.values[op.results[0]] = Token(True)
 
@@ -1822,6 +1877,7 @@ def _load_ptr(cv: _KernelConverter, op: Operation) -> None:
     elem = _elem(t)
     layout = _ptr_tile(cv, op, ptrs[0].type)
     _order(cv, op, token[0] if token else None)
+    _fence_before(cv, ordered)
     p = cv.slots(op, ptrs[0], layout)
     m = cv.slots(op, mask[0], layout) if mask else None
     pad = cv.slots(op, padding[0], layout) if padding else None
@@ -1851,6 +1907,7 @@ def _store_ptr(cv: _KernelConverter, op: Operation) -> None:
         if layout.uniform:
             guard = _and(cv, guard, cv.v(arith.CmpiOp(cv.thread_times(1), cv.i32c(0), "eq")))
         _guarded_store(cv, v[r], p[r], guard, ordered)
+    _fence_after(cv, ordered)
     if op.results:
         cv.values[op.results[0]] = Token(True)
 
@@ -1950,9 +2007,15 @@ def _atomic_cas(cv: _KernelConverter, op: Operation) -> None:
     layout = cv.layout_of(ptrs[0].type) or Layout(1, cv.threads)
     expected, vals = cv.slots(op, cmps[0], layout), cv.slots(op, values[0], layout)
 
+    # LLVM's cmpxchg takes integers and pointers only: a float CAS compares its bit pattern.
+    word = IntegerType(elem.bitwidth) if isinstance(elem, AnyFloat) else elem
+
     def build(p: SSAValue, r: int) -> SSAValue:
-        pair = cv.v(llvm_memory.CmpXchgOp(p, expected[r], vals[r], ordering, _CAS_FAILURE[ordering], scope))
-        return cv.v(_create("llvm.extractvalue", [pair], elem, {"position": DenseArrayBase.from_list(i64, [0])}))
+        old, new = ((cv.v(arith.BitcastOp(x, word)) for x in (expected[r], vals[r])) if word != elem
+                    else (expected[r], vals[r]))
+        pair = cv.v(llvm_memory.CmpXchgOp(p, old, new, ordering, _CAS_FAILURE[ordering], scope))
+        got = cv.v(_create("llvm.extractvalue", [pair], word, {"position": DenseArrayBase.from_list(i64, [0])}))
+        return cv.v(arith.BitcastOp(got, elem)) if word != elem else got
 
     _atomic_slots(cv, op, ptrs[0], elem, mask, token, build)
 
@@ -2029,12 +2092,26 @@ def _region_body(cv: _KernelConverter, op: Operation, region: Region, args: Sequ
 # where kind is 0 (fell through to its `yield`), 1 (`continue` with the next iteration's values)
 # or 2 (`break` with the loop's results). An `if` whose regions may leave becomes an scf.if that
 # returns its state, and the ops after it run inside `scf.if kind == 0`. All of it is uniform.
+#
+# A `return` inside a loop (the cuda_tile verifier rejects it, cuTile rewrites it into a flag,
+# but stage 3 does not rely on that) is kind 3 in the loop's frame: it ends the loop (scf.while:
+# the condition fails; scf.for: a loop-carried kind makes the remaining iterations skip their
+# body), the loop hands its kind out, and the ops after the loop run under `scf.if` as after an
+# early-exit `if`, with kind 3 in an enclosing loop's frame and 2 (leave) in the kernel's.
 
 _EXITS = ("nv_tileaa.continue", "nv_tileaa.break", "nv_tileaa.return")
+_LOOPS = ("nv_tileaa.for", "nv_tileaa.loop")
+_RETURN = 3
+
+
+def _may_return(op: Operation) -> bool:
+    """Whether a loop `op` holds an `nv_tileaa.return` (at any depth)."""
+    return op.name in _LOOPS and any(inner.name == "nv_tileaa.return" for inner in op.walk())
 
 
 def _has_early_exit(op: Operation) -> bool:
-    """Whether a region of `op` holds a continue/break that is not its own last op."""
+    """Whether a region of `op` holds a continue/break that is not its own last op, or a loop
+    that may return."""
     for region in op.regions:
         for block in region.blocks:
             for inner in block.ops:
@@ -2043,6 +2120,8 @@ def _has_early_exit(op: Operation) -> bool:
                 if inner.name in _EXITS and op.name == "nv_tileaa.if":
                     return True
                 if inner.name == "nv_tileaa.if" and _has_early_exit(inner):
+                    return True
+                if _may_return(inner):
                     return True
     return False
 
@@ -2073,11 +2152,9 @@ def _exit_seq(cv: _KernelConverter, ops: list[Operation], frame: _Frame, yield_t
     """Convert `ops` (a region's ops, terminator included) into cv.block; returns the state."""
     for i, op in enumerate(ops):
         if op.name in ("nv_tileaa.return", "func.return"):  # (kind 2 leaves the kernel: frame is the func)
-            if frame.op.name != "func.func":
-                raise Unsupported(op, "a return from inside a loop")
             if op.operands:
                 raise Unsupported(op, "a kernel returns no values")
-            code = 2 if op.name == "nv_tileaa.return" else 0
+            code = 0 if op.name == "func.return" else 2 if frame.op.name == "func.func" else _RETURN
             return [cv.i32c(code), *_zeros(cv, yield_types), *_zeros(cv, frame.flat_iter), *_zeros(cv, frame.flat_results)]
         if op.name in ("nv_tileaa.continue", "nv_tileaa.break", "nv_tileaa.yield"):
             vals = _flat_all(cv, op, list(op.operands))
@@ -2088,9 +2165,18 @@ def _exit_seq(cv: _KernelConverter, ops: list[Operation], frame: _Frame, yield_t
             if frame.op.name != "nv_tileaa.loop":
                 raise Unsupported(op, "break out of a for loop")
             return [cv.i32c(2), *_zeros(cv, yield_types), *_zeros(cv, frame.flat_iter), *vals]
+        state: list[SSAValue] | None = None
         if op.name == "nv_tileaa.if" and _has_early_exit(op):
             cv.loc = op.location
             state = _exit_if(cv, op, frame)
+        elif _may_return(op):
+            cv.loc = op.location
+            kind = _returning_loop(cv, op)
+            returned = cv.v(arith.CmpiOp(kind, cv.i32c(_RETURN), "eq"))
+            leave = cv.i32c(2 if frame.op.name == "func.func" else _RETURN)
+            state = [cv.v(arith.SelectOp(returned, leave, cv.i32c(0))),
+                     *_zeros(cv, frame.flat_iter), *_zeros(cv, frame.flat_results)]
+        if state is not None:
             kind = state[0]
             fall = cv.v(arith.CmpiOp(kind, cv.i32c(0), "eq"))
             outer = cv.block
@@ -2154,11 +2240,37 @@ def _exit_if(cv: _KernelConverter, op: Operation, frame: _Frame) -> list[SSAValu
     return [results[0], *results[1 + n:]]
 
 
+def _returning_loop(cv: _KernelConverter, op: Operation) -> SSAValue:
+    """A `for`/`loop` that holds a `return`: converted, its results bound; gives the i32 kind it
+    ended with (`_RETURN` when the kernel is to return)."""
+    kind = _loop_or_for(cv, op, returns=True)
+    assert kind is not None
+    return kind
+
+
+def _loop_or_for(cv: _KernelConverter, op: Operation, *, returns: bool) -> SSAValue | None:
+    if op.name == "nv_tileaa.loop":
+        return _while(cv, op, returns)
+    return _scf_for(cv, op, returns)
+
+
 def _loop(cv: _KernelConverter, op: Operation) -> None:
+    _check_no_return(op)
+    _while(cv, op, False)
+
+
+def _check_no_return(op: Operation) -> None:
+    """A loop that may return is converted by `_exit_seq`, which guards what follows it; one
+    reached otherwise would drop the return: refuse it."""
+    if _may_return(op):
+        raise Unsupported(op, "a return from inside a loop here")
+
+
+def _while(cv: _KernelConverter, op: Operation, returns: bool) -> SSAValue | None:
     """`loop` -> scf.while: the before region runs the body and computes its exit state; the
-    loop goes on while the kind is not `break`. scf.condition carries the next iteration's
-    values and the results side by side (the after region passes the first on, the loop's
-    results are the second)."""
+    loop goes on while the kind is not `break` (nor `_RETURN` when `returns`). scf.condition
+    carries the next iteration's values and the results side by side (the after region passes
+    the first on, the loop's results are the second), then, when `returns`, the kind."""
     inits = list(op.operands)
     iter_types = [x.type for x in inits]
     result_types = [r.type for r in op.results]
@@ -2179,24 +2291,34 @@ def _loop(cv: _KernelConverter, op: Operation) -> None:
         cv.values[o] = value
     outer, loc = cv.block, cv.loc
     cv.block = before
+    extra = [i32] if returns else []
     try:
         state = _exit_seq(cv, list(old.ops), frame, [])
         kind = state[0]
         n = len(flat_iter)
         nexts, outs = state[1 : 1 + n], state[1 + n :]
-        going = cv.v(arith.CmpiOp(kind, cv.i32c(2), "ne"))
-        cv.emit(scf.ConditionOp(going, *nexts, *outs))
+        going = cv.v(arith.CmpiOp(kind, cv.i32c(2), "ult" if returns else "ne"))  # kinds 0, 1 go on
+        cv.emit(scf.ConditionOp(going, *nexts, *outs, *([kind] if returns else [])))
     finally:
         cv.block, cv.loc = outer, loc
-    after = Block(arg_types=[*flat_iter, *flat_results])
+    after = Block(arg_types=[*flat_iter, *flat_results, *extra])
     after.add_op(scf.YieldOp(*after.args[: len(flat_iter)]))
-    loop = cv.emit(scf.WhileOp(flat_inits, [*flat_iter, *flat_results], Region(before), Region(after)))
-    outs_new = list(loop.results)[len(flat_iter):]
+    loop = cv.emit(scf.WhileOp(flat_inits, [*flat_iter, *flat_results, *extra], Region(before), Region(after)))
+    outs_new = list(loop.results)[len(flat_iter): len(flat_iter) + len(flat_results)]
     for new_res, old_res in zip(cv.unflatten(result_types, outs_new, dirty), op.results, strict=True):
         cv.values[old_res] = new_res
+    return loop.results[-1] if returns else None
 
 
 def _for(cv: _KernelConverter, op: Operation) -> None:
+    _check_no_return(op)
+    _scf_for(cv, op, False)
+
+
+def _scf_for(cv: _KernelConverter, op: Operation, returns: bool) -> SSAValue | None:
+    """`for` -> scf.for. When `returns`, an i32 kind is carried too: once an iteration ends
+    with `_RETURN`, the following iterations skip their body (`scf.if kind != _RETURN`) and pass
+    the values on; the loop gives that kind back."""
     lb, ub, step = (cv.scalar(op, x) for x in op.operands[:3])
     inits = list(op.operands[3:])
     flat_inits: list[SSAValue] = []
@@ -2208,9 +2330,10 @@ def _for(cv: _KernelConverter, op: Operation) -> None:
         flat_types.extend(cv.flat_types(op, t))
     writes = _writes_memory(op)
     token_dirty = writes or any(isinstance(tok := cv.get(x), Token) and tok.after_write for x in inits)
-    body = Block(arg_types=[lb.type, *flat_types])
+    n = len(flat_types)
+    body = Block(arg_types=[lb.type, *flat_types, *([i32] if returns else [])])
     iv = body.args[0]
-    structured = [iv, *cv.unflatten(types, list(body.args[1:]), token_dirty)]
+    structured = [iv, *cv.unflatten(types, list(body.args[1 : 1 + n]), token_dirty)]
     if _has_early_exit(op):
         frame = _Frame(op, types, types, flat_types, flat_types)
         old = op.regions[0].blocks[0]
@@ -2219,15 +2342,29 @@ def _for(cv: _KernelConverter, op: Operation) -> None:
         outer, loc = cv.block, cv.loc
         cv.block = body
         try:
-            state = _exit_seq(cv, list(old.ops), frame, [])
-            cv.emit(scf.YieldOp(*state[1 : 1 + len(flat_types)]))
+            if returns:
+                live = cv.v(arith.CmpiOp(body.args[-1], cv.i32c(_RETURN), "ne"))
+                run_block = Block()
+                cv.block = run_block
+                state = _exit_seq(cv, list(old.ops), frame, [])
+                cv.emit(scf.YieldOp(*state[1 : 1 + n], state[0]))
+                cv.block = body
+                skip = Region(Block([scf.YieldOp(*body.args[1:])]))
+                ran = cv.emit(scf.IfOp(live, [*flat_types, i32], Region(run_block), skip))
+                cv.emit(scf.YieldOp(*ran.results))
+            else:
+                state = _exit_seq(cv, list(old.ops), frame, [])
+                cv.emit(scf.YieldOp(*state[1 : 1 + n]))
         finally:
             cv.block, cv.loc = outer, loc
     else:
         _region_body(cv, op, op.regions[0], structured, body, "continue")
-    loop = cast(scf.ForOp, cv.emit(scf.ForOp(lb, ub, step, flat_inits, Region(body))))
-    for new_res, old_res in zip(cv.unflatten(types, list(loop.results), token_dirty), op.results, strict=True):
+    inits_all = [*flat_inits, *([cv.i32c(0)] if returns else [])]
+    loop = cast(scf.ForOp, cv.emit(scf.ForOp(lb, ub, step, inits_all, Region(body))))
+    results = list(loop.results)
+    for new_res, old_res in zip(cv.unflatten(types, results[:n], token_dirty), op.results, strict=True):
         cv.values[old_res] = new_res
+    return results[-1] if returns else None
 
 
 def _if(cv: _KernelConverter, op: Operation) -> None:
@@ -2285,6 +2422,7 @@ _HANDLERS: dict[str, Callable[[_KernelConverter, Operation], None]] = {
     "dot": _dot,
     "loop": _loop,
     "get_global": lambda cv, op: _get_global(cv, op),
+    "alloca": lambda cv, op: _alloca(cv, op),
     "pack": lambda cv, op: _views().reinterpret_bytes(cv, op),
     "unpack": lambda cv, op: _views().reinterpret_bytes(cv, op),
     "cat": lambda cv, op: _views().concatenate(cv, op),
@@ -2295,6 +2433,12 @@ def _get_global(cv: _KernelConverter, op: Operation) -> None:
     from tile_lsp.compiler.lowering.gpu_globals import get_global
 
     get_global(cv, op)
+
+
+def _alloca(cv: _KernelConverter, op: Operation) -> None:
+    from tile_lsp.compiler.lowering.gpu_globals import alloca
+
+    alloca(cv, op)
 
 
 def _views():  # type: ignore[no-untyped-def]
