@@ -229,12 +229,20 @@ def cache_target(gpu: str, ptxas: str, tileiras: str, repeat: int) -> dict[str, 
             gc.enable()
 
     for emit in ("ptx", "cubin"):
-        cache = EntryCache()
-        cold, r0 = timed(ten, cache, emit)
-        warm, r1 = timed(ten, cache, emit)
-        edit, r2 = timed(changed, cache, emit)
+        # min over `repeat` rounds, as tileiras's time is: each round starts from a fresh cache
+        # holding the unedited file, so every edit recompiles the entry.
+        colds, warms, edits = [], [], []
+        for _ in range(repeat):
+            cache = EntryCache()
+            cold, r0 = timed(ten, cache, emit)
+            warm, r1 = timed(ten, cache, emit)
+            edit, r2 = timed(changed, cache, emit)
+            colds.append(cold)
+            warms.append(warm)
+            edits.append(edit)
+        cold, warm, edit = min(colds), min(warms), min(edits)
         out[f"in-process --emit {emit}"] = {
-            "cold": cold, "unchanged": warm, "one entry changed": edit,
+            "cold": cold, "unchanged": warm, "one entry changed": edit, "one entry changed, all": edits,
             "compiled after edit": r2.unit_stats.compiled if r2.unit_stats else None,
             "stage runs after edit": r2.unit_stats.stage_runs if r2.unit_stats else None,
             "stage runs unchanged": r1.unit_stats.stage_runs if r1.unit_stats else None,
