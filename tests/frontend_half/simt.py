@@ -804,3 +804,25 @@ def _nvvm_mma(s: Simulator, op: Operation, x: list[Any], mask: np.ndarray) -> An
     b = np.stack([bitcast(r, VectorType(BFloat16Type(), [2]), s.t).view(elem) for r in b_regs], 1).reshape(s.t, 4)
     d = mma_m16n8k16(s.t, a.astype(np.float64), b.astype(np.float64), np.stack(c, 1).astype(np.float64))
     return [d[:, i].astype(np.float32) for i in range(4)]
+
+
+def simulate_kernel(module: Operation, args: list[Any], grid: tuple[int, int, int] = (1, 1, 1)) -> list[Any]:
+    """The one gpu.func of `module` run on `grid` with `args` (arrays go to device memory, 1-byte
+    ones as bytes; scalars as the parameter's type); returns `args` with each array as it is
+    after. Fails on a failed device assert or a shared-memory race."""
+    [fn] = [op for op in module.walk() if op.name == "gpu.func"]
+    threads = int(fn.properties["known_block_size"].get_values()[0])  # type: ignore[attr-defined]
+    mem = Memory()
+    values: list[Any] = []
+    where: dict[int, int] = {}
+    for i, (a, param) in enumerate(zip(args, fn.regions[0].blocks[0].args, strict=True)):
+        if isinstance(a, np.ndarray):
+            where[i] = mem.put(a.view(np.uint8) if a.dtype.itemsize == 1 else a)
+            values.append(where[i])
+        else:
+            values.append(np.asarray(a).astype(dtype_of(param.type)))
+    sim = Simulator(module, threads, mem)
+    sim.launch(fn, values, grid)
+    assert not sim.assert_failures and not mem.races, (sim.assert_failures, mem.races[:3])
+    return [mem.get(where[i], a.nbytes, np.dtype(np.uint8)).view(a.dtype).reshape(a.shape) if i in where else a
+            for i, a in enumerate(args)]

@@ -26,7 +26,7 @@ from backhalf.util import mlir_opt
 from xdsl.dialects.builtin import Float8E5M2Type, IntegerAttr, ModuleOp, TensorType, i32
 from xdsl.rewriter import Rewriter
 
-from frontend_half.simt import Memory, Simulator, dtype_of
+from frontend_half.simt import simulate_kernel
 from frontend_half.stages import SM80, SM90A, Run, ops
 from tile_lsp.compiler.backend.ptxas import run_ptxas
 from tile_lsp.compiler.diagnostics import DiagnosticSink
@@ -90,22 +90,7 @@ def back_half(run: Run, target: Target) -> tuple[str, str]:
 
 def simulate(run: Run, args: list[Any], grid: tuple[int, int, int] = (1, 1, 1)) -> list[Any]:
     """Runs the kernel on the SIMT simulator; returns `args` with each array as it is after."""
-    [fn] = ops(run.module, "gpu.func")
-    threads = int(fn.properties["known_block_size"].get_values()[0])  # type: ignore[attr-defined]
-    mem = Memory()
-    values: list[Any] = []
-    where: dict[int, int] = {}
-    for i, (a, param) in enumerate(zip(args, fn.regions[0].blocks[0].args, strict=True)):
-        if isinstance(a, np.ndarray):
-            where[i] = mem.put(a.view(np.uint8) if a.dtype.itemsize == 1 else a)
-            values.append(where[i])
-        else:
-            values.append(np.asarray(a).astype(dtype_of(param.type)))
-    sim = Simulator(run.module, threads, mem)
-    sim.launch(fn, values, grid)
-    assert not sim.assert_failures and not mem.races, (sim.assert_failures, mem.races[:3])
-    return [mem.get(where[i], a.nbytes, np.dtype(np.uint8)).view(a.dtype).reshape(a.shape) if i in where else a
-            for i, a in enumerate(args)]
+    return simulate_kernel(run.module, args, grid)
 
 
 def interpret(text: str, args: list[Any], grid: tuple[int, int, int] = (1, 1, 1)) -> list[Any]:

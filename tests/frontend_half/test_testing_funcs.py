@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from frontend_half.simt import Memory, Simulator, dtype_of
+from frontend_half.simt import simulate_kernel
 from frontend_half.stages import SM80, SM90A, Run, ops
 from tile_lsp.compiler.backend.cuda_tools import find_ptxas_binary
 from tile_lsp.compiler.diagnostics import DiagnosticSink
@@ -97,22 +97,7 @@ def lower(text: str, target: Target) -> Run:
 
 def simulate(run: Run, args: list[Any]) -> list[Any]:
     """The kernel on the SIMT simulator (one CTA); `args` with each array as it is after."""
-    [fn] = ops(run.module, "gpu.func")
-    threads = int(fn.properties["known_block_size"].get_values()[0])  # type: ignore[attr-defined]
-    mem = Memory()
-    values: list[Any] = []
-    where: dict[int, int] = {}
-    for i, (a, param) in enumerate(zip(args, fn.regions[0].blocks[0].args, strict=True)):
-        if isinstance(a, np.ndarray):
-            where[i] = mem.put(a)
-            values.append(where[i])
-        else:
-            values.append(np.asarray(a).astype(dtype_of(param.type)))
-    sim = Simulator(run.module, threads, mem)
-    sim.launch(fn, values, (1, 1, 1))
-    assert not sim.assert_failures and not mem.races, (sim.assert_failures, mem.races[:3])
-    return [mem.get(where[i], a.nbytes, np.dtype(np.uint8)).view(a.dtype).reshape(a.shape) if i in where else a
-            for i, a in enumerate(args)]
+    return simulate_kernel(run.module, args)
 
 
 @pytest.mark.parametrize("gpu_name", TARGETS)
