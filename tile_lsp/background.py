@@ -175,12 +175,13 @@ _UNIT_CACHE: Any = None
 def _unit_cache() -> Any:
     """This worker's per-entry cache: memory, backed by the same directory as `tile-lsp
     compile` ($XDG_CACHE_HOME/tile-lsp/units), so that a worker killed by a newer version (or a
-    fresh spare) still finds every entry compiled before."""
+    fresh spare) still finds every entry compiled before. Disk writes wait until the report is
+    sent (`_worker_main` flushes them)."""
     global _UNIT_CACHE
     if _UNIT_CACHE is None:
         from tile_lsp.compiler.entry_cache import EntryCache, default_directory
 
-        _UNIT_CACHE = EntryCache(directory=default_directory(os.environ, os.path.expanduser("~")))
+        _UNIT_CACHE = EntryCache(directory=default_directory(os.environ, os.path.expanduser("~")), defer_writes=True)
     return _UNIT_CACHE
 
 
@@ -258,6 +259,8 @@ def _worker_main(conn: Connection, compile_fn: Callable[[PipelineRequest], Pipel
         except (OSError, ValueError):
             return
         del report
+        if _UNIT_CACHE is not None:  # the disk copies of this compile's units, after the report
+            _UNIT_CACHE.flush()
         gc.collect()
 
 

@@ -231,3 +231,17 @@ def test_ptx_merge_renames_clashing_internal_symbols_and_shares_equal_ones() -> 
     assert "printfFormat_0_u1;" in b
     if HAS_PTXAS:
         assert run_ptxas(text.replace("{\n\tmov", "{\n\t.reg .b64 %rd<2>;\n\tmov"), SM90, OPTIONS).ok
+
+
+def test_deferred_disk_writes_wait_for_flush(tmp_path: pathlib.Path) -> None:
+    """The language server's worker puts units in memory at once and on disk after its report."""
+    cache = EntryCache(directory=str(tmp_path), defer_writes=True)
+    cache.put("ab" + "0" * 62, {"unit": 1})
+    assert cache.get("ab" + "0" * 62) == ({"unit": 1}, "memory")
+    assert not list(tmp_path.rglob("*.unit"))
+    cache.flush()
+    (written,) = tmp_path.rglob("*.unit")
+    fresh = EntryCache(directory=str(tmp_path))  # another process: only the disk
+    assert fresh.get("ab" + "0" * 62) == ({"unit": 1}, "disk")
+    cache.flush()  # nothing left to write
+    assert list(tmp_path.rglob("*.unit")) == [written]

@@ -103,11 +103,15 @@ class UnitStats:
 class EntryCache:
     """Unit results by key: an in-memory LRU, and optionally a directory (one file per key)."""
 
-    def __init__(self, size: int = MEMORY_UNITS, directory: str | None = None) -> None:
+    def __init__(self, size: int = MEMORY_UNITS, directory: str | None = None, defer_writes: bool = False) -> None:
         self.size = size
         self.directory = directory
         self._memory: OrderedDict[str, Any] = OrderedDict()
         self._lock = threading.Lock()
+        # With `defer_writes`, `put` only remembers; `flush` writes to the directory (the
+        # language server's worker flushes after it has sent its report).
+        self.defer_writes = defer_writes
+        self._unwritten: dict[str, Any] = {}
 
     def get(self, key: str) -> tuple[Any, str]:
         """(value, "memory" | "disk") or (None, "")."""
@@ -130,6 +134,20 @@ class EntryCache:
         self._remember(key, value)
         if self.directory is None:
             return
+        if self.defer_writes:
+            with self._lock:
+                self._unwritten[key] = value
+            return
+        self._write(key, value)
+
+    def flush(self) -> None:
+        """Write what `put` deferred."""
+        with self._lock:
+            unwritten, self._unwritten = self._unwritten, {}
+        for key, value in unwritten.items():
+            self._write(key, value)
+
+    def _write(self, key: str, value: Any) -> None:
         path = self._path(key)
         try:
             os.makedirs(os.path.dirname(path), exist_ok=True)
