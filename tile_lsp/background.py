@@ -56,6 +56,13 @@ _PRELOAD = [
     "tile_lsp.compiler.backend.llvmir",
     "tile_lsp.compiler.backend.llvm",
     "tile_lsp.compiler.backend.ptxas",
+    "tile_lsp.compiler.frontend",
+    "tile_lsp.compiler.forked",
+    "tile_lsp.compiler.lowering.cse",
+    "tile_lsp.compiler.lowering.tile_to_tileaa",
+    "tile_lsp.compiler.lowering.tileaa_to_gpu",
+    "tile_lsp.compiler.lowering.gpu_mma",
+    "tile_lsp.compiler.lowering.gpu_reduce",
 ]
 _WARM_TEXT = """module attributes {gpu.container_module} {
   gpu.module @warm {
@@ -65,6 +72,21 @@ _WARM_TEXT = """module attributes {gpu.container_module} {
       memref.store %v, %a[%t] : memref<4xf32, 1>
       gpu.return
     }
+  }
+}
+"""
+
+
+_WARM_TILE = """cuda_tile.module @warm {
+  entry @warm(%a: tile<ptr<f32>>) {
+    %lane = iota : tile<128xi32>
+    %a_1d = reshape %a : tile<ptr<f32>> -> tile<1xptr<f32>>
+    %a_v = broadcast %a_1d : tile<1xptr<f32>> -> tile<128xptr<f32>>
+    %a_p = offset %a_v, %lane : tile<128xptr<f32>>, tile<128xi32> -> tile<128xptr<f32>>
+    %x, %t0 = load_ptr_tko weak %a_p : tile<128xptr<f32>> -> tile<128xf32>, token
+    %y = addf %x, %x : tile<128xf32>
+    %t1 = store_ptr_tko weak %a_p, %y : tile<128xptr<f32>>, tile<128xf32> -> token
+    return
   }
 }
 """
@@ -232,6 +254,10 @@ def _worker_main(conn: Connection, compile_fn: Callable[[PipelineRequest], Pipel
     if warm:
         with contextlib.suppress(Exception):
             run_request(PipelineRequest(_WARM_TEXT, "warm.mlir", CompileOptions(target=Target(80))))
+        with contextlib.suppress(Exception):  # the cuda_tile path's first-use costs too (~0.2 s)
+            from tile_lsp.compiler.pipeline import compile_source
+
+            compile_source(SourceText(_WARM_TILE, "warm.mlir"), CompileOptions(target=Target(80)), "ptx", cache=False)
     try:
         conn.send(("ready", None))
     except (OSError, ValueError):  # the server went away while this worker warmed up

@@ -160,3 +160,15 @@ def test_settings_give_compile_options() -> None:
     assert Settings(computeCapability=80).compile_options()[0].target == Target(80)
     assert "not a GPU name" in (Settings(gpuName="gfx90a").compile_options()[1] or "")
     assert "disagree" in (Settings(gpuName="sm_90", computeCapability=80).compile_options()[1] or "")
+
+
+def test_the_warm_up_kernels_compile() -> None:
+    """A worker warms up on both paths (upstream gpu MLIR and cuda_tile) before its first job:
+    a warm-up that failed would silently leave the first-use costs to the user's first edit."""
+    from tile_lsp.background import _WARM_TEXT, _WARM_TILE
+    from tile_lsp.compiler.pipeline import compile_source
+    from tile_lsp.compiler.source import SourceText
+
+    for text in (_WARM_TEXT, _WARM_TILE):
+        result = compile_source(SourceText(text, "warm.mlir"), CompileOptions(target=Target(80)), "ptx", cache=False)
+        assert result.ok and result.stage("ptx") is not None, [d.message for d in result.diagnostics]
