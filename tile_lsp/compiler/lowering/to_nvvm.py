@@ -9,9 +9,10 @@ from typing import cast
 
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
-from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
+from xdsl.pattern_rewriter import RewritePattern
+from xdsl.transforms.dead_code_elimination import is_trivially_dead
 
-from tile_lsp.compiler.lowering.common import LoweringContext, apply_patterns, apply_patterns_to
+from tile_lsp.compiler.lowering.common import LoweringContext, apply_patterns_to
 from tile_lsp.compiler.lowering.gpu_to_nvvm import gpu_function_patterns, gpu_patterns
 from tile_lsp.compiler.lowering.scf_to_cf import scf_patterns
 from tile_lsp.compiler.lowering.std_to_llvm import UNSUPPORTED, std_patterns
@@ -38,26 +39,6 @@ _DONE_PREFIXES = ("llvm.", "nvvm.")
 _DONE_NAMES = ("builtin.unrealized_conversion_cast",)
 
 
-class _SkipLowered(RewritePattern):
-    """`patterns` in order (first one that acts wins, as xDSL's greedy applier), not tried on
-    llvm/nvvm ops, nor on ops `wanted` (when given) says no pattern of the pass looks at."""
-
-    def __init__(self, patterns: list[RewritePattern], wanted: Callable[[str], bool] | None = None) -> None:
-        self.patterns = patterns
-        self.wanted = wanted
-
-    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
-        name = op.name
-        if name.startswith(_DONE_PREFIXES) or name in _DONE_NAMES:
-            return
-        if self.wanted is not None and not self.wanted(name):
-            return
-        for pattern in self.patterns:
-            pattern.match_and_rewrite(op, rewriter)
-            if rewriter.has_done_action:
-                return
-
-
 def _gpu_pass_names() -> Callable[[str], bool]:
     """The ops the gpu/nvgpu pass's patterns act on: gpu and nvgpu ops, the math (and arith) ops
     libdevice implements, `cf.assert` (-> `__assertfail`)."""
@@ -65,6 +46,18 @@ def _gpu_pass_names() -> Callable[[str], bool]:
 
     names = frozenset({*LIBDEVICE, *LIBDEVICE_PREDICATES, *LIBDEVICE_INT, "math.sincos", "cf.assert"})
     return lambda name: name.startswith(GPU_PREFIXES) or name in names
+
+
+def _not_lowered(name: str) -> bool:
+    return not name.startswith(_DONE_PREFIXES) and name not in _DONE_NAMES and name != "gpu.module"
+
+
+def _erase_dead(root: Operation) -> None:
+    """Erase ops without uses or effects (users before what they use: one reverse walk)."""
+    for op in reversed(list(root.walk())):
+        if op is not root and not op.regions and op.parent is not None and is_trivially_dead(op):
+            op.detach()
+            op.erase()
 
 
 def device_roots(module: ModuleOp) -> list[Operation]:
@@ -85,7 +78,11 @@ def convert_to_nvvm(module: ModuleOp, lctx: LoweringContext) -> bool:
         # The gpu/nvgpu and scf passes touch few ops: only those are visited.
         apply_patterns_to(target, [*gpu_patterns(lctx), *_nvgpu_patterns(lctx)], _gpu_pass_names())
         apply_patterns_to(target, scf_patterns(lctx), lambda name: name.startswith("scf."))
-        apply_patterns(target, [_SkipLowered([*std_patterns(lctx), *gpu_function_patterns(lctx)])])
+        # Every op not yet in llvm/nvvm: once each, in walk order, retried while a round changes
+        # something (gpu.func waits for its body); then the dead ones go, as the greedy driver
+        # removed them.
+        apply_patterns_to(target, [*std_patterns(lctx), *gpu_function_patterns(lctx)], _not_lowered)
+        _erase_dead(target)
         reconcile_casts(root)
         ok = check_nvvm_legality(root, lctx) and ok
     errors_after = sum(1 for d in lctx.sink.items if d.is_error)
