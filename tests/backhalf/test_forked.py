@@ -69,3 +69,22 @@ def test_forked_printing_gives_the_same_texts_and_maps(monkeypatch: pytest.Monke
         text, located, refs = deferred[name]
         assert text.count("\n") > 10 and located is not None and "loc(" in located
         assert refs is not None and any(r is not None for r in refs)
+
+
+def test_without_a_process_to_fork_the_stage_is_printed_in_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_fork() -> int:
+        raise OSError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(forked.os, "fork", no_fork)
+    monkeypatch.setattr(forked, "ENABLED", True)
+    options = CompileOptions(target=Target.parse_gpu_name("sm_90a"))
+    result = compile_source(SourceText(KERNEL.read_text(), str(KERNEL)), options, "gpu", cache=False)
+    assert result.ok
+    gpu = result.stage("gpu")
+    assert gpu is not None and "gpu.func" in gpu.text and gpu.line_refs
+
+
+def test_a_chain_after_a_collected_child_still_runs() -> None:
+    first = forked.Forked(lambda: 1)
+    assert first.result() == 1
+    assert forked.Forked(lambda: 2, after=first).result() == 2

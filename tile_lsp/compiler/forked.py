@@ -37,12 +37,19 @@ class Forked(Generic[T]):
     uses one core, leaving the other to this process."""
 
     _exit_r: int
+    _done: bool
 
     def __init__(self, fn: Callable[[], T], after: Forked[object] | None = None) -> None:
         self._file: IO[bytes] | None = tempfile.TemporaryFile()  # noqa: SIM115 (closed in result())
-        wait_fd = after._exit_r if after is not None else None
+        wait_fd = after._exit_r if after is not None and not after._done else None
         self._exit_r, exit_w = os.pipe()  # readable at EOF once the child (its last holder) exits
-        self._pid = os.fork()
+        try:
+            self._pid = os.fork()
+        except OSError:
+            self._file.close()
+            os.close(self._exit_r)
+            os.close(exit_w)
+            raise
         if self._pid == 0:  # the child: never returns
             code = 1
             try:

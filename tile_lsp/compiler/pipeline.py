@@ -316,8 +316,13 @@ def _mlir_output(run: _Run, name: str) -> StageOutput:
         out = StageOutput(name, "", 0.0)
         module, index = run.module, run.index
         after = run.pending[-1][1] if run.pending else None
-        run.pending.append((out, forked.Forked(lambda: _print_stage(module, index), after)))
-        return out
+        try:
+            job = forked.Forked(lambda: _print_stage(module, index), after)
+        except OSError:  # no process to be had (limits, memory): print here
+            pass
+        else:
+            run.pending.append((out, job))
+            return out
     text, located, refs = _print_stage(run.module, run.index)
     return StageOutput(name, text, 0.0, located_text=located, line_refs=refs)
 
