@@ -245,3 +245,27 @@ def test_deferred_disk_writes_wait_for_flush(tmp_path: pathlib.Path) -> None:
     assert fresh.get("ab" + "0" * 62) == ({"unit": 1}, "disk")
     cache.flush()  # nothing left to write
     assert list(tmp_path.rglob("*.unit")) == [written]
+
+
+def test_the_disk_cache_is_pruned_least_recently_used_first(tmp_path: pathlib.Path) -> None:
+    """Past its size limit the directory loses its least recently used units (a read counts as a
+    use), down to 80% of the limit; what is left still reads back."""
+    import os
+
+    cache = EntryCache(directory=str(tmp_path), disk_limit=10**9)
+    keys = [f"{i:02d}" + "0" * 62 for i in range(10)]
+    for i, key in enumerate(keys):
+        cache.put(key, bytes(range(256)) * 40 + bytes([i]))  # ~10 KB each, incompressible enough
+        path = tmp_path / key[:2] / (key[2:] + ".unit")
+        os.utime(path, (1000 + i, 1000 + i))  # written in order, one second apart
+    sizes = {key: (tmp_path / key[:2] / (key[2:] + ".unit")).stat().st_size for key in keys}
+    os.utime(tmp_path / keys[0][:2] / (keys[0][2:] + ".unit"), (2000, 2000))  # the oldest, read again
+    cache.disk_limit = sum(sizes.values()) // 2
+    deleted = cache.prune()
+    left = {key for key in keys if (tmp_path / key[:2] / (key[2:] + ".unit")).exists()}
+    assert deleted == len(keys) - len(left) and deleted > 0
+    assert sum(sizes[k] for k in left) <= cache.disk_limit * 0.8
+    assert keys[0] in left and keys[1] not in left  # used recently: kept; oldest unused: gone
+    assert cache.prune() == 0  # under the limit now
+    fresh = EntryCache(directory=str(tmp_path))
+    assert fresh.get(keys[0])[1] == "disk"

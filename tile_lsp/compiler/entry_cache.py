@@ -33,6 +33,8 @@ from tile_lsp.compiler.source import SourceText, Span
 from tile_lsp.compiler.target import CompileOptions
 
 MEMORY_UNITS = 128  # units (all stages of one entry each) kept in a process
+DISK_LIMIT_BYTES = 512 << 20  # the cache directory is pruned (least recently used first) past this
+PRUNE_EVERY = 32  # writes between two size checks of the directory
 _ASSERT = re.compile(r"\bassert\b")
 _SYMBOL = re.compile(r"@([A-Za-z_][\w$.]*)")
 _LOC = re.compile(r'"((?:[^"\\]|\\.)*)":(\d+):(\d+)')
@@ -103,9 +105,12 @@ class UnitStats:
 class EntryCache:
     """Unit results by key: an in-memory LRU, and optionally a directory (one file per key)."""
 
-    def __init__(self, size: int = MEMORY_UNITS, directory: str | None = None, defer_writes: bool = False) -> None:
+    def __init__(self, size: int = MEMORY_UNITS, directory: str | None = None, defer_writes: bool = False,
+                 disk_limit: int = DISK_LIMIT_BYTES) -> None:
         self.size = size
         self.directory = directory
+        self.disk_limit = disk_limit
+        self._writes = 0
         self._memory: OrderedDict[str, Any] = OrderedDict()
         self._lock = threading.Lock()
         # With `defer_writes`, `put` only remembers; `flush` writes to the directory (the
@@ -122,9 +127,11 @@ class EntryCache:
                 return value, "memory"
         if self.directory is None:
             return None, ""
+        path = self._path(key)
         try:
-            with open(self._path(key), "rb") as f:
+            with open(path, "rb") as f:
                 value = pickle.loads(zlib.decompress(f.read()))
+            os.utime(path)  # recently used: the last to be pruned
         except Exception:  # missing, truncated or from another version: a miss
             return None, ""
         self._remember(key, value)
@@ -156,7 +163,40 @@ class EntryCache:
                 f.write(zlib.compress(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL), 1))
             os.replace(tmp, path)
         except OSError:  # a read-only or full cache directory only costs speed
-            pass
+            return
+        if self._writes % PRUNE_EVERY == 0:
+            self.prune()
+        self._writes += 1
+
+    def prune(self) -> int:
+        """Delete the least recently used unit files until the directory holds at most 80% of
+        `disk_limit` (when it is over the limit); returns how many were deleted."""
+        if self.directory is None:
+            return 0
+        files = []
+        try:
+            for sub in os.scandir(self.directory):
+                if sub.is_dir():
+                    for entry in os.scandir(sub.path):
+                        if entry.name.endswith(".unit"):
+                            st = entry.stat()
+                            files.append((st.st_mtime, st.st_size, entry.path))
+        except OSError:
+            return 0
+        total = sum(size for _, size, _ in files)
+        if total <= self.disk_limit:
+            return 0
+        deleted = 0
+        for _, size, path in sorted(files):
+            if total <= self.disk_limit * 0.8:
+                break
+            try:
+                os.remove(path)
+            except OSError:
+                continue
+            total -= size
+            deleted += 1
+        return deleted
 
     def clear_memory(self) -> None:
         with self._lock:
