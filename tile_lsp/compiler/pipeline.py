@@ -109,7 +109,6 @@ class _Run:
         self.llvm_ir: str | None = None  # what the ptx stage compiles (with line info when mapping)
         self.ptx: str | None = None  # what ptxas assembles (the shown PTX)
         # MLIR stage texts printed by forked children, collected before the compile returns.
-        self.defer_prints = True
         self.pending: list[tuple[StageOutput, Any]] = []
 
     @property
@@ -312,7 +311,7 @@ def _mlir_output(run: _Run, name: str) -> StageOutput:
     the next stages go on; `_join_prints` fills the output in before the compile returns."""
     from tile_lsp.compiler import forked
 
-    if forked.ENABLED and run.defer_prints:
+    if forked.ENABLED:
         out = StageOutput(name, "", 0.0)
         module, index = run.module, run.index
         after = run.pending[-1][1] if run.pending else None

@@ -70,6 +70,16 @@ class _Stamped(RewritePattern):
             self.current.pop()
 
 
+def _stamp(new: Operation, rewritten: Operation) -> None:
+    """`new` (and what it holds) without a location takes the location of the op it replaces."""
+    if not isinstance(new.location, builtin.UnknownLoc):
+        return
+    new.location = rewritten.location
+    for nested in new.walk():
+        if isinstance(nested.location, builtin.UnknownLoc):
+            nested.location = new.location
+
+
 def apply_patterns(
     module: builtin.ModuleOp,
     patterns: Sequence[RewritePattern],
@@ -84,11 +94,8 @@ def apply_patterns(
 
     def on_insert(new: Operation) -> None:
         for pattern in stamped:
-            if pattern.current and isinstance(new.location, builtin.UnknownLoc):
-                new.location = pattern.current[-1].location
-                for nested in new.walk():
-                    if isinstance(nested.location, builtin.UnknownLoc):
-                        nested.location = new.location
+            if pattern.current:
+                _stamp(new, pattern.current[-1])
                 return
 
     listener.operation_insertion_handler.append(on_insert)
@@ -112,11 +119,8 @@ def apply_patterns_to(
     current: list[Operation] = []
 
     def on_insert(new: Operation) -> None:
-        if isinstance(new.location, builtin.UnknownLoc) and current:
-            new.location = current[-1].location
-            for nested in new.walk():
-                if isinstance(nested.location, builtin.UnknownLoc):
-                    nested.location = new.location
+        if current:
+            _stamp(new, current[-1])
         for nested in new.walk():
             if wanted(op_name(nested)):
                 created.append(nested)

@@ -9,11 +9,11 @@ from typing import cast
 
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
-from xdsl.pattern_rewriter import RewritePattern
 from xdsl.transforms.dead_code_elimination import is_trivially_dead
 
 from tile_lsp.compiler.lowering.common import LoweringContext, apply_patterns_to
 from tile_lsp.compiler.lowering.gpu_to_nvvm import gpu_function_patterns, gpu_patterns
+from tile_lsp.compiler.lowering.nvgpu_to_nvvm import nvgpu_patterns
 from tile_lsp.compiler.lowering.scf_to_cf import scf_patterns
 from tile_lsp.compiler.lowering.std_to_llvm import UNSUPPORTED, std_patterns
 from tile_lsp.compiler.lowering.types import reconcile_casts
@@ -22,15 +22,6 @@ from tile_lsp.compiler.lowering.types import reconcile_casts
 STD_PREFIXES = ("arith.", "scf.", "cf.", "math.", "memref.", "func.", "vector.", "index.", "ub.")
 GPU_PREFIXES = ("gpu.", "nvgpu.")
 LEGAL_GPU = ("gpu.module",)
-
-
-def _nvgpu_patterns(lctx: LoweringContext) -> list[RewritePattern]:
-    """Helper B's nvgpu -> nvvm patterns (absent until that module exists)."""
-    try:
-        from tile_lsp.compiler.lowering.nvgpu_to_nvvm import nvgpu_patterns
-    except ImportError:
-        return []
-    return list(nvgpu_patterns(lctx))
 
 
 # Ops no pattern of this stage rewrites (already in the target dialects): skipped without
@@ -76,7 +67,7 @@ def convert_to_nvvm(module: ModuleOp, lctx: LoweringContext) -> bool:
         # pattern walker needs.
         target = cast(ModuleOp, root)
         # The gpu/nvgpu and scf passes touch few ops: only those are visited.
-        apply_patterns_to(target, [*gpu_patterns(lctx), *_nvgpu_patterns(lctx)], _gpu_pass_names())
+        apply_patterns_to(target, [*gpu_patterns(lctx), *nvgpu_patterns(lctx)], _gpu_pass_names())
         apply_patterns_to(target, scf_patterns(lctx), lambda name: name.startswith("scf."))
         # Every op not yet in llvm/nvvm: once each, in walk order, retried while a round changes
         # something (gpu.func waits for its body); then the dead ones go, as the greedy driver
