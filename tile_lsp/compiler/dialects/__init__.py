@@ -2,3 +2,7 @@
 
 Dialects are looked up through `tile_lsp.compiler.dialects.registry`.
 """
+
+from tile_lsp.compiler.mlir import xdsl_fast as _xdsl_fast
+
+_xdsl_fast.install()  # faster op building for every stage (see xdsl_fast.py)

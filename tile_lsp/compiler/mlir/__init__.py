@@ -2,3 +2,7 @@
 on xDSL: the context, a parser that records where every op came from, and the printer
 used for stage dumps that upstream `mlir-opt` 22 must accept.
 """
+
+from tile_lsp.compiler.mlir import xdsl_fast as _xdsl_fast
+
+_xdsl_fast.install()  # faster op building for every stage (see xdsl_fast.py)

@@ -1,0 +1,76 @@
+"""xdsl_fast's op-building paths agree with xDSL's own, case by case, including the errors."""
+
+from __future__ import annotations
+
+import pytest
+from xdsl.dialects import arith, builtin, llvm, scf
+from xdsl.dialects.builtin import i1, i32
+from xdsl.ir import Block, Region
+from xdsl.irdl import operations as irdl_ops
+from xdsl.irdl.operations import VarIRConstruct
+
+from tile_lsp.compiler.mlir import xdsl_fast
+
+
+def _args():
+    block = Block(arg_types=[i32, i32, i1])
+    return block, block.args
+
+
+def test_installed_by_the_compiler_packages() -> None:
+    import tile_lsp.compiler.lowering  # noqa: F401
+
+    assert irdl_ops.irdl_build_arg_list is xdsl_fast.build_arg_list
+    assert irdl_ops.irdl_build_operations_arg is xdsl_fast.build_operations_arg
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        lambda a: [a[0], a[1]],
+        lambda a: [[a[0]], a[1]],  # a one-element list for a single definition
+        lambda a: [a[0]],  # too few
+        lambda a: [None, a[1]],  # None for a non-optional definition
+        lambda a: [(a[0], a[1]), a[1]],  # a sequence for a single definition
+    ],
+)
+def test_build_arg_list_matches_xdsl(args) -> None:
+    _, values = _args()
+    defs = arith.AddiOp.get_irdl_definition().operands
+    given = args(values)
+
+    def run(fn):
+        try:
+            return fn(VarIRConstruct.OPERAND, given, defs, "prefix: ")
+        except ValueError as exc:
+            return ("error", str(exc))
+
+    assert run(xdsl_fast.build_arg_list) == run(xdsl_fast.ORIGINAL_BUILD_ARG_LIST)
+
+
+def test_variadic_and_optional_definitions_still_build() -> None:
+    block, (a, b, c) = _args()
+    ops = [
+        arith.AddiOp(a, b),
+        arith.SelectOp(c, a, b),
+        scf.YieldOp(a, b),
+        scf.YieldOp(),
+        llvm.CallOp("f", a, b, return_type=i32),
+        llvm.CallOp("g", return_type=None),
+        scf.IfOp(c, [i32], Region(Block([scf.YieldOp(a)])), Region(Block([scf.YieldOp(b)]))),
+    ]
+    for op in ops:
+        block.add_op(op)
+        if not isinstance(op, llvm.CallOp):  # (its verifier wants a symbol table around it)
+            op.verify()
+    assert [len(op.operands) for op in ops] == [2, 3, 2, 0, 2, 0, 1]
+    assert [len(op.results) for op in ops] == [1, 1, 0, 0, 1, 0, 1]
+    assert ops[0].location == builtin.UNKNOWN_LOC
+
+
+def test_build_operations_arg_matches_xdsl() -> None:
+    block, (a, b, _) = _args()
+    op = arith.AddiOp(a, b)
+    block.add_op(op)
+    for given in (None, a, op, [a, op], (b,)):
+        assert xdsl_fast.build_operations_arg(given) == xdsl_fast.ORIGINAL_BUILD_OPERATIONS_ARG(given)

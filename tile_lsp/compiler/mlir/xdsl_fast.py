@@ -1,0 +1,72 @@
+"""Faster paths through xDSL's generic op builder, for the pinned xDSL (pyproject.toml).
+
+The lowering stages build tens of thousands of ops per large kernel, nearly all of them with one
+value per operand/result definition. xDSL's `irdl_build_arg_list` asks `isinstance(arg, Sequence)`
+of every argument, an abstract-base-class check that costs more than the rest of the call, and
+`Operation.__init__` imports a module on every call to find the unknown location. `install()`
+swaps in versions that decide the common case with exact type checks and hand everything else
+to xDSL's own code, so results (and error messages) are the same; tests/unit/test_xdsl_fast.py
+checks them against the originals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from xdsl.dialects.builtin import UNKNOWN_LOC
+from xdsl.ir import Operation, SSAValue
+from xdsl.ir import core as _core
+from xdsl.irdl import operations as _operations
+
+ORIGINAL_BUILD_ARG_LIST = _operations.irdl_build_arg_list
+ORIGINAL_BUILD_OPERATIONS_ARG = _operations.irdl_build_operations_arg
+ORIGINAL_UNKNOWN_LOC = _core._unknown_loc
+
+# Whether values of a type are Sequences (the ABC check, made once per type).
+_IS_SEQUENCE: dict[type, bool] = {list: True, tuple: True}
+
+
+def _is_sequence(value: object) -> bool:
+    kind = type(value)
+    known = _IS_SEQUENCE.get(kind)
+    if known is None:
+        known = _IS_SEQUENCE[kind] = isinstance(value, Sequence)
+    return known
+
+
+def build_arg_list(construct: Any, args: Sequence[Any], arg_defs: Sequence[tuple[str, Any]],
+                   error_prefix: str = "") -> tuple[list[Any], list[int]]:
+    """`irdl_build_arg_list` where every definition gets exactly one plain value; anything else
+    (None, a list, a count mismatch) goes to xDSL's version."""
+    if len(args) != len(arg_defs):
+        return ORIGINAL_BUILD_ARG_LIST(construct, args, arg_defs, error_prefix)
+    for arg in args:
+        if arg is None or _is_sequence(arg):
+            return ORIGINAL_BUILD_ARG_LIST(construct, args, arg_defs, error_prefix)
+    return list(args), [1] * len(args)
+
+
+def build_operations_arg(operand: Any) -> SSAValue | list[SSAValue]:
+    """`irdl_build_operations_arg`, same cases in the same order."""
+    if operand is None:
+        return []
+    if isinstance(operand, SSAValue):
+        return operand
+    if isinstance(operand, Operation):
+        return SSAValue.get(operand)
+    return [SSAValue.get(op) for op in operand]
+
+
+def _unknown_loc() -> Any:
+    return UNKNOWN_LOC
+
+
+def install() -> None:
+    """Swap the faster paths in (idempotent)."""
+    _operations.irdl_build_arg_list = build_arg_list  # type: ignore[assignment]
+    _operations.irdl_build_operations_arg = build_operations_arg  # type: ignore[assignment]
+    _core._unknown_loc = _unknown_loc  # type: ignore[assignment]
+
+
+__all__ = ["build_arg_list", "build_operations_arg", "install"]
