@@ -41,8 +41,8 @@ STAGES = ("parse", "nvvm", "llvm", "llvm-ir", "ptx", "cubin")
 # module when it calls it, so replacing the attribute times every call.
 PROBES: dict[str, tuple[str, str]] = {
     "parse": ("tile_lsp.compiler.mlir.context", "parse_upstream"),
-    "mlir text": ("tile_lsp.compiler.provenance", "print_mapped_located"),
-    "mlir text ": ("tile_lsp.compiler.provenance", "print_mapped"),
+    "mlir text": ("tile_lsp.compiler.provenance_mlir", "print_mapped_located"),
+    "mlir text ": ("tile_lsp.compiler.provenance_mlir", "print_mapped"),
     "mlir text  ": ("tile_lsp.compiler.mlir.context", "print_ir"),
     "ir/ptx maps": ("tile_lsp.compiler.provenance", "llvm_ir_refs"),
     "ir/ptx maps ": ("tile_lsp.compiler.provenance", "ptx_refs"),

@@ -9,13 +9,17 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from tile_lsp.compiler.diagnostics import Diagnostic, format_text, to_json
-from tile_lsp.compiler.frontend import ParseResult, parse_chunk, split_chunks
 from tile_lsp.compiler.source import SourceText, Span
-from tile_lsp.compiler.syntax.printer import Printer
 from tile_lsp.compiler.textio import decode_source
-from tile_lsp.compiler.upstream import analyze_upstream, is_upstream
+
+if TYPE_CHECKING:
+    from tile_lsp.compiler.frontend import ParseResult
+
+# The parser, and xDSL under it, are imported by the commands that use them: a `compile` whose
+# units all come from the cache starts without them.
 
 # `compile --emit` stages (= pipeline.EMITS; spelled out so the CLI starts without the pipeline).
 COMPILE_EMITS = ("cuda_tile", "tileaa", "gpu", "nvvm", "llvm", "llvm-ir", "ptx", "cubin")
@@ -32,11 +36,15 @@ def _load(path: str) -> tuple[SourceText, list[Diagnostic]]:
 
 
 def _parse_file(source: SourceText, split: bool) -> list[ParseResult]:
+    from tile_lsp.compiler.frontend import parse_chunk, split_chunks
+
     spans = split_chunks(source.text) if split else [Span(0, len(source.text))]
     return [parse_chunk(source, s) for s in spans]
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    from tile_lsp.compiler.upstream import analyze_upstream, is_upstream
+
     any_error = False
     records: list[dict[str, object]] = []
     for path in args.files:
@@ -63,6 +71,9 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_opt(args: argparse.Namespace) -> int:
+    from tile_lsp.compiler.syntax.printer import Printer
+    from tile_lsp.compiler.upstream import is_upstream
+
     try:
         source, diags = _load(args.file)
     except OSError as exc:
@@ -88,6 +99,7 @@ def cmd_opt(args: argparse.Namespace) -> int:
 
 def _opt_upstream(args: argparse.Namespace, source: SourceText, diags: list[Diagnostic]) -> int:
     """`opt` on upstream-dialect MLIR: parse + verify with our dialects, print with xDSL."""
+    from tile_lsp.compiler.frontend import split_chunks
     from tile_lsp.compiler.mlir.context import parse_upstream, print_ir
 
     spans = split_chunks(source.text) if args.split_input_file else [Span(0, len(source.text))]

@@ -11,7 +11,8 @@ from tile_lsp.compiler.diagnostics import DiagnosticSink
 from tile_lsp.compiler.lowering import to_nvvm
 from tile_lsp.compiler.lowering.common import LoweringContext
 from tile_lsp.compiler.mlir.context import parse_upstream, print_ir
-from tile_lsp.compiler.provenance import SourceIndex, print_mapped, print_mapped_located
+from tile_lsp.compiler.provenance import SourceIndex
+from tile_lsp.compiler.provenance_mlir import print_mapped, print_mapped_located
 from tile_lsp.compiler.source import SourceText
 from tile_lsp.compiler.target import CompileOptions, Target
 

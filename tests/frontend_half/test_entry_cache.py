@@ -212,6 +212,28 @@ def test_cli_keeps_units_on_disk(tmp_path: pathlib.Path, capsys: pytest.CaptureF
     assert (tmp_path / "v.cubin").read_bytes()[:4] == b"\x7fELF"
 
 
+def test_a_cli_compile_served_from_the_cache_never_imports_xdsl(tmp_path: pathlib.Path) -> None:
+    """The cached path (split, unpickle, merge) is plain Python: a fresh `tile-lsp compile` of an
+    unchanged file must not pay for importing xDSL and the stages (most of a cold start)."""
+    import subprocess
+    import sys
+
+    src = tmp_path / "k.mlir"
+    src.write_text(TEN, encoding="utf-8")
+    args = ["compile", str(src), "--gpu-name", "sm_90", "--emit", "ptx", "-o", str(tmp_path / "k.ptx"),
+            "--format", "json", "--cache-dir", str(tmp_path / "cache")]
+    probe = ("import json, sys; from tile_lsp.cli import main; rc = main(sys.argv[1:]); "
+             "print(json.dumps([rc, sorted({m.split('.')[0] for m in sys.modules} & {'xdsl', 'llvmlite'})]))")
+    runs = []
+    for _ in range(2):
+        out = subprocess.run([sys.executable, "-c", probe, *args], capture_output=True, text=True, timeout=600).stdout
+        report, probed = out.strip().rsplit("\n", 1)
+        runs.append((json.loads(report)["units"], json.loads(probed)))
+    (cold, cold_probe), (warm, warm_probe) = runs
+    assert cold_probe == [0, ["llvmlite", "xdsl"]] and len(cold["compiled"]) == 10
+    assert warm_probe == [0, []] and warm["compiled"] == [] and warm["from_disk"] == 10
+
+
 def test_ptx_merge_renames_clashing_internal_symbols_and_shares_equal_ones() -> None:
     def unit(name: str, fmt: str) -> str:
         return (

@@ -7,7 +7,6 @@ Files the splitter cannot cut safely (split markers, aliases, generic form) are 
 
 from __future__ import annotations
 
-import re
 import threading
 from collections import OrderedDict
 from collections.abc import Iterator, Mapping
@@ -18,11 +17,10 @@ from xdsl.ir import Operation
 
 from tile_lsp.compiler.diagnostics import Diagnostic, Related
 from tile_lsp.compiler.frontend import ParseResult, parse_chunk
+from tile_lsp.compiler.items import only_comments, split_items
 from tile_lsp.compiler.source import SourceText, Span
 from tile_lsp.compiler.upstream import analyze_upstream, is_upstream
 
-# A line that starts a top-level item (indentation allowed: items sit inside a module).
-_MODULE_START = re.compile(r"[ \t]*cuda_tile\.module\b[^\n{]*\{")
 _CACHE_SIZE = 4096
 
 
@@ -100,94 +98,6 @@ class ItemCache:
                 self._data.popitem(last=False)
 
 
-def split_items(text: str) -> tuple[list[tuple[str, int, int]], tuple[int, int] | None] | None:
-    """(kind, start, end) of each top-level item, and the module's (body start, closing brace)
-    if there is one; None when the text must be parsed whole.
-
-    Runs on every keystroke over the whole document, so it scans with str.find (C speed)
-    and looks at the few lines that can start something, not at every character.
-    """
-    if "// -----" in text or '"cuda_tile.' in text or _line_starting_with(text, ("#", "!", "module")):
-        return None
-    module_lines = _lines_starting_with(text, ("cuda_tile.module",))
-    if len(module_lines) > 1:
-        return None
-    body: tuple[int, int] | None = None
-    limit = len(text)
-    if module_lines:
-        m = _MODULE_START.match(text, module_lines[0][1])
-        close = _closing_brace(text)
-        if m is None or close is None or close < m.end():
-            return None
-        body = (m.end(), close)
-        limit = close
-    # Long spellings are rare: scan for them only when `cuda_tile.` appears beyond the header.
-    words = _ITEM_WORDS + _LONG_ITEM_WORDS if text.count("cuda_tile.", 0, 1 << 30) > len(module_lines) else _ITEM_WORDS
-    starts = _lines_starting_with(text, words)
-    if body is not None:
-        if any(s < body[0] for _, s in starts):
-            return None  # something odd before the module body
-        starts = [(k, s) for k, s in starts if s < limit]
-    else:
-        head = text[: starts[0][1] if starts else len(text)]
-        if head.strip(" \t\r\n") and not _only_comments(head):
-            return None
-    items = []
-    for i, (kind, start) in enumerate(starts):
-        end = starts[i + 1][1] if i + 1 < len(starts) else limit
-        items.append((kind, start, end))
-    return items, body
-
-
-_ITEM_WORDS = ("entry", "global", "testing$func")
-_LONG_ITEM_WORDS = ("cuda_tile.entry", "cuda_tile.global", "cuda_tile.testing$func")
-
-
-def _lines_starting_with(text: str, words: tuple[str, ...]) -> list[tuple[str, int]]:
-    """(word without `cuda_tile.`, line start) for lines whose first token is one of `words`."""
-    found: dict[int, str] = {}
-    for word in words:
-        pos = text.find(word)
-        while pos >= 0:
-            end = pos + len(word)
-            line_start = text.rfind("\n", 0, pos) + 1
-            boundary = end >= len(text) or not (text[end].isalnum() or text[end] in "_$.")
-            if boundary and not text[line_start:pos].strip(" \t"):
-                found[line_start] = word.removeprefix("cuda_tile.")
-            pos = text.find(word, end)
-    return sorted(((k, s) for s, k in found.items()), key=lambda ks: ks[1])
-
-
-def _line_starting_with(text: str, prefixes: tuple[str, ...]) -> bool:
-    """Some line starts (at column 0, where MLIR puts them) with one of `prefixes`:
-    alias definitions and a builtin `module`."""
-    for prefix in prefixes:
-        probe = "\n" + prefix
-        pos = 0 if text.startswith(prefix) else text.find(probe)
-        while pos >= 0:
-            after = pos + len(probe) - (1 if pos == 0 and text.startswith(prefix) else 0)
-            if prefix != "module" or text[after : after + 1] in (" ", "{", "@", "\n", "\t", ""):
-                return True
-            pos = text.find(probe, pos + 1)
-    return False
-
-
-def _closing_brace(text: str) -> int | None:
-    """Offset of the module's closing `}`: the last `}` outside a trailing comment."""
-    pos = len(text)
-    while True:
-        pos = text.rfind("}", 0, pos)
-        if pos < 0:
-            return None
-        line_start = text.rfind("\n", 0, pos) + 1
-        if "//" not in text[line_start:pos]:
-            return pos
-
-
-def _only_comments(text: str) -> bool:
-    return all(not line.strip() or line.strip().startswith("//") for line in text.splitlines())
-
-
 def analyze(
     text: str,
     path: str = "<input>",
@@ -251,7 +161,7 @@ def _shell_item(text: str, path: str, body: tuple[int, int], cache: ItemCache) -
         result = parse_chunk(SourceText(header + "}", path))
         cache.put(key, result)
     tail = text[body[1] + 1 :]
-    if tail.strip() and not _only_comments(tail):
+    if tail.strip() and not only_comments(tail):
         from tile_lsp.compiler.diagnostics import Severity
 
         at = body[1] + 1 + (len(tail) - len(tail.lstrip()))

@@ -271,7 +271,7 @@ def _ptxas_identity(options: CompileOptions) -> str:
 
 def split_units(source: SourceText) -> list[Unit] | None:
     """One unit per entry (file order), or None when the file must be compiled whole."""
-    from tile_lsp.compiler.document import split_items
+    from tile_lsp.compiler.items import split_items
 
     text = source.text
     cut = split_items(text)

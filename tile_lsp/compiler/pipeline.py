@@ -15,17 +15,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from xdsl.dialects import builtin
-from xdsl.ir import Operation
-
 from tile_lsp.compiler.diagnostics import Diagnostic, DiagnosticSink
-from tile_lsp.compiler.lowering.common import LoweringContext
 from tile_lsp.compiler.provenance import SourceIndex, SourceRef, lines_of_source
 from tile_lsp.compiler.source import SourceText, Span
 from tile_lsp.compiler.target import CompileOptions, Target
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # (xDSL is imported by the stages: a compile served from the cache never needs it)
+    from xdsl.dialects import builtin
+    from xdsl.ir import Operation
+
     from tile_lsp.compiler.entry_cache import EntryCache, UnitStats
+    from tile_lsp.compiler.lowering.common import LoweringContext
 
 STAGES = ("cuda_tile", "tileaa", "gpu", "nvvm", "llvm", "llvm-ir", "ptx", "cubin")
 EMITS = STAGES
@@ -214,6 +214,8 @@ def _start_upstream(result: CompileResult, provenance: bool) -> _Run | None:
     module = parsed.module
     result.start_stage = start_stage_of(module)
     sink = DiagnosticSink(result.start_stage, result.diagnostics)
+    from tile_lsp.compiler.lowering.common import LoweringContext
+
     lctx = LoweringContext(source, options, sink, parsed.spans)
     run = _Run(result, module, lctx, SourceIndex(source, parsed.spans) if provenance else None)
     _resolve_target(run)
@@ -243,6 +245,8 @@ def _start_cuda_tile(result: CompileResult, provenance: bool) -> _Run | None:
     except Exception as exc:
         sink.error(_file_start(source), f"internal error in stage cuda_tile: {type(exc).__name__}: {exc}")
         return None
+    from tile_lsp.compiler.lowering.common import LoweringContext
+
     lctx = LoweringContext(source, options, sink, spans)
     index = SourceIndex(source, spans) if provenance else None
     run = _Run(result, parsed.module, lctx, index)
@@ -328,7 +332,7 @@ def _mlir_output(run: _Run, name: str) -> StageOutput:
 
 def _print_stage(module: Operation, index: SourceIndex | None) -> tuple[str, str | None, list[SourceRef | None] | None]:
     from tile_lsp.compiler.mlir.context import print_ir
-    from tile_lsp.compiler.provenance import print_mapped, print_mapped_located
+    from tile_lsp.compiler.provenance_mlir import print_mapped, print_mapped_located
 
     refs: list[SourceRef | None] | None = None
     located: str | None = None

@@ -4,7 +4,7 @@ Every stage text gets a list with one entry per line (0-based): the `SourceRef` 
 op the line was lowered from, or None for structural lines (blank lines, block labels,
 declarations, directives). How each kind of text is read:
 
-- MLIR stages (nvvm, llvm): a printer that records the line each op starts (and, for an op with
+- MLIR stages (nvvm, llvm; provenance_mlir.py, the only part that needs xDSL): a printer that records the line each op starts (and, for an op with
   regions, ends) on while printing the plain text; each op's location gives its source.
 - LLVM IR: the `!dbg` attachments and their `!DILocation`/`!DISubprogram` metadata.
 - PTX: the `.loc`/`.file` directives (backend/ptx_map.py).
@@ -17,18 +17,16 @@ for line info, shows the text with the debug-only lines taken out (`strip_llvm_d
 
 from __future__ import annotations
 
-import io
 import os
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-
-from xdsl.dialects import builtin
-from xdsl.dialects.builtin import FileLineColLoc
-from xdsl.ir import Attribute, Operation
-from xdsl.printer import Printer
+from typing import TYPE_CHECKING
 
 from tile_lsp.compiler.source import SourceText, Span
+
+if TYPE_CHECKING:
+    from xdsl.ir import Operation
 
 
 @dataclass(frozen=True)
@@ -71,26 +69,6 @@ class SourceIndex:
             span = Span(offset, end if end > offset else min(offset + 1, len(self.source.text)))
         return SourceRef(self.source.path, line0, col0, offset, span)
 
-    def location_ref(self, loc: Attribute | None) -> SourceRef | None:
-        """The ref of an MLIR location: the first file position inside name/callsite/fused locs
-        (a call site's callee when it is in this source, as `.loc` reports the callee)."""
-        while loc is not None:
-            if isinstance(loc, FileLineColLoc):
-                return self.ref(loc.filename.data, loc.line.data, loc.column.data)
-            if isinstance(loc, builtin.NameLoc):
-                loc = loc.location
-            elif isinstance(loc, builtin.CallSiteLoc):
-                callee = self.location_ref(loc.callee)
-                if callee is not None and callee.offset is not None:
-                    return callee
-                loc = loc.caller
-            elif isinstance(loc, builtin.FusedLoc):
-                locs = loc.locations
-                loc = locs.data[0] if isinstance(locs, builtin.ArrayAttr) and locs.data else None
-            else:
-                return None
-        return None
-
 
 def same_file(a: str, b: str) -> bool:
     if a == b:
@@ -126,112 +104,6 @@ def line_runs(numbers: Sequence[int]) -> list[tuple[int, int]]:
         else:
             runs.append((n, n))
     return runs
-
-
-# --- MLIR -----------------------------------------------------------------------------------
-
-
-class _CountingStream(io.StringIO):
-    """Counts the newlines written (the slow, sure way; used when the printer's own count is off)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.line_count = 0
-
-    def write(self, s: str) -> int:
-        self.line_count += s.count("\n")
-        return super().write(s)
-
-
-# Exact types (a set lookup: isinstance against xDSL's ABC attribute classes is slow on every attribute).
-_LOCATIONS = frozenset({builtin.UnknownLoc, FileLineColLoc, builtin.CallSiteLoc, builtin.NameLoc, builtin.FusedLoc})
-
-
-class _RecordingPrinter(Printer):
-    """xDSL's printer that records the first and last line of every op it prints and, printing
-    locations, where each top-level `loc(...)` went (character offsets), so that one printing
-    gives both the text with locations and, with those cut out, the plain text.
-
-    Lines come from the printer's own newline count (`_current_line`, kept by every
-    `print_string` and new line) or, with `counted`, from a stream that counts what is written
-    (a Python-level `write` per string: half again the cost of printing)."""
-
-    def __init__(self, stream: io.StringIO, generic: bool, counted: bool = False, locations: bool = False) -> None:
-        super().__init__(stream=stream, print_generic_format=generic, print_debuginfo=locations)
-        self.out = stream
-        self.counter = stream if counted and isinstance(stream, _CountingStream) else None
-        self.op_lines: list[tuple[Operation, int, int]] = []
-        self.loc_spans: list[tuple[int, int]] = []
-
-    def _line(self) -> int:
-        return self.counter.line_count if self.counter is not None else self._current_line
-
-    def print_op(self, op: Operation) -> None:
-        first = self._line()
-        slot = len(self.op_lines)
-        self.op_lines.append((op, first, first))
-        super().print_op(op)
-        self.op_lines[slot] = (op, first, self._line())
-
-    def print_attribute(self, attribute: Attribute) -> None:
-        if type(attribute) not in _LOCATIONS or self.printing_location or not self.print_debuginfo:
-            super().print_attribute(attribute)
-            return
-        start = self.out.tell()
-        super().print_attribute(attribute)
-        self.loc_spans.append((start, self.out.tell()))
-
-
-def _record(module: Operation, generic: bool, counted: bool, locations: bool = False) -> tuple[str, _RecordingPrinter]:
-    stream = _CountingStream() if counted else io.StringIO()
-    printer = _RecordingPrinter(stream, generic, counted, locations)
-    printer.print_op(module)
-    stream.write("\n")
-    return stream.getvalue(), printer
-
-
-def _refs(text: str, printer: _RecordingPrinter, index: SourceIndex) -> list[SourceRef | None]:
-    refs: list[SourceRef | None] = [None] * len(text.splitlines())
-    for op, first, last in printer.op_lines:
-        ref = index.location_ref(op.location)
-        if ref is None:
-            continue
-        if first < len(refs) and refs[first] is None:  # an outer op starting on the line wins
-            refs[first] = ref
-        if last != first and last < len(refs) and refs[last] is None and op.regions:
-            refs[last] = ref
-    return refs
-
-
-def print_mapped(module: Operation, index: SourceIndex, *, generic: bool = False) -> tuple[str, list[SourceRef | None]]:
-    """The plain MLIR text of `module` (as `print_ir` prints it) and its per-line refs: the
-    line an op starts on, and the closing line of an op with regions, map to that op's source."""
-    text, printer = _record(module, generic, counted=False)
-    if printer._current_line + 1 != text.count("\n"):  # something wrote past print_string: count
-        text, printer = _record(module, generic, counted=True)
-    return text, _refs(text, printer, index)
-
-
-def print_mapped_located(module: Operation, index: SourceIndex) -> tuple[str, str | None, list[SourceRef | None]]:
-    """(plain text, text with `loc(...)` = `print_ir(locations=True)`, per-line refs) from one
-    printing: the plain text is the located one with each ` loc(...)` cut out (locations print on
-    the line they follow, so lines and refs are the same for both). Falls back to `print_mapped`
-    (located text None) where the cut cannot be sure."""
-    located, printer = _record(module, False, counted=False, locations=True)
-    pieces: list[str] = []
-    at = 0
-    sure = printer._current_line + 1 == located.count("\n")
-    for start, end in printer.loc_spans:
-        if start < 1 or start < at or located[start - 1] != " " or "\n" in located[start:end]:
-            sure = False
-            break
-        pieces.append(located[at : start - 1])
-        at = end
-    if not sure:
-        text, refs = print_mapped(module, index)
-        return text, None, refs
-    pieces.append(located[at:])
-    return "".join(pieces), located, _refs(located, printer, index)
 
 
 # --- LLVM IR --------------------------------------------------------------------------------
