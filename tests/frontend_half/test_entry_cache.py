@@ -212,9 +212,38 @@ def test_cli_keeps_units_on_disk(tmp_path: pathlib.Path, capsys: pytest.CaptureF
     assert (tmp_path / "v.cubin").read_bytes()[:4] == b"\x7fELF"
 
 
+def test_units_compiled_in_parallel_children_equal_those_compiled_in_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Missing units compile in forked children, `parallel_jobs()` at a time: same texts, line
+    maps, diagnostics and ptxas numbers as one by one in this process."""
+    from tile_lsp.compiler import entry_cache, forked
+
+    if not forked.ENABLED:
+        pytest.skip("needs os.fork")
+    text = "".join((DATA / f"{name}.mlir").read_text(encoding="utf-8") for name in ("vector_add", "control_flow"))
+    seen: list[int] = []
+    real = entry_cache._compile_all
+
+    def counting(compile_unit, units):  # type: ignore[no-untyped-def]
+        seen.append(entry_cache.parallel_jobs())
+        return real(compile_unit, units)
+
+    monkeypatch.setattr(entry_cache, "_compile_all", counting)
+    results = []
+    for jobs in ("1", "3"):
+        monkeypatch.setenv("TILE_LSP_JOBS", jobs)
+        res = compile_source(SourceText(text, "three.mlir"), OPTIONS, "ptx", cache=None)
+        assert res.ok and res.unit_stats is not None and len(res.unit_stats.compiled) == 3
+        results.append(res)
+    serial, parallel = results
+    assert seen == [1, 3]
+    assert [(s.name, s.text, s.line_refs) for s in parallel.stages] == [(s.name, s.text, s.line_refs) for s in serial.stages]
+    assert parallel.diagnostics == serial.diagnostics and parallel.kernels == serial.kernels
+
+
 def test_a_cli_compile_served_from_the_cache_never_imports_xdsl(tmp_path: pathlib.Path) -> None:
     """The cached path (split, unpickle, merge) is plain Python: a fresh `tile-lsp compile` of an
     unchanged file must not pay for importing xDSL and the stages (most of a cold start)."""
+    import os
     import subprocess
     import sys
 
@@ -225,8 +254,9 @@ def test_a_cli_compile_served_from_the_cache_never_imports_xdsl(tmp_path: pathli
     probe = ("import json, sys; from tile_lsp.cli import main; rc = main(sys.argv[1:]); "
              "print(json.dumps([rc, sorted({m.split('.')[0] for m in sys.modules} & {'xdsl', 'llvmlite'})]))")
     runs = []
-    for _ in range(2):
-        out = subprocess.run([sys.executable, "-c", probe, *args], capture_output=True, text=True, timeout=600).stdout
+    for _ in range(2):  # (the cold run in process, so that the probe sees its imports)
+        env = {**os.environ, "TILE_LSP_JOBS": "1"}
+        out = subprocess.run([sys.executable, "-c", probe, *args], capture_output=True, text=True, timeout=600, env=env).stdout
         report, probed = out.strip().rsplit("\n", 1)
         runs.append((json.loads(report)["units"], json.loads(probed)))
     (cold, cold_probe), (warm, warm_probe) = runs

@@ -20,7 +20,7 @@ import threading
 import time
 import zlib
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -354,8 +354,8 @@ def compile_by_entry(
     unit_emit = "ptx" if emit == "cubin" and len(units) > 1 else emit
     context = _context(source.path, options, unit_emit, provenance)
     stats = UnitStats(units=[u.name for u in units])
-    blank: str | None = None
-    done: list[tuple[UnitResult, bool]] = []
+    done: list[tuple[UnitResult, bool] | None] = []
+    missing: list[tuple[int, Unit, str]] = []
     for unit in units:
         key = unit_key(context, unit)
         got, where = cache.get(key) if cache is not None else (None, "")
@@ -366,23 +366,73 @@ def compile_by_entry(
                 cache.remember(key, moved)  # the next keystroke finds it where it is now
             done.append((moved, False))
             continue
-        if blank is None:
-            blank = re.sub(r"[^\n]", " ", source.text)
-        t0 = time.perf_counter()
-        res = compile_whole(masked_source(source, unit, blank), options, unit_emit, provenance=provenance)
-        unit_result = _unit_result(res, unit, time.perf_counter() - t0, keep_cubin=len(units) == 1)
-        stats.compiled.append(unit.name)
-        for out in res.stages:
-            stats.stage_runs[out.name] = stats.stage_runs.get(out.name, 0) + 1
-        if cache is not None and _cacheable(unit_result):
-            cache.put(key, unit_result)
-        done.append((unit_result, True))
-    result = merge_units(source, options, emit, done, provenance)
+        missing.append((len(done), unit, key))
+        done.append(None)
+    if missing:
+        blank = re.sub(r"[^\n]", " ", source.text)
+
+        def compile_unit(unit: Unit) -> UnitResult:
+            t0 = time.perf_counter()
+            res = compile_whole(masked_source(source, unit, blank), options, unit_emit, provenance=provenance)
+            return _unit_result(res, unit, time.perf_counter() - t0, keep_cubin=len(units) == 1)
+
+        for (slot, unit, key), unit_result in zip(missing, _compile_all(compile_unit, [u for _, u, _ in missing]), strict=True):
+            stats.compiled.append(unit.name)
+            for out in unit_result.stages:
+                stats.stage_runs[out.name] = stats.stage_runs.get(out.name, 0) + 1
+            if cache is not None and _cacheable(unit_result):
+                cache.put(key, unit_result)
+            done[slot] = (unit_result, True)
+    result = merge_units(source, options, emit, [d for d in done if d is not None], provenance)
     if emit == "cubin" and len(units) > 1 and result.ok and result.stage("ptx") is not None:
         _merged_cubin(result, cache, context, stats)
     stats.seconds = time.perf_counter() - started
     result.unit_stats = stats
     return result
+
+
+def parallel_jobs() -> int:
+    """How many units compile at once: the cores this process may use, or `TILE_LSP_JOBS`."""
+    wanted = os.environ.get("TILE_LSP_JOBS", "")
+    if wanted.isdigit() and int(wanted) > 0:
+        return int(wanted)
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def _compile_all(compile_unit: Callable[[Unit], UnitResult], units: list[Unit]) -> list[UnitResult]:
+    """`compile_unit` of each unit, in order. Two or more units, several cores and `fork`: each
+    unit compiles in a forked child (`forked.Forked`, a snapshot with everything imported and
+    warm), `parallel_jobs()` at a time; a child that fails hands its unit back to this process."""
+    from tile_lsp.compiler import forked
+
+    jobs = min(parallel_jobs(), len(units))
+    if jobs < 2 or not forked.ENABLED:
+        return [compile_unit(u) for u in units]
+    results: list[UnitResult | None] = [None] * len(units)
+    running: list[tuple[int, forked.Forked[UnitResult] | None]] = []
+
+    def collect(index: int, job: forked.Forked[UnitResult] | None) -> None:
+        try:
+            results[index] = job.result() if job is not None else None
+        except forked.ForkFailed:
+            results[index] = None
+        if results[index] is None:
+            results[index] = compile_unit(units[index])
+
+    for index, unit in enumerate(units):
+        if len(running) >= jobs:
+            collect(*running.pop(0))
+        try:
+            job: forked.Forked[UnitResult] | None = forked.Forked(lambda unit=unit: compile_unit(unit))  # type: ignore[misc]
+        except OSError:
+            job = None
+        running.append((index, job))
+    for index, job in running:
+        collect(index, job)
+    return [r for r in results if r is not None]
 
 
 def _unit_result(res: CompileResult, unit: Unit, seconds: float, keep_cubin: bool) -> UnitResult:
