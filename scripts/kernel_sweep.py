@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import pathlib
 import re
 import subprocess
@@ -224,6 +225,7 @@ def main(argv: list[str] | None = None) -> int:
     paths = {i.file: str(p) for i, (p, _) in zip(infos, files, strict=True)}
     work = [(paths[i.file], t) for i in infos if i.valid for t in targets]
     if args.jobs > 1:
+        os.environ.setdefault("TILE_LSP_JOBS", "1")  # the pool is the parallelism: one unit at a time per worker
         with ProcessPoolExecutor(args.jobs) as pool:
             runs = list(pool.map(_compile_star, work))
     else:

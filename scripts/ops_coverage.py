@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import pathlib
 import re
 import sys
@@ -209,6 +210,7 @@ def main() -> int:
     if args.only:
         units = [u for u in units if args.only in u.name]
     if args.jobs > 1:
+        os.environ.setdefault("TILE_LSP_JOBS", "1")  # the pool is the parallelism: one unit at a time per worker
         with ProcessPoolExecutor(args.jobs) as pool:
             outcomes = list(pool.map(compile_unit, units, [targets] * len(units)))
     else:
