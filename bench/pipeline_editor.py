@@ -93,13 +93,14 @@ class Doc:
 
 
 def edit_entry(text: str, index: int, n: int) -> str:
-    """Entry `index` with a new comment line after its opening line: valid text, a changed entry
-    (the cache keys on the entry's text), and the entries after it move down one line."""
+    """Entry `index` with a new op line after its opening line (an unused constant): valid text,
+    a changed entry that must be lowered again (a comment would not do: the cache keys on the
+    entry's tokens, and comments are not tokens), and the entries after it move down one line."""
     parts = entries_of(text)
     head = text[: text.index(parts[0])]
     part = parts[index]
     at = part.index("\n") + 1
-    parts[index] = part[:at] + f"  // edit {n}\n" + part[at:]
+    parts[index] = part[:at] + f"  %edit_{n} = constant <i32: {n}> : tile<i32>\n" + part[at:]
     return head + "".join(parts)
 
 

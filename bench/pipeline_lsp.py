@@ -71,7 +71,7 @@ async def main() -> None:
     for i in range(args.edits):
         version = i + 2
         since = len(client.published)
-        lines.append(f"// edit {i}\n")
+        lines.append(f"// edit {i}\n")  # a comment: every entry comes from the per-entry cache (moved)
         new_text = "".join(lines)
         t = time.perf_counter()
         client.notify(

@@ -11,6 +11,7 @@ compiled whole.
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import os
 import pathlib
@@ -22,6 +23,7 @@ import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any
 
 from tile_lsp import __version__
@@ -36,6 +38,7 @@ MEMORY_UNITS = 128  # units (all stages of one entry each) kept in a process
 DISK_LIMIT_BYTES = 512 << 20  # the cache directory is pruned (least recently used first) past this
 PRUNE_EVERY = 32  # writes between two size checks of the directory
 _ASSERT = re.compile(r"\bassert\b")
+_NEW_LINE = "\n"
 _SYMBOL = re.compile(r"@([A-Za-z_][\w$.]*)")
 _LOC = re.compile(r'"((?:[^"\\]|\\.)*)":(\d+):(\d+)')
 _PTX_LOC = re.compile(r"^(\s*\.loc\s+\d+\s+)(\d+)", re.MULTILINE)
@@ -57,18 +60,49 @@ class Unit:
 
     name: str
     segments: tuple[Segment, ...]
-    positional: bool  # its outputs embed absolute source lines: cached by position too
+    positional: bool  # its outputs embed absolute source lines: cached by its exact text and position
+
+    @cached_property
+    def _tokens(self) -> tuple[tuple[tuple[int, int, int], ...], str]:
+        """(offset, line, column) of each token (comments and blanks are not tokens), and the shape that
+        keys a non-positional unit: each token's spelling and column, and whether it starts a
+        line. Two units of one shape differ only in comments, blank lines and the text around
+        them, so their outputs differ only in positions, which `relocate` moves token by token."""
+        from tile_lsp.compiler.syntax.lexer import tokenize
+
+        anchors: list[tuple[int, int, int]] = []
+        shape: list[str] = []
+        for seg in self.segments:
+            toks = tokenize(seg.text)
+            line, line_start, scanned, last_line = seg.line, 0, 0, -1
+            text = seg.text
+            for start, spelling in zip(toks.starts[:-1], toks.texts[:-1], strict=True):
+                newlines = text.count("\n", scanned, start)
+                if newlines:
+                    line += newlines
+                    line_start = text.rfind("\n", scanned, start) + 1
+                scanned = start
+                anchors.append((seg.start + start, line, start - line_start))
+                shape.append(f"{_NEW_LINE if line != last_line else ' '}{start - line_start}:{spelling}")
+                last_line = line
+            shape.append("\0")
+        return tuple(anchors), "".join(shape)
 
     @property
-    def layout(self) -> tuple[tuple[int, int], ...]:
-        return tuple((s.start, s.line) for s in self.segments)
+    def layout(self) -> tuple[tuple[int, int, int], ...]:
+        """Where the unit's tokens are: (offset, line, column) each."""
+        return self._tokens[0]
+
+    @property
+    def shape(self) -> str:
+        return self._tokens[1]
 
 
 @dataclass
 class UnitResult:
     """One unit's compile, as cached: stage outputs at the positions of `layout`."""
 
-    layout: tuple[tuple[int, int], ...]
+    layout: tuple[tuple[int, int, int], ...]
     stages: list[StageOutput]
     diagnostics: list[Diagnostic]
     kernels: dict[str, Any]
@@ -325,9 +359,16 @@ def masked_source(source: SourceText, unit: Unit, blank: str) -> SourceText:
 
 
 def unit_key(context: str, unit: Unit) -> str:
+    """The cache key of `unit`: its shape (tokens, columns, line breaks), so an edit that only
+    touches comments or blank lines finds the unit compiled; a positional unit: its exact text
+    at its lines."""
     h = hashlib.sha256(context.encode())
+    if not unit.positional:
+        h.update(b"\0shape\0")
+        h.update(unit.shape.encode())
+        return h.hexdigest()
     for seg in unit.segments:
-        h.update(f"\0{len(seg.text)}:{seg.line if unit.positional else ''}\0".encode())
+        h.update(f"\0{len(seg.text)}:{seg.line}\0".encode())
         h.update(seg.text.encode())
     return h.hexdigest()
 
@@ -493,33 +534,41 @@ def _merged_cubin(result: CompileResult, cache: EntryCache | None, context: str,
 
 
 class _Shift:
-    """Old -> new offsets and lines, segment by segment."""
+    """Old -> new offsets and lines of a unit, token by token (a unit found by its key has the
+    same tokens, in the same columns and line structure). A line maps with the last token on or
+    before it; an offset with the token it is in or before on that token's line (indentation),
+    else with the token before it (the rest of that token's line). Positions before the unit's
+    first line stay (the file start, where an implicit module is; for the file's first unit that
+    is also its first token's place, so there it moves with the token)."""
 
-    def __init__(self, old: tuple[tuple[int, int], ...], unit: Unit) -> None:
-        self.offsets = [(o, o + len(s.text), s.start - o) for (o, _), s in zip(old, unit.segments, strict=True)]
-        self.lines = [(ln, ln + s.text.count("\n"), s.line - ln) for (_, ln), s in zip(old, unit.segments, strict=True)]
+    def __init__(self, old: tuple[tuple[int, int, int], ...], unit: Unit) -> None:
+        new = unit.layout
+        assert len(old) == len(new)
+        self.old = old
+        self.old_offsets = [o for o, _, _ in old]
+        self.old_lines = [ln for _, ln, _ in old]
+        self.new = new
+        deltas = {(n[0] - o[0], n[1] - o[1]) for o, n in zip(old, new, strict=True)}
         # The usual move: an edit above the unit shifts all of it alike.
-        self.uniform = len({d for *_, d in self.offsets}) == 1 and len({d for *_, d in self.lines}) == 1
-
-    @staticmethod
-    def _map(table: list[tuple[int, int, int]], value: int) -> int:
-        delta = 0
-        for start, end, d in table:
-            if start <= value <= end:
-                return value + d
-            if start <= value:
-                delta = d
-        return value + delta
+        self.uniform = next(iter(deltas)) if len(deltas) == 1 else None
 
     def offset(self, value: int) -> int:
-        if len(self.offsets) == 1 or self.uniform:
-            return value + self.offsets[0][2]
-        return self._map(self.offsets, value)
+        if value < self.old[0][0] - self.old[0][2]:
+            return value  # before the unit's first line: the file start (an implicit module's place)
+        if self.uniform is not None:
+            return value + self.uniform[0]
+        i = bisect.bisect_right(self.old_offsets, value) - 1
+        if i + 1 < len(self.old) and value >= self.old[i + 1][0] - self.old[i + 1][2]:
+            i += 1  # in the indentation of the next token's line
+        return self.new[max(i, 0)][0] + value - self.old[max(i, 0)][0]
 
     def line(self, value: int) -> int:
-        if len(self.lines) == 1 or self.uniform:
-            return value + self.lines[0][2]
-        return self._map(self.lines, value)
+        if value < self.old_lines[0]:
+            return value
+        if self.uniform is not None:
+            return value + self.uniform[1]
+        i = bisect.bisect_right(self.old_lines, value) - 1
+        return self.new[i][1] + value - self.old_lines[i]
 
     def span(self, span: Span) -> Span:
         return Span(self.offset(span.start), self.offset(span.end))
@@ -527,7 +576,7 @@ class _Shift:
 
 def relocate(got: UnitResult, unit: Unit, source: SourceText, options: CompileOptions) -> UnitResult:
     """`got` moved from the positions it was compiled at to `unit`'s (the same when unmoved)."""
-    if got.layout == unit.layout:
+    if got.layout == unit.layout or not got.layout:
         return got
     shift = _Shift(got.layout, unit)
     path = source.path
