@@ -74,3 +74,16 @@ def test_build_operations_arg_matches_xdsl() -> None:
     block.add_op(op)
     for given in (None, a, op, [a, op], (b,)):
         assert xdsl_fast.build_operations_arg(given) == xdsl_fast.ORIGINAL_BUILD_OPERATIONS_ARG(given)
+
+
+def test_shared_attributes_equal_fresh_ones() -> None:
+    from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, IntegerType, f32, i64
+
+    assert xdsl_fast.int_type(32) is xdsl_fast.int_type(32) == IntegerType(32)
+    assert xdsl_fast.int_attr(7, 32) is xdsl_fast.int_attr(7, i32) == IntegerAttr(7, 32)
+    assert xdsl_fast.int_attr(-1, i64) == IntegerAttr(-1, i64) != xdsl_fast.int_attr(1, i64)
+    sizes = DenseArrayBase.from_list(i32, [1, 0, 2])
+    assert DenseArrayBase.from_list(i32, (1, 0, 2)) is sizes
+    assert sizes == xdsl_fast.ORIGINAL_DENSE_FROM_LIST(i32, [1, 0, 2])
+    floats = DenseArrayBase.from_list(f32, [1.0, 2.5])  # not shared, still right
+    assert floats == xdsl_fast.ORIGINAL_DENSE_FROM_LIST(f32, [1.0, 2.5]) and list(floats.iter_values()) == [1.0, 2.5]

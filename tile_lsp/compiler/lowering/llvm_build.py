@@ -8,10 +8,12 @@ from collections.abc import Sequence
 from functools import cache
 
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import IntAttr, IntegerAttr, IntegerType, ModuleOp, StringAttr, UnregisteredOp
+from xdsl.dialects.builtin import IntAttr, IntegerType, ModuleOp, StringAttr, UnregisteredOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.irdl import IRDLOperation, irdl_op_definition, var_operand_def, var_result_def
 from xdsl.pattern_rewriter import PatternRewriter
+
+from tile_lsp.compiler.mlir.xdsl_fast import int_attr
 
 
 @cache
@@ -184,7 +186,7 @@ def call(
 
 
 def int_constant(rewriter: PatternRewriter, value: int, type: IntegerType) -> SSAValue:
-    op = llvm.ConstantOp(IntegerAttr(value, type), type)
+    op = llvm.ConstantOp(int_attr(value, type), type)
     rewriter.insert(op)
     return op.result
 

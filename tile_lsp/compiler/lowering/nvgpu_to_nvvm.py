@@ -66,6 +66,7 @@ from tile_lsp.compiler.mlir.dialects.llvm_ext import (
     PoisonOp,
     StoreOp,
 )
+from tile_lsp.compiler.mlir.xdsl_fast import int_attr
 
 UNSUPPORTED = "not supported by the nvvm stage: {what}"
 TENSORMAP_BYTES = 128
@@ -122,7 +123,7 @@ class _RewriteConstants:
 
 
 def _const(rewriter: PatternRewriter, value: int, t: IntegerType = i64) -> SSAValue:
-    return _ins(rewriter, llvm.ConstantOp(IntegerAttr(value, t), t)).results[0]
+    return _ins(rewriter, llvm.ConstantOp(int_attr(value, t), t)).results[0]
 
 
 def _reused_const(rewriter: PatternRewriter, value: int, t: IntegerType = i64) -> SSAValue:

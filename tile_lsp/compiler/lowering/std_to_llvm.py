@@ -34,6 +34,7 @@ from tile_lsp.compiler.lowering.types import (
     cast_to,
     convert_type,
 )
+from tile_lsp.compiler.mlir.xdsl_fast import int_attr, int_type
 
 UNSUPPORTED = "not supported by the nvvm stage: {what}"
 
@@ -106,6 +107,9 @@ def replace_with(rewriter: PatternRewriter, op: Operation, new: Operation) -> No
     rewriter.replace(op, [], values)
 
 
+_NO_FASTMATH = llvm.FastMathAttr(None)
+
+
 def _fastmath(op: Operation) -> llvm.FastMathAttr | None:
     names = fastmath_flags(op)
     if not names:
@@ -120,9 +124,9 @@ def _new_llvm_op(name: str, operands: Sequence[SSAValue], result: Attribute, op:
     new = make_op(name, operands, [result])
     props = type(new).get_irdl_definition().properties if isinstance(new, IRDLOperation) else {}
     if "overflowFlags" in props:
-        new.properties["overflowFlags"] = IntegerAttr(0, 32)
+        new.properties["overflowFlags"] = int_attr(0, 32)
     if "fastmathFlags" in props:
-        new.properties["fastmathFlags"] = _fastmath(op) or llvm.FastMathAttr(None)
+        new.properties["fastmathFlags"] = _fastmath(op) or _NO_FASTMATH
     return new
 
 
@@ -287,7 +291,7 @@ class LowerBranches(RewritePattern):
             sizes = inherent(op, "operandSegmentSizes")
             assert isinstance(sizes, DenseArrayBase)
             _, n_then, _ = sizes.get_values()
-            cond = cast_to(rewriter, op.operands[0], IntegerType(1))
+            cond = cast_to(rewriter, op.operands[0], int_type(1))
             then_vals = list(op.operands[1 : 1 + n_then])
             else_vals = list(op.operands[1 + n_then :])
             then_args = _branch_args(rewriter, op.successors[0], then_vals)

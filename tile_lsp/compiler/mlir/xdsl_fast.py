@@ -3,8 +3,9 @@
 The lowering stages build tens of thousands of ops per large kernel, nearly all of them with one
 value per operand/result definition. xDSL's `irdl_build_arg_list` asks `isinstance(arg, Sequence)`
 of every argument, an abstract-base-class check that costs more than the rest of the call, and
-`Operation.__init__` imports a module on every call to find the unknown location. `install()`
-swaps in versions that decide the common case with exact type checks and hand everything else
+`Operation.__init__` imports a module on every call to find the unknown location; equal
+attributes (integer types and constants, segment-size arrays) are built and verified again and
+again. `install()` swaps in versions that decide the common case with exact type checks and hand everything else
 to xDSL's own code, so results (and error messages) are the same; tests/unit/test_xdsl_fast.py
 checks them against the originals.
 """
@@ -14,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from xdsl.dialects.builtin import UNKNOWN_LOC
-from xdsl.ir import Operation, SSAValue
+from xdsl.dialects.builtin import UNKNOWN_LOC, DenseArrayBase, IntegerAttr, IntegerType
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.ir import core as _core
 from xdsl.irdl import operations as _operations
 
@@ -62,11 +63,50 @@ def _unknown_loc() -> Any:
     return UNKNOWN_LOC
 
 
+# Attributes are immutable values: the common ones are built (and verified) once and shared.
+# A large kernel's lowering otherwise builds tens of thousands of equal IntegerTypes,
+# IntegerAttrs and segment-size arrays, each verified on construction.
+_INT_TYPES: dict[int, IntegerType] = {}
+_INT_ATTRS: dict[tuple[int, Attribute], IntegerAttr] = {}
+_DENSE_ARRAYS: dict[tuple[Attribute, tuple[int, ...]], DenseArrayBase] = {}
+ORIGINAL_DENSE_FROM_LIST = DenseArrayBase.from_list
+
+
+def int_type(width: int) -> IntegerType:
+    """`IntegerType(width)` (signless), shared."""
+    found = _INT_TYPES.get(width)
+    if found is None:
+        found = _INT_TYPES[width] = IntegerType(width)
+    return found
+
+
+def int_attr(value: int, type: int | Attribute) -> IntegerAttr:
+    """`IntegerAttr(value, type)` (a width means a signless integer type), shared."""
+    t = int_type(type) if isinstance(type, int) else type
+    key = (value, t)
+    found = _INT_ATTRS.get(key)
+    if found is None:
+        found = _INT_ATTRS[key] = IntegerAttr(value, t)  # type: ignore[call-overload]
+    return found
+
+
+def dense_from_list(data_type: Any, data: Any) -> DenseArrayBase:
+    """`DenseArrayBase.from_list`, shared for integer arrays of ints (segment sizes, GEP indices)."""
+    if isinstance(data_type, IntegerType) and all(type(v) is int for v in data):
+        key = (data_type, tuple(data))
+        found = _DENSE_ARRAYS.get(key)
+        if found is None:
+            found = _DENSE_ARRAYS[key] = ORIGINAL_DENSE_FROM_LIST(data_type, data)
+        return found
+    return ORIGINAL_DENSE_FROM_LIST(data_type, data)
+
+
 def install() -> None:
     """Swap the faster paths in (idempotent)."""
     _operations.irdl_build_arg_list = build_arg_list  # type: ignore[assignment]
     _operations.irdl_build_operations_arg = build_operations_arg  # type: ignore[assignment]
     _core._unknown_loc = _unknown_loc  # type: ignore[assignment]
+    DenseArrayBase.from_list = staticmethod(dense_from_list)  # type: ignore[method-assign, assignment]
 
 
-__all__ = ["build_arg_list", "build_operations_arg", "install"]
+__all__ = ["build_arg_list", "build_operations_arg", "dense_from_list", "install", "int_attr", "int_type"]

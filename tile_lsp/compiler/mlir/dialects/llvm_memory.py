@@ -44,6 +44,7 @@ from tile_lsp.compiler.mlir.dialects.llvm_syntax import (
     take_props,
     unit,
 )
+from tile_lsp.compiler.mlir.xdsl_fast import int_attr
 
 
 @irdl_op_definition
@@ -84,7 +85,7 @@ class AtomicRMWOp(IRDLOperation):
                 "bin_op": IntegerAttr(ATOMIC_BIN_OPS.index(bin_op), i64),
                 "ordering": IntegerAttr(ORDERINGS[ordering], i64),
                 "syncscope": StringAttr(syncscope) if syncscope else None,
-                "alignment": IntegerAttr(alignment, i64) if alignment else None,
+                "alignment": int_attr(alignment, i64) if alignment else None,
                 "volatile_": unit(volatile),
             },
         )
@@ -178,7 +179,7 @@ class CmpXchgOp(IRDLOperation):
                 "success_ordering": IntegerAttr(ORDERINGS[success], i64),
                 "failure_ordering": IntegerAttr(ORDERINGS[failure], i64),
                 "syncscope": StringAttr(syncscope) if syncscope else None,
-                "alignment": IntegerAttr(alignment, i64) if alignment else None,
+                "alignment": int_attr(alignment, i64) if alignment else None,
                 "weak": unit(weak),
                 "volatile_": unit(volatile),
             },
@@ -305,8 +306,8 @@ class LoadOp(IRDLOperation):
             operands=[ptr],
             result_types=[result_type],
             properties={
-                "ordering": IntegerAttr(ordering, i64),
-                "alignment": IntegerAttr(alignment, i64) if alignment else None,
+                "ordering": int_attr(ordering, i64),
+                "alignment": int_attr(alignment, i64) if alignment else None,
                 "volatile_": unit(volatile),
                 "syncscope": StringAttr(syncscope) if syncscope else None,
                 "nontemporal": unit(nontemporal),
@@ -396,8 +397,8 @@ class StoreOp(IRDLOperation):
         super().__init__(
             operands=[value, ptr],
             properties={
-                "ordering": IntegerAttr(ordering, i64),
-                "alignment": IntegerAttr(alignment, i64) if alignment else None,
+                "ordering": int_attr(ordering, i64),
+                "alignment": int_attr(alignment, i64) if alignment else None,
                 "volatile_": unit(volatile),
                 "nontemporal": unit(nontemporal),
                 "syncscope": StringAttr(syncscope) if syncscope else None,
@@ -506,7 +507,7 @@ class GEPOp(IRDLOperation):
             properties={
                 "rawConstantIndices": DenseArrayBase.from_list(i32, indices),
                 "elem_type": pointee_type,
-                "noWrapFlags": IntegerAttr(flags, 32),
+                "noWrapFlags": int_attr(flags, 32),
             },
         )
 
