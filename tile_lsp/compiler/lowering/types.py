@@ -249,12 +249,14 @@ def memref_element_ptr(rewriter: PatternRewriter, memref_value: SSAValue, indice
 
 
 def reconcile_casts(module: ModuleOp | Operation) -> None:
-    """Fold unrealized_conversion_cast chains: A->A casts and A->B->A round trips disappear; dead casts go."""
+    """Fold unrealized_conversion_cast chains: A->A casts and A->B->A round trips disappear; dead casts go.
+    (Folding makes no new casts: the rounds go over the casts found in one walk.)"""
+    casts = [op for op in module.walk() if isinstance(op, UnrealizedConversionCastOp)]
     changed = True
     while changed:
         changed = False
-        for op in list(module.walk()):
-            if not isinstance(op, UnrealizedConversionCastOp) or op.parent is None:
+        for op in casts:
+            if op.parent is None:
                 continue
             if len(op.inputs) != 1 or len(op.outputs) != 1:
                 continue
