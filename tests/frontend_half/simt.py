@@ -34,8 +34,9 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from tile_lsp.compiler.mlir.dialects.llvm_syntax import ATOMIC_BIN_OPS
 
 BF16 = np.dtype(ml_dtypes.bfloat16)
-_INT = {1: np.dtype(np.bool_), 8: np.dtype(np.int8), 16: np.dtype(np.int16), 32: np.dtype(np.int32),
-        64: np.dtype(np.int64)}
+# i4 lives sign-extended in an int8 (`_narrow`).
+_INT = {1: np.dtype(np.bool_), 4: np.dtype(np.int8), 8: np.dtype(np.int8), 16: np.dtype(np.int16),
+        32: np.dtype(np.int32), 64: np.dtype(np.int64)}
 _UINT = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 
 
@@ -542,6 +543,33 @@ def _erf(a: np.ndarray) -> np.ndarray:
     import math
 
     return np.vectorize(math.erf)(a)
+
+
+def _width(t: Attribute) -> int:
+    t = t.element_type if isinstance(t, VectorType) else t
+    return t.width.data if isinstance(t, IntegerType) else 0
+
+
+def _narrow(a: np.ndarray, width: int) -> np.ndarray:
+    """The low `width` (< 8) bits of `a`, sign-extended (how an i4 is held)."""
+    sign = 1 << (width - 1)
+    return ((a.astype(np.int64) & ((1 << width) - 1)) ^ sign) - sign
+
+
+@builds("arith.trunci")
+def _trunci(s: Simulator, op: Operation) -> Step:
+    dt, w = dtype_of(op.results[0].type), _width(op.results[0].type)
+    if 1 < w < 8:
+        return lambda x, mask: _narrow(x[0], w).astype(dt)
+    return lambda x, mask: x[0].astype(dt, copy=False)
+
+
+@builds("arith.extui")
+def _extui(s: Simulator, op: Operation) -> Step:
+    dt, w = dtype_of(op.results[0].type), _width(op.operands[0].type)
+    if 1 < w < 8:
+        return lambda x, mask: (x[0].astype(np.int64) & ((1 << w) - 1)).astype(dt)
+    return lambda x, mask: unsigned(x[0]).astype(dt, copy=False)
 
 
 _CMPI = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"]

@@ -81,6 +81,9 @@ def wrap_int(x: Array, elem: Attribute) -> Array:
     x = np.asarray(x)
     if w == 1:
         return (x.astype(np.int64) & 1).astype(np.bool_)
+    if w < 8:  # i4: the low w bits, sign-extended into the int8 that holds it
+        sign = 1 << (w - 1)
+        return (((x.astype(np.int64) & ((1 << w) - 1)) ^ sign) - sign).astype(_INTS[w])
     if x.dtype == np.uint64:
         x = x.view(np.int64)
     return x.astype(np.int64).astype(_INTS[w])

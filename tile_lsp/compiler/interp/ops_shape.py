@@ -95,26 +95,47 @@ def iota(it: Interpreter, op: Operation, ins: list[Any]) -> list[Array]:
     return [nx.wrap_int(np.arange(ct.shape_of(t)[0], dtype=np.int64), ct.element_type(t))]
 
 
-def _bits(x: Array, elem: Attribute) -> tuple[Array, int]:
-    """(unsigned bit patterns, width) of a tile; 4-bit floats use their low nibble."""
+def _to_bytes(x: Array, elem: Attribute) -> Array:
+    """A rank-1 tile as its bytes, row-major. Elements narrower than a byte (i1, i4, f4E2M1FN) are
+    packed several per byte, element 0 in the least significant bits (NVIDIA's tileiras: bit i of
+    a byte is i1 element i, the low nibble is 4-bit element 0); wider ones are little-endian."""
     width = ct.bitwidth(elem)
-    if width == 4:
-        return np.asarray(x).view(np.uint8) & np.uint8(0xF), 4
-    return np.ascontiguousarray(x).view(np.uint8), width
+    flat = np.ascontiguousarray(np.asarray(x).reshape(-1))
+    if width >= 8:
+        return flat.view(np.uint8)
+    if 8 % width or flat.size * width % 8:
+        raise OpFailure(f"cannot pack {flat.size} elements of {width} bits into whole bytes")
+    per = 8 // width
+    codes = flat.view(np.uint8).astype(np.uint8) & np.uint8((1 << width) - 1)
+    shifts = (np.arange(per, dtype=np.uint8) * width).astype(np.uint8)
+    return np.bitwise_or.reduce(codes.reshape(-1, per) << shifts, axis=1).astype(np.uint8)
+
+
+def _from_bytes(raw: Array, elem: Attribute) -> Array:
+    """The inverse of `_to_bytes`: bytes read back as elements of `elem` (i4 sign-extended into
+    its int8 storage, i1 as bool, f4E2M1FN as its code)."""
+    width = ct.bitwidth(elem)
+    if width >= 8:
+        if raw.size * 8 % width:
+            raise OpFailure(f"{raw.size} bytes are not a whole number of {width}-bit elements")
+        return raw.view(nx.np_dtype(elem)).copy()
+    if 8 % width:
+        raise OpFailure(f"cannot unpack {width}-bit elements from bytes")
+    per = 8 // width
+    shifts = (np.arange(per, dtype=np.uint8) * width).astype(np.uint8)
+    codes = ((raw.reshape(-1, 1) >> shifts) & np.uint8((1 << width) - 1)).reshape(-1).astype(np.uint8)
+    if width == 1:
+        return codes.astype(np.bool_)
+    if isinstance(elem, builtin.IntegerType):
+        return ((codes.astype(np.int16) ^ (1 << (width - 1))) - (1 << (width - 1))).astype(nx.np_dtype(elem))
+    return codes.view(nx.np_dtype(elem)).copy()
 
 
 @handles("pack", "unpack")
 def pack(it: Interpreter, op: Operation, ins: list[Any]) -> list[Array]:
-    """Reinterpret a rank-1 tile's bytes (4-bit elements two per byte, low nibble first)."""
-    src, dst = operand_elem(op), result_elem(op)
-    raw, width = _bits(ins[0], src)
-    if width == 4:
-        raw = (raw[0::2] | (raw[1::2] << np.uint8(4))).astype(np.uint8)
-    if ct.bitwidth(dst) == 4:
-        nib = np.empty(raw.size * 2, dtype=np.uint8)
-        nib[0::2], nib[1::2] = raw & 0xF, raw >> 4
-        return [nib.view(nx.np_dtype(dst))]
-    return [raw.view(nx.np_dtype(dst)).copy()]
+    """Reinterpret a rank-1 tile's bits as another element type (sub-byte elements packed LSB
+    first, see `_to_bytes`)."""
+    return [_from_bytes(_to_bytes(ins[0], operand_elem(op)), result_elem(op))]
 
 
 @handles("get_tile_block_id", "get_num_tile_blocks")

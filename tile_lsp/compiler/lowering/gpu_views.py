@@ -1,6 +1,6 @@
 """Gather/scatter views in the gpu stage: `make_gather_scatter_view` + `load_view_tko` /
 `store_view_tko` through it; and the other shared-memory re-arrangements it shares helpers with:
-`pack`/`unpack` (a tile's bytes as another element type) and `cat`.
+`pack`/`unpack` (a tile's bits as another element type; i1/i4/f4 packed LSB first) and `cat`.
 
 A gather/scatter view's index at `sparse_dim` is a 1-D tile of tensor coordinates (one per tile
 row along that dimension); every other index is the tensor coordinate where the tile starts
@@ -14,9 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import IntegerAttr, TensorType
+from xdsl.dialects.builtin import AnyFloat, FloatTF32Type, IntegerAttr, IntegerType, TensorType, i8, i32
 from xdsl.dialects.llvm import GEP_USE_SSA_VAL
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 
 from tile_lsp.compiler.lowering import tileaa_to_gpu as g
 from tile_lsp.compiler.lowering.layout import Layout
@@ -136,30 +136,128 @@ def scatter_store(cv: g._KernelConverter, op: Operation) -> None:
         cv.values[op.results[0]] = g.Token(True)
 
 
+def _bits(t: TensorType) -> int:
+    """Bits one element of tile type `t` takes in pack/unpack (i1: 1, i4/f4E2M1FN: 4)."""
+    e = t.element_type
+    if isinstance(e, IntegerType):
+        return e.width.data
+    if isinstance(e, AnyFloat) and not isinstance(e, FloatTF32Type):
+        return e.bitwidth
+    return 8 * g._byte_size(g._elem(e))
+
+
 def reinterpret_bytes(cv: g._KernelConverter, op: Operation) -> None:
-    """pack / unpack: the source tile's bytes, row-major, read back as the result's elements
-    (one shared-memory exchange: write as the source type, read as the result type)."""
+    """pack / unpack: the source tile's bits, row-major, read back as the result's elements
+    (one shared-memory exchange). Whole-byte types: written as the source type, read as the result
+    type. Sub-byte elements (i1, i4, f4E2M1FN) are packed several per byte, element 0 in the
+    least significant bits (as NVIDIA's tileiras does): pack writes each element's code as a byte
+    and ORs 8/w of them into each result byte; unpack shifts each element's code out of its byte."""
     src = op.operands[0]
     t = op.results[0].type
     if not isinstance(t, TensorType) or not isinstance(src.type, TensorType):
         raise g.Unsupported(op, "operand shapes")
-    src_bytes = g._byte_size(g._elem(src.type)) * g._num_elements(src.type.get_shape())
-    dst_bytes = g._byte_size(g._elem(t)) * g._num_elements(t.get_shape())
-    if src_bytes != dst_bytes:
-        raise g.Unsupported(op, f"{src_bytes} source bytes for {dst_bytes} result bytes")
+    src_w, dst_w = _bits(src.type), _bits(t)
+    src_bits = src_w * g._num_elements(src.type.get_shape())
+    dst_bits = dst_w * g._num_elements(t.get_shape())
+    if src_bits != dst_bits:
+        raise g.Unsupported(op, f"{src_bits // 8} source bytes for {dst_bits // 8} result bytes")
+    if src_w < 8 or dst_w < 8:
+        slots = _pack_bits(cv, op, src, t, src_w) if src_w < 8 else _unpack_bits(cv, op, src, t, dst_w)
+        cv.values[op.results[0]] = cv.tile(t, slots)
+        return
     base = cv.share(op, src)
     cv.exchange_barrier()
     layout = cv.layout_of(t) or Layout(1, cv.threads)
     elem = g._elem(t)
     slots = []
     for r in range(layout.slots):
-        e = cv.element_index(layout, r)
-        guard = cv.not_ghost(layout, e)
-        if guard is not None:
-            e = cv.v(arith.SelectOp(guard, e, cv.i32c(0)))
-        slots.append(cv.read_shared(base, e, elem))
+        slots.append(cv.read_shared(base, _real_index(cv, layout, r), elem))
     cv.finish_exchange()
     cv.values[op.results[0]] = cv.tile(t, slots)
+
+
+def _real_index(cv: g._KernelConverter, layout: Layout, slot: int) -> SSAValue:
+    """Row-major element index (i32) of this thread's `slot` (ghost slots: element 0)."""
+    e = cv.element_index(layout, slot)
+    guard = cv.not_ghost(layout, e)
+    return cv.v(arith.SelectOp(guard, e, cv.i32c(0))) if guard is not None else e
+
+
+def _code_byte(cv: g._KernelConverter, op: Operation, value: SSAValue, width: int) -> SSAValue:
+    """The `width`-bit code of a sub-byte register value as an i8 (high bits zero): i1 and i4
+    registers zero-extend; a narrow float held in an i8 register keeps its low bits."""
+    t = value.type
+    if not isinstance(t, IntegerType):
+        raise g.Unsupported(op, f"{t} registers")
+    if t.width.data < 8:
+        return cv.v(arith.ExtUIOp(value, i8))
+    byte = value if t.width.data == 8 else cv.v(arith.TruncIOp(value, i8))
+    return cv.v(arith.AndIOp(byte, cv.const((1 << width) - 1, i8)))
+
+
+def _from_code(cv: g._KernelConverter, op: Operation, code: SSAValue, width: int, elem: Attribute) -> SSAValue:
+    """An i32 whose low `width` bits are an element's code (higher bits: anything) as a register
+    of type `elem`: i1 is the low bit, i4 the low nibble, a narrow float in an i8 its masked code."""
+    if not isinstance(elem, IntegerType):
+        raise g.Unsupported(op, f"{elem} registers")
+    masked = cv.v(arith.AndIOp(code, cv.i32c((1 << width) - 1)))
+    if elem.width.data == 1:
+        return cv.v(arith.CmpiOp(masked, cv.i32c(0), "ne"))
+    if elem.width.data == 32:
+        return masked
+    return cv.v(arith.TruncIOp(masked, elem) if elem.width.data < 32 else arith.ExtUIOp(masked, elem))
+
+
+def _pack_bits(cv: g._KernelConverter, op: Operation, src: SSAValue, t: TensorType, width: int) -> list[SSAValue]:
+    """pack of `width`-bit elements into i8: each source element's code goes to shared memory as
+    a byte; result byte j is the OR of codes j*(8/w) + k shifted left by k*w."""
+    if g._elem(t) != i8 or 8 % width:
+        raise g.Unsupported(op, f"{width}-bit elements packed into {t.element_type}")
+    assert isinstance(src.type, TensorType)
+    per = 8 // width
+    src_layout = cv.layout_of(src.type) or Layout(1, cv.threads)
+    base = cv.smem(i8, g._num_elements(src.type.get_shape()))
+    values = cv.slots(op, src, src_layout) if not src_layout.uniform else [cv.scalar(op, src)]
+    for r in range(src_layout.slots):
+        e = cv.element_index(src_layout, r)
+        ptr = cv.v(llvm_memory.GEPOp(base, [GEP_USE_SSA_VAL], i8, ssa_indices=[e]))
+        g._guarded_store(cv, _code_byte(cv, op, values[r], width), ptr, cv.not_ghost(src_layout, e))
+    cv.exchange_barrier()
+    layout = cv.layout_of(t) or Layout(1, cv.threads)
+    slots = []
+    for r in range(layout.slots):
+        first = cv.v(arith.MuliOp(_real_index(cv, layout, r), cv.i32c(per)))
+        acc: SSAValue | None = None
+        for k in range(per):
+            index = first if k == 0 else cv.v(arith.AddiOp(first, cv.i32c(k)))
+            code = cv.v(arith.ExtUIOp(cv.read_shared(base, index, i8), i32))
+            part = code if k == 0 else cv.v(arith.ShLIOp(code, cv.i32c(k * width)))
+            acc = part if acc is None else cv.v(arith.OrIOp(acc, part))
+        assert acc is not None
+        slots.append(cv.v(arith.TruncIOp(acc, i8)))
+    cv.finish_exchange()
+    return slots
+
+
+def _unpack_bits(cv: g._KernelConverter, op: Operation, src: SSAValue, t: TensorType, width: int) -> list[SSAValue]:
+    """unpack into `width`-bit elements: the source goes to shared memory as it is (its bytes,
+    little-endian), then element i is bits (i*w) % 8 .. of byte (i*w) / 8."""
+    if 8 % width:
+        raise g.Unsupported(op, f"{width}-bit elements")
+    per = 8 // width
+    base = cv.share(op, src)
+    cv.exchange_barrier()
+    layout = cv.layout_of(t) or Layout(1, cv.threads)
+    elem = g._elem(t)
+    slots = []
+    for r in range(layout.slots):
+        e = _real_index(cv, layout, r)
+        byte_index = cv.v(arith.DivUIOp(e, cv.i32c(per)))
+        byte = cv.v(arith.ExtUIOp(cv.read_shared(base, byte_index, i8), i32))
+        shift = cv.v(arith.MuliOp(cv.v(arith.RemUIOp(e, cv.i32c(per))), cv.i32c(width)))
+        slots.append(_from_code(cv, op, cv.v(arith.ShRUIOp(byte, shift)), width, elem))
+    cv.finish_exchange()
+    return slots
 
 
 def concatenate(cv: g._KernelConverter, op: Operation) -> None:
