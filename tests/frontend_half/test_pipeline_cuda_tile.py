@@ -93,9 +93,13 @@ def test_missing_target_is_the_verbatim_diagnostic_at_the_module() -> None:
 
 
 EXAMPLE = (pathlib.Path(__file__).resolve().parents[2] / "examples" / "vector_add.mlir").read_text(encoding="utf-8")
-# An fp4 tile: the front end accepts it, the gpu stage does not lower fp4 values yet.
-FP4 = EXAMPLE.replace("    %c128 = constant", "    %q = constant <f4E2M1FN: 1.0> : tile<16xf4E2M1FN>\n    %c128 = constant", 1)
-FP4_MESSAGE = "not yet supported by the gpu stage: 'cuda_tile.constant' (arith.constant: f4E2M1FN values)"
+# An fp4 load from memory: the front end accepts it, the gpu stage does not lower fp4 memory
+# (packed two per byte) yet.
+FP4_LOAD = ("    %q_p = ptr_to_ptr %a_v : tile<128xptr<f32>> -> tile<128xptr<f4E2M1FN>>\n"
+            "    %q, %tq = load_ptr_tko weak %q_p : tile<128xptr<f4E2M1FN>> -> tile<128xf4E2M1FN>, token\n")
+FP4 = EXAMPLE.replace("    %a_p = offset", FP4_LOAD + "    %a_p = offset", 1)
+FP4_MESSAGE = ("not yet supported by the gpu stage: 'cuda_tile.load_ptr_tko' "
+               "(nv_tileaa.load: f4E2M1FN in memory (packed two per byte))")
 
 
 def test_unsupported_op_is_named_at_its_source_line() -> None:
@@ -105,7 +109,7 @@ def test_unsupported_op_is_named_at_its_source_line() -> None:
     first = errors[0]
     assert first.message == FP4_MESSAGE
     line = FP4.count("\n", 0, first.span.start)
-    assert line == line_of(FP4, "f4E2M1FN")
+    assert line == line_of(FP4, "load_ptr_tko weak %q_p")
     assert [s.name for s in result.stages] == ["cuda_tile", "tileaa"]  # stops at the gpu stage
 
 
@@ -157,7 +161,7 @@ def test_cli_reports_the_unsupported_op_line(tmp_path: pathlib.Path, capsys: pyt
     src.write_text(FP4, encoding="utf-8")
     assert main(["compile", str(src), "--gpu-name", "sm_90a"]) == 1
     err = capsys.readouterr().err
-    line = line_of(FP4, "f4E2M1FN") + 1
+    line = line_of(FP4, "load_ptr_tko weak %q_p") + 1
     column = FP4.splitlines()[line - 1].index("%") + 1
     assert f"{src}:{line}:{column}: error: {FP4_MESSAGE}" in err
 

@@ -69,14 +69,18 @@ async def test_gpu_stage_error_lands_on_the_source_op(client: LanguageClient, tm
     configure(client, gpuName="sm_90a")
     uri = (tmp_path / "fp4.mlir").as_uri()
     log = record_publishes(client)
-    # An fp4 tile: the front end accepts it, the gpu stage does not lower fp4 values yet.
-    text = EXAMPLE.replace("    %c128 = constant", "    %q = constant <f4E2M1FN: 1.0> : tile<16xf4E2M1FN>\n    %c128 = constant", 1)
+    # An fp4 load: the front end accepts it, the gpu stage does not lower fp4 memory (packed two
+    # per byte) yet.
+    load = ("    %q_p = ptr_to_ptr %a_v : tile<128xptr<f32>> -> tile<128xptr<f4E2M1FN>>\n"
+            "    %q, %tq = load_ptr_tko weak %q_p : tile<128xptr<f4E2M1FN>> -> tile<128xf4E2M1FN>, token\n")
+    text = EXAMPLE.replace("    %a_p = offset", load + "    %a_p = offset", 1)
     open_document(client, uri, text, language="cuda_tile")
     published = await until_published(log, uri, 1, lambda d: any(x.source == "tile-lsp(gpu)" for x in d))
     (diag,) = published.diagnostics  # the front end has nothing to say; the gpu stage, once
     assert diag.source == "tile-lsp(gpu)" and diag.severity == lsp.DiagnosticSeverity.Error
-    assert diag.message == "not yet supported by the gpu stage: 'cuda_tile.constant' (arith.constant: f4E2M1FN values)"
-    line = _pos(text, "f4E2M1FN").line
+    assert diag.message == ("not yet supported by the gpu stage: 'cuda_tile.load_ptr_tko' "
+                            "(nv_tileaa.load: f4E2M1FN in memory (packed two per byte))")
+    line = _pos(text, "load_ptr_tko weak %q_p").line
     assert diag.range.start.line == line == diag.range.end.line
     ptx = await view_stage(client, uri, "ptx")
     assert ptx["ok"] is False and "not yet supported by the gpu stage" in ptx["output"]

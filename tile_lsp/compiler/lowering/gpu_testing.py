@@ -10,7 +10,8 @@ layouts depend on, and can be launched as it is.
 ABI, argument by argument, in order:
 - a rank-0 tile (`tile<i32>`, `tile<ptr<f32>>`, ...): by value, as an entry's arguments;
 - a tile of rank >= 1: one `!llvm.ptr<1>` (global) to the whole tile, row-major and densely
-  packed (each element at the stride of its LLVM store size: i1/i4 and fp8 take one byte);
+  packed (each element at the stride of its LLVM store size: i1/i4, fp8 and e8m0 take one
+  byte, and so does fp4, its code in the low nibble, unlike fp4 memory, packed two per byte);
   every thread loads its register slots of the layout the stage picks for that tile type (no
   bounds checks: the whole tile is there);
 - a token: nothing;

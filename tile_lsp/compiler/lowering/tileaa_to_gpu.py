@@ -10,11 +10,11 @@ Covered: block ids and grid dims, constants and splats, element-wise arith/math,
 selects, conversions, iota, reshape, broadcast of one-element tiles, tensor/partition views
 with bounds-checked loads (padding value) and masked stores, pointer tiles (offset, masked
 load/store), `for`/`if` with loop-carried tiles, tokens (a CTA barrier before an access whose
-token comes from a store), return. Modules of their own: `gpu_convert.py` (fp8 in i8
-registers, conversions), `gpu_views.py` (gather/scatter views, pack/unpack), `gpu_globals.py`
-(globals), `gpu_rounding.py` (directed rounding, flush-to-zero). Every other op is reported at the
-op as `not yet supported by the gpu stage: '<op>'` (naming the cuda_tile op it came from when
-stage 2 renamed it), and the module is then left as it was.
+token comes from a store), return. Modules of their own: `gpu_convert.py` (fp8, fp4, e8m0 in
+i8 registers, conversions), `gpu_scaled.py` (mmaf_scaled), `gpu_views.py` (gather/scatter views,
+pack/unpack), `gpu_globals.py` (globals), `gpu_rounding.py` (directed rounding, flush-to-zero).
+Every other op is reported at the op as `not yet supported by the gpu stage: '<op>'` (naming
+the cuda_tile op it came from when stage 2 renamed it), and the module is then left as it was.
 
 The conversion walks each kernel in program order and builds the new body next to the old
 one, so no op is half-converted; every op it creates gets the location of its source op.
@@ -34,6 +34,7 @@ from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
+    Float4E2M1FNType,
     Float32Type,
     FloatAttr,
     FloatTF32Type,
@@ -66,6 +67,7 @@ from tile_lsp.compiler.lowering.types import llvm_ptr
 from tile_lsp.compiler.mlir.dialects import gpu, llvm_memory
 from tile_lsp.compiler.mlir.dialects.llvm_syntax import ORDERINGS
 from tile_lsp.compiler.mlir.dialects.nv_tileaa import MemTokenType, TensorViewType, TileViewType
+from tile_lsp.compiler.mlir.xdsl_fast import int_attr
 
 UNSUPPORTED = "not yet supported by the gpu stage: '{name}'"
 KERNEL_ATTR = "nv_tileaa.kernel"
@@ -160,8 +162,8 @@ def _elem(t: Attribute) -> Attribute:
 
 
 def _narrow_float(t: Attribute) -> Attribute | None:
-    """The sub-16-bit float type a value of type `t` holds that this stage cannot lower (fp6,
-    fp4, e8m0; fp8 e4m3fn/e5m2 live in i8 registers, see gpu_convert.py)."""
+    """The sub-16-bit float type a value of type `t` holds that this stage cannot lower (fp6;
+    fp8 e4m3fn/e5m2, fp4 e2m1 and e8m0 live in i8 registers, see gpu_convert.py)."""
     if isinstance(t, TensorType):
         t = t.element_type
     if isinstance(t, TileViewType):
@@ -174,14 +176,27 @@ def _narrow_float(t: Attribute) -> Attribute | None:
 
 
 def _f8_in(op: Operation) -> F8Format | None:
-    """The fp8 format of one of `op`'s operand or result tiles, if any."""
+    """The narrow float format (fp8, fp4, e8m0) of one of `op`'s operand or result tiles, if any."""
     return next((f for v in (*op.operands, *op.results) if (f := f8_format(v.type)) is not None), None)
 
 
-# Ops that only move fp8 bytes or convert them (everything else would compute on the bytes).
-_F8_OK = ("load_view", "store_view", "load", "store", "ftof", "ftoi", "itof", "dot", "bitcast", "reshape", "permute",
-          "broadcast", "extract", "splat", "select", "for", "if", "loop", "yield", "continue", "break",
-          "assume", "cat", "pack", "unpack")
+# Ops that only move narrow-float codes or convert them (everything else would compute on the bytes).
+_F8_OK = ("load_view", "store_view", "load", "store", "ftof", "ftoi", "itof", "dot", "dot_scaled", "bitcast",
+          "reshape", "permute", "broadcast", "extract", "splat", "select", "for", "if", "loop", "yield", "continue",
+          "break", "assume", "cat", "pack", "unpack", "print", "print_tko")
+_F8_MOVES = ("arith.constant", "func.return")  # (a testing$func's results are stored as their codes)
+# Ops that access memory through their tiles' element type: fp4 there is packed two per byte
+# (NVIDIA's layout), which a register per element does not give.
+_MEMORY_OPS = ("load_view", "store_view", "load", "store", "atomic_rmw", "atomic_cas", "atomic_red_view", "offset")
+
+
+def _f4_in_memory(op: Operation) -> bool:
+    """Whether `op` reads, writes or addresses fp4 elements of memory."""
+    if op.name.removeprefix("nv_tileaa.") not in _MEMORY_OPS:
+        return False
+    elem = op.attributes.get("element_type")  # offset: the pointee type
+    return isinstance(elem, Float4E2M1FNType) or any(
+        isinstance(_tensor_elem(v.type), Float4E2M1FNType) for v in (*op.operands, *op.results))
 
 
 def _byte_size(t: Attribute) -> int:
@@ -376,7 +391,7 @@ class _KernelConverter:
 
     def const(self, value: int | float, t: Attribute) -> SSAValue:
         if isinstance(value, float) and (fmt := float_format(_tensor_elem(t))) is not None and f8_format(t):
-            value = fmt.encode(value)  # an fp8 constant: its byte
+            value = fmt.encode(value)  # a narrow float constant: its code
         t = _elem(t)
         key = (self.block, t, value if isinstance(value, int) else repr(value))  # repr: -0.0 != 0.0
         cached = self.const_cache.get(key)
@@ -392,9 +407,9 @@ class _KernelConverter:
                 value = -1 if value else 0
             elif value >= 1 << (width - 1):
                 value -= 1 << width
-            return self.v(arith.ConstantOp(IntegerAttr(int(value), t)))
+            return self.v(arith.ConstantOp(int_attr(int(value), t)))
         if isinstance(t, IndexType):
-            return self.v(arith.ConstantOp(IntegerAttr(int(value), t)))
+            return self.v(arith.ConstantOp(int_attr(int(value), t)))
         assert isinstance(t, AnyFloat)
         return self.v(arith.ConstantOp(FloatAttr(float(value), t)))
 
@@ -696,8 +711,10 @@ class _KernelConverter:
             if huge is not None:  # one scalar per slot: such a tile would not finish compiling
                 raise Unsupported(op, f"a {huge} tile: more than {MAX_SLOTS} register slots per thread")
             f8 = _f8_in(op)
-            if f8 is not None and op.name.removeprefix("nv_tileaa.") not in _F8_OK and op.name != "arith.constant":
-                raise Unsupported(op, f"arithmetic on fp8 ({f8.name}) values: convert them with ftof first")
+            if f8 is not None and op.name.removeprefix("nv_tileaa.") not in _F8_OK and op.name not in _F8_MOVES:
+                raise Unsupported(op, f"arithmetic on {f8.label} values: convert them with ftof first")
+            if _f4_in_memory(op):
+                raise Unsupported(op, "f4E2M1FN in memory (packed two per byte)")
             self.convert_op(op)
             self.note_layout(op)
         except Unsupported as exc:
@@ -780,6 +797,10 @@ class _KernelConverter:
         n = _num_elements(t.get_shape())
         name = f"__tile_const_{self.name}_{self.constants}"
         self.constants += 1
+        fmt = float_format(t.element_type)
+        if fmt is not None and f8_format(t) is not None:  # narrow floats: their codes, as i8 bytes
+            codes = [fmt.encode(float(x)) for x in value.get_values()]  # type: ignore[arg-type]
+            value = DenseIntOrFPElementsAttr.from_list(TensorType(i8, [n]), [c - 256 if c > 127 else c for c in codes])
         glob = llvm.GlobalOp(llvm.LLVMArrayType(IntAttr(n), elem), name, "internal", addr_space=1, constant=True,
                              value=value, alignment=16)
         glob.location = self.loc or glob.location
@@ -991,10 +1012,14 @@ def _width(t: Attribute) -> int:
 
 
 def _ftof(cv: _KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
-    _check_rounding(op)
     src_f8, dst_f8 = f8_format(op.operands[0].type), f8_format(op.results[0].type)
-    if src_f8 is not None or dst_f8 is not None:
-        return convert_f8(cv.v, args[0], _tensor_elem(op.results[0].type), src_f8, dst_f8, _sm(cv))
+    if src_f8 is not None or dst_f8 is not None:  # (to e8m0 only rounding down or up)
+        try:
+            return convert_f8(cv.v, args[0], _tensor_elem(op.results[0].type), src_f8, dst_f8, _sm(cv),
+                              _attr(op, "rounding_mode", "nearest_even") if dst_f8 is not None else "nearest_even")
+        except ValueError as exc:
+            raise Unsupported(op, str(exc)) from None
+    _check_rounding(op)
     src = args[0].type
     if isinstance(op.results[0].type, FloatTF32Type) or isinstance(_tensor_elem(op.results[0].type), FloatTF32Type):
         if src != Float32Type():
@@ -1061,6 +1086,10 @@ def _itof(cv: _KernelConverter, op: Operation, args: list[SSAValue], t: Attribut
 def _bitcast(cv: _KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
     if isinstance(t, LLVMPointerType) or isinstance(args[0].type, LLVMPointerType):
         raise Unsupported(op, "pointer bitcast")
+    if _width(t) < _width(args[0].type):  # fp4 (its code in an i8) -> i4
+        return _conv(cv, "arith.trunci", args[0], t)
+    if _width(t) > _width(args[0].type):  # i4 -> fp4's code byte
+        return _conv(cv, "arith.extui", args[0], t)
     return cv.v(arith.BitcastOp(args[0], t))
 
 
@@ -1196,18 +1225,45 @@ def _dot(cv: _KernelConverter, op: Operation) -> None:
     if lower_dot_mma(cv, op):
         return
     a, b, c = op.operands[:3]
-    ta, tb, tc = a.type, b.type, c.type
-    if not all(isinstance(t, TensorType) for t in (ta, tb, tc)):
-        raise Unsupported(op, "operand shapes")
-    assert isinstance(ta, TensorType) and isinstance(tb, TensorType) and isinstance(tc, TensorType)
-    sa, sb, sc = ta.get_shape(), tb.get_shape(), tc.get_shape()
-    if len(sa) not in (2, 3) or not len(sa) == len(sb) == len(sc):
-        raise Unsupported(op, "operand ranks")
+    ta, tb, tc = _dot_types(op, a, b, c)
+    sa, sb = ta.get_shape(), tb.get_shape()
     acc = _elem(tc)
-    k_extent = sa[-1]
     base_a = cv.share(op, a)
     base_b = cv.share(op, b)
     cv.exchange_barrier()
+
+    def read_a(batch: list[SSAValue], row: SSAValue, k: SSAValue) -> SSAValue:
+        return _to_acc(cv, op, cv.read_shared(base_a, cv.linear([*batch, row, k], sa), _elem(ta)), acc, ta)
+
+    def read_b(batch: list[SSAValue], k: SSAValue, col: SSAValue) -> SSAValue:
+        return _to_acc(cv, op, cv.read_shared(base_b, cv.linear([*batch, k, col], sb), _elem(tb)), acc, tb)
+
+    cv.values[op.results[0]] = dot_loop(cv, op, c, sa[-1], read_a, read_b)
+
+
+def _dot_types(op: Operation, a: SSAValue, b: SSAValue, c: SSAValue) -> tuple[TensorType, TensorType, TensorType]:
+    """The tile types of a dot's a (MxK), b (KxN), c (MxN), all of rank 2 or all of rank 3."""
+    ta, tb, tc = a.type, b.type, c.type
+    if not (isinstance(ta, TensorType) and isinstance(tb, TensorType) and isinstance(tc, TensorType)):
+        raise Unsupported(op, "operand shapes")
+    if len(ta.get_shape()) not in (2, 3) or not len(ta.get_shape()) == len(tb.get_shape()) == len(tc.get_shape()):
+        raise Unsupported(op, "operand ranks")
+    return ta, tb, tc
+
+
+DotRead = Callable[[list[SSAValue], SSAValue, SSAValue], SSAValue]
+
+
+def dot_loop(cv: _KernelConverter, op: Operation, c: SSAValue, k_extent: int, read_a: DotRead,
+             read_b: DotRead) -> Value:
+    """The baseline dot's loop: `c + sum over k < k_extent of read_a(batch, row, k) *
+    read_b(batch, k, col)` for each of this thread's elements of c, in c's element type (the
+    readers return values of it, from operands already shared; an operand element is read
+    once per vector of c's layout that shares its row). Ends the caller's exchange."""
+    tc = c.type
+    assert isinstance(tc, TensorType)
+    sc = tc.get_shape()
+    acc = _elem(tc)
     layout = cv.layout_of(tc)
     assert layout is not None
     init = cv.slots(op, c, layout) if not layout.uniform else [cv.scalar(op, c)]
@@ -1232,9 +1288,8 @@ def _dot(cv: _KernelConverter, op: Operation) -> None:
         batch, row, col = coords[r][:-2], coords[r][-2], coords[r][-1]
         key = r - r % layout.vector if share_rows else r
         if key not in a_cache:
-            x = cv.read_shared(base_a, cv.linear([*batch, row, k], sa), _elem(ta))
-            a_cache[key] = _to_acc(cv, op, x, acc, ta)
-        y = _to_acc(cv, op, cv.read_shared(base_b, cv.linear([*batch, k, col], sb), _elem(tb)), acc, tb)
+            a_cache[key] = read_a(batch, row, k)
+        y = read_b(batch, k, col)
         current = body.args[1 + r]
         if isinstance(acc, AnyFloat):
             new_accs.append(cv.v(_create("math.fma", [a_cache[key], y, current], acc)))
@@ -1245,7 +1300,7 @@ def _dot(cv: _KernelConverter, op: Operation) -> None:
     loop = cv.emit(scf.ForOp(cv.i32c(0), cv.i32c(k_extent), cv.i32c(1), init, Region(body)))
     slots: list[SSAValue] = list(loop.results)
     cv.finish_exchange()
-    cv.values[op.results[0]] = cv.tile(tc, slots)
+    return cv.tile(tc, slots)
 
 
 def _to_acc(cv: _KernelConverter, op: Operation, x: SSAValue, acc: Attribute, source: Attribute) -> SSAValue:
@@ -1415,14 +1470,19 @@ def _print(cv: _KernelConverter, op: Operation) -> None:
     layouts = {d.layout for x in args if isinstance(d := cv.get(x), Dist)}
     if len(layouts) > 1:
         raise Unsupported(op, "tile arguments with different element counts")
+
+    def printed(x: SSAValue, value: SSAValue) -> SSAValue:  # narrow floats: their f32 value
+        narrow = f8_format(x.type)
+        return value if narrow is None else convert_f8(cv.v, value, Float32Type(), narrow, None, _sm(cv))
+
     if layouts:  # tiles: the format once per element, by the thread that holds it
         [layout] = layouts
         per_arg = [cv.slots(op, x, layout) for x in args]
         for r in range(layout.slots):
             guard = cv.not_ghost(layout, cv.element_index(layout, r))
-            _printf_if(cv, guard, fmt, [vals[r] for vals in per_arg])
+            _printf_if(cv, guard, fmt, [printed(x, vals[r]) for x, vals in zip(args, per_arg, strict=True)])
     else:  # uniform values: once per tile block, by thread 0
-        values = [cv.scalar(op, x) for x in args]
+        values = [printed(x, cv.scalar(op, x)) for x in args]
         _printf_if(cv, cv.v(arith.CmpiOp(cv.thread_times(1), cv.i32c(0), "eq")), fmt, values)
     if op.results:
         cv.values[op.results[0]] = Token(False)
@@ -1563,7 +1623,12 @@ def _zero(cv: _KernelConverter, elem: Attribute) -> SSAValue:
 
 
 def _padding_value(cv: _KernelConverter, op: Operation, padding: str, elem: Attribute) -> SSAValue:
-    """What an out-of-bounds (or masked-off) load gives: the view's padding value, else zero."""
+    """What an out-of-bounds (or masked-off) load gives: the view's padding value, else zero;
+    of a narrow float, its code (e8m0 has no zero, infinity or sign: every padding is NaN)."""
+    narrow = f8_format(op.results[0].type) if op.results else None
+    fmt = float_format(_tensor_elem(op.results[0].type)) if narrow is not None else None
+    if narrow is not None and fmt is not None:
+        return cv.const(fmt.encode(_PADDING[padding]) if narrow.signed else 0xFF, elem)
     if padding in ("", "zero") or not isinstance(elem, AnyFloat):
         if padding not in ("", "zero"):
             raise Unsupported(op, f"padding '{padding}' for {elem}")
@@ -2420,6 +2485,7 @@ _HANDLERS: dict[str, Callable[[_KernelConverter, Operation], None]] = {
     "atomic_cas": _atomic_cas,
     "atomic_red_view": _atomic_red_view,
     "dot": _dot,
+    "dot_scaled": lambda cv, op: _scaled().lower_dot_scaled(cv, op),
     "loop": _loop,
     "get_global": lambda cv, op: _get_global(cv, op),
     "alloca": lambda cv, op: _alloca(cv, op),
@@ -2439,6 +2505,13 @@ def _alloca(cv: _KernelConverter, op: Operation) -> None:
     from tile_lsp.compiler.lowering.gpu_globals import alloca
 
     alloca(cv, op)
+
+
+def _scaled():  # type: ignore[no-untyped-def]
+    """gpu_scaled.py (mmaf_scaled), imported on first use: it builds on this module."""
+    from tile_lsp.compiler.lowering import gpu_scaled
+
+    return gpu_scaled
 
 
 def _views():  # type: ignore[no-untyped-def]
