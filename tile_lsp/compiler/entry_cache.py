@@ -38,7 +38,8 @@ MEMORY_UNITS = 128  # units (all stages of one entry each) kept in a process
 DISK_LIMIT_BYTES = 512 << 20  # the cache directory is pruned (least recently used first) past this
 PRUNE_EVERY = 32  # writes between two size checks of the directory
 _ASSERT = re.compile(r"\bassert\b")
-_NEW_LINE = "\n"
+# A comment, or a string (kept: `//` inside one is not a comment).
+_COMMENT = re.compile(r'("(?:[^"\\\n]|\\.)*")|//[^\n]*')
 _SYMBOL = re.compile(r"@([A-Za-z_][\w$.]*)")
 _LOC = re.compile(r'"((?:[^"\\]|\\.)*)":(\d+):(\d+)')
 _PTX_LOC = re.compile(r"^(\s*\.loc\s+\d+\s+)(\d+)", re.MULTILINE)
@@ -63,46 +64,41 @@ class Unit:
     positional: bool  # its outputs embed absolute source lines: cached by its exact text and position
 
     @cached_property
-    def _tokens(self) -> tuple[tuple[tuple[int, int, int], ...], str]:
-        """(offset, line, column) of each token (comments and blanks are not tokens), and the shape that
-        keys a non-positional unit: each token's spelling and column, and whether it starts a
-        line. Two units of one shape differ only in comments, blank lines and the text around
-        them, so their outputs differ only in positions, which `relocate` moves token by token."""
-        from tile_lsp.compiler.syntax.lexer import tokenize
-
-        anchors: list[tuple[int, int, int]] = []
+    def _lines(self) -> tuple[tuple[tuple[int, int], ...], str]:
+        """(offset, line) of each line that holds code, and the shape that keys a non-positional
+        unit: those lines with comments and trailing blanks cut (indentation kept). Two units of
+        one shape differ only in comments and blank lines, so their outputs differ only in
+        positions, which `relocate` moves line by line. (Cut with regexes: this runs for every
+        unit of the file on every compile.)"""
+        anchors: list[tuple[int, int]] = []
         shape: list[str] = []
         for seg in self.segments:
-            toks = tokenize(seg.text)
-            line, line_start, scanned, last_line = seg.line, 0, 0, -1
-            text = seg.text
-            for start, spelling in zip(toks.starts[:-1], toks.texts[:-1], strict=True):
-                newlines = text.count("\n", scanned, start)
-                if newlines:
-                    line += newlines
-                    line_start = text.rfind("\n", scanned, start) + 1
-                scanned = start
-                anchors.append((seg.start + start, line, start - line_start))
-                shape.append(f"{_NEW_LINE if line != last_line else ' '}{start - line_start}:{spelling}")
-                last_line = line
+            code = _COMMENT.sub(_keep_string, seg.text).split("\n")
+            offset = seg.start
+            for index, (line, original) in enumerate(zip(code, seg.text.split("\n"), strict=True)):
+                kept = line.rstrip()
+                if kept:
+                    anchors.append((offset, seg.line + index))
+                    shape.append(kept)
+                offset += len(original) + 1
             shape.append("\0")
-        return tuple(anchors), "".join(shape)
+        return tuple(anchors), "\n".join(shape)
 
     @property
-    def layout(self) -> tuple[tuple[int, int, int], ...]:
-        """Where the unit's tokens are: (offset, line, column) each."""
-        return self._tokens[0]
+    def layout(self) -> tuple[tuple[int, int], ...]:
+        """Where the unit's code lines start: (offset, line) each."""
+        return self._lines[0]
 
     @property
     def shape(self) -> str:
-        return self._tokens[1]
+        return self._lines[1]
 
 
 @dataclass
 class UnitResult:
     """One unit's compile, as cached: stage outputs at the positions of `layout`."""
 
-    layout: tuple[tuple[int, int, int], ...]
+    layout: tuple[tuple[int, int], ...]
     stages: list[StageOutput]
     diagnostics: list[Diagnostic]
     kernels: dict[str, Any]
@@ -359,9 +355,9 @@ def masked_source(source: SourceText, unit: Unit, blank: str) -> SourceText:
 
 
 def unit_key(context: str, unit: Unit) -> str:
-    """The cache key of `unit`: its shape (tokens, columns, line breaks), so an edit that only
-    touches comments or blank lines finds the unit compiled; a positional unit: its exact text
-    at its lines."""
+    """The cache key of `unit`: its shape (its code lines, comments and trailing blanks cut), so
+    an edit that only touches comments or blank lines finds the unit compiled; a positional
+    unit: its exact text at its lines."""
     h = hashlib.sha256(context.encode())
     if not unit.positional:
         h.update(b"\0shape\0")
@@ -533,34 +529,34 @@ def _merged_cubin(result: CompileResult, cache: EntryCache | None, context: str,
 # -- moving a cached unit to where it is now -----------------------------------------------------
 
 
-class _Shift:
-    """Old -> new offsets and lines of a unit, token by token (a unit found by its key has the
-    same tokens, in the same columns and line structure). A line maps with the last token on or
-    before it; an offset with the token it is in or before on that token's line (indentation),
-    else with the token before it (the rest of that token's line). Positions before the unit's
-    first line stay (the file start, where an implicit module is; for the file's first unit that
-    is also its first token's place, so there it moves with the token)."""
+def _keep_string(m: re.Match[str]) -> str:
+    return m.group(1) or ""
 
-    def __init__(self, old: tuple[tuple[int, int, int], ...], unit: Unit) -> None:
+
+class _Shift:
+    """Old -> new offsets and lines of a unit, code line by code line (a unit found by its key has
+    the same code lines, comments and blank lines aside): a position maps with the code line it
+    is on, or the last one before it. Positions before the unit's first line stay (the file
+    start, where an implicit module is; for the file's first unit that is also its first line's
+    place, so there it moves with the line)."""
+
+    def __init__(self, old: tuple[tuple[int, int], ...], unit: Unit) -> None:
         new = unit.layout
         assert len(old) == len(new)
-        self.old = old
-        self.old_offsets = [o for o, _, _ in old]
-        self.old_lines = [ln for _, ln, _ in old]
-        self.new = new
+        self.old, self.new = old, new
+        self.old_offsets = [o for o, _ in old]
+        self.old_lines = [ln for _, ln in old]
         deltas = {(n[0] - o[0], n[1] - o[1]) for o, n in zip(old, new, strict=True)}
         # The usual move: an edit above the unit shifts all of it alike.
         self.uniform = next(iter(deltas)) if len(deltas) == 1 else None
 
     def offset(self, value: int) -> int:
-        if value < self.old[0][0] - self.old[0][2]:
-            return value  # before the unit's first line: the file start (an implicit module's place)
+        if value < self.old_offsets[0]:
+            return value
         if self.uniform is not None:
             return value + self.uniform[0]
         i = bisect.bisect_right(self.old_offsets, value) - 1
-        if i + 1 < len(self.old) and value >= self.old[i + 1][0] - self.old[i + 1][2]:
-            i += 1  # in the indentation of the next token's line
-        return self.new[max(i, 0)][0] + value - self.old[max(i, 0)][0]
+        return self.new[i][0] + value - self.old_offsets[i]
 
     def line(self, value: int) -> int:
         if value < self.old_lines[0]:
