@@ -543,7 +543,7 @@ class _Shift:
     def __init__(self, old: tuple[tuple[int, int], ...], unit: Unit) -> None:
         new = unit.layout
         assert len(old) == len(new)
-        self.old, self.new = old, new
+        self.new = new
         self.old_offsets = [o for o, _ in old]
         self.old_lines = [ln for _, ln in old]
         deltas = {(n[0] - o[0], n[1] - o[1]) for o, n in zip(old, new, strict=True)}
