@@ -95,7 +95,7 @@ class Doc:
 def edit_entry(text: str, index: int, n: int) -> str:
     """Entry `index` with a new op line after its opening line (an unused constant): valid text,
     a changed entry that must be lowered again (a comment would not do: the cache keys on the
-    entry's tokens, and comments are not tokens), and the entries after it move down one line."""
+    entry's code lines, without comments), and the entries after it move down one line."""
     parts = entries_of(text)
     head = text[: text.index(parts[0])]
     part = parts[index]
