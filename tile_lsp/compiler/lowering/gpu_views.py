@@ -11,6 +11,7 @@ bounds-checked (out of bounds: the padding value on loads, no write on stores).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from xdsl.dialects import arith
@@ -165,15 +166,20 @@ def reinterpret_bytes(cv: g._KernelConverter, op: Operation) -> None:
         slots = _pack_bits(cv, op, src, t, src_w) if src_w < 8 else _unpack_bits(cv, op, src, t, dst_w)
         cv.values[op.results[0]] = cv.tile(t, slots)
         return
+    cv.values[op.results[0]] = cv.tile(t, _read_back(cv, op, src, t, cv.read_shared))
+
+
+def _read_back(cv: g._KernelConverter, op: Operation, src: SSAValue, t: TensorType,
+               read: Callable[[SSAValue, SSAValue, Attribute], SSAValue]) -> list[SSAValue]:
+    """One exchange: `src` goes to shared memory as it is, then each of this thread's slots of
+    the result `t` is `read(base, its row-major element index, t's element type)`."""
     base = cv.share(op, src)
     cv.exchange_barrier()
     layout = cv.layout_of(t) or Layout(1, cv.threads)
     elem = g._elem(t)
-    slots = []
-    for r in range(layout.slots):
-        slots.append(cv.read_shared(base, _real_index(cv, layout, r), elem))
+    slots = [read(base, _real_index(cv, layout, r), elem) for r in range(layout.slots)]
     cv.finish_exchange()
-    cv.values[op.results[0]] = cv.tile(t, slots)
+    return slots
 
 
 def _real_index(cv: g._KernelConverter, layout: Layout, slot: int) -> SSAValue:
@@ -245,19 +251,14 @@ def _unpack_bits(cv: g._KernelConverter, op: Operation, src: SSAValue, t: Tensor
     if 8 % width:
         raise g.Unsupported(op, f"{width}-bit elements")
     per = 8 // width
-    base = cv.share(op, src)
-    cv.exchange_barrier()
-    layout = cv.layout_of(t) or Layout(1, cv.threads)
-    elem = g._elem(t)
-    slots = []
-    for r in range(layout.slots):
-        e = _real_index(cv, layout, r)
+
+    def element(base: SSAValue, e: SSAValue, elem: Attribute) -> SSAValue:
         byte_index = cv.v(arith.DivUIOp(e, cv.i32c(per)))
         byte = cv.v(arith.ExtUIOp(cv.read_shared(base, byte_index, i8), i32))
         shift = cv.v(arith.MuliOp(cv.v(arith.RemUIOp(e, cv.i32c(per))), cv.i32c(width)))
-        slots.append(_from_code(cv, op, cv.v(arith.ShRUIOp(byte, shift)), width, elem))
-    cv.finish_exchange()
-    return slots
+        return _from_code(cv, op, cv.v(arith.ShRUIOp(byte, shift)), width, elem)
+
+    return _read_back(cv, op, src, t, element)
 
 
 def concatenate(cv: g._KernelConverter, op: Operation) -> None:
