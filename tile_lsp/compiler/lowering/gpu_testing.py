@@ -13,7 +13,8 @@ ABI, argument by argument, in order:
   packed (each element at the stride of its LLVM store size: i1/i4, fp8 and e8m0 take one
   byte, and so does fp4, its code in the low nibble, unlike fp4 memory, packed two per byte);
   every thread loads its register slots of the layout the stage picks for that tile type (no
-  bounds checks: the whole tile is there);
+  bounds checks: the whole tile is there); a tile too large for registers stays there and is
+  only copied from it (gpu_streamed.py);
 - a token: nothing;
 - a `tensor_view`: its base `!llvm.ptr`, then one i64 per dynamic (`?`) dimension, then one
   i64 per dynamic stride; a `partition_view` (of a tensor_view): the same for its tensor_view;
@@ -72,7 +73,7 @@ def testing_signature(cv: _KernelConverter, fn: func.FuncOp) -> list[Attribute] 
         if (narrow := _narrow_float(t)) is not None:
             got: list[Attribute] | str = f"an argument of {narrow} values"
         else:
-            got = _argument_types(t) if not cv.too_large(t) else f"an argument of type {t}: too large a tile"
+            got = _argument_types(t)  # (a tile too large for registers stays in memory: Streamed)
         if isinstance(got, str):
             cv.lctx.error(fn, unsupported_message(cv.lctx, fn, got))
             return None
@@ -100,7 +101,11 @@ def bind_testing_arguments(cv: _KernelConverter, fn: func.FuncOp, old: Block) ->
         first = next(params)
         if a.name_hint:
             first.name_hint = a.name_hint
-        if isinstance(t, TensorType):
+        if isinstance(t, TensorType) and cv.too_large(t):
+            from tile_lsp.compiler.lowering.gpu_streamed import streamed_argument
+
+            cv.values[a] = streamed_argument(cv, first, t)  # type: ignore[assignment]
+        elif isinstance(t, TensorType):
             cv.values[a] = load_tile(cv, first, t)
         elif isinstance(t, (TensorViewType, TileViewType)):
             tv = t.tensor_view if isinstance(t, TileViewType) else t

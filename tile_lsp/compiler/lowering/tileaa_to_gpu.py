@@ -150,7 +150,19 @@ class _Failed:
     """The value of an op that was reported as not supported."""
 
 
-Value = SSAValue | Dist | TensorView | TileView | Token | _Failed
+@dataclass(frozen=True)
+class Streamed:
+    """A tile too large for registers (more than MAX_SLOTS slots per thread), whole in global
+    memory, row-major and dense: a test function's tile argument. It is only ever copied:
+    `store_view` writes it with a loop over its elements (gpu_streamed.py); any other use is
+    reported at the op."""
+
+    base: SSAValue  # !llvm.ptr<1>
+    shape: tuple[int, ...]
+    elem: Attribute
+
+
+Value = SSAValue | Dist | TensorView | TileView | Token | Streamed | _Failed
 
 
 def _elem(t: Attribute) -> Attribute:
@@ -707,9 +719,11 @@ class _KernelConverter:
             narrow = next((n for v in (*op.operands, *op.results) if (n := _narrow_float(v.type))), None)
             if narrow is not None:
                 raise Unsupported(op, f"{narrow} values")
-            huge = next((v.type for v in op.results if self.too_large(v.type)), None)
-            if huge is not None:  # one scalar per slot: such a tile would not finish compiling
-                raise Unsupported(op, f"a {huge} tile: more than {MAX_SLOTS} register slots per thread")
+            if _huge_operand(self, op) is not None or any(self.too_large(v.type) for v in op.results):
+                from tile_lsp.compiler.lowering.gpu_streamed import convert_huge
+
+                convert_huge(self, op)  # a copy or a dead load, else reported
+                return
             f8 = _f8_in(op)
             if f8 is not None and op.name.removeprefix("nv_tileaa.") not in _F8_OK and op.name not in _F8_MOVES:
                 raise Unsupported(op, f"arithmetic on {f8.label} values: convert them with ftof first")
@@ -725,6 +739,8 @@ class _KernelConverter:
             self.fail(op)
 
     def too_large(self, t: Attribute) -> bool:
+        """Whether a tile of type `t` takes more than MAX_SLOTS register slots per thread (one
+        scalar per slot: such a tile would not finish compiling); see `Streamed`."""
         return isinstance(t, TensorType) and _num_elements(t.get_shape()) > MAX_SLOTS * self.threads
 
     def note_layout(self, op: Operation) -> None:
@@ -2495,6 +2511,10 @@ _HANDLERS: dict[str, Callable[[_KernelConverter, Operation], None]] = {
 }
 
 
+def _huge_operand(cv: _KernelConverter, op: Operation) -> Streamed | None:
+    return next((got for x in op.operands if isinstance(got := cv.values.get(x), Streamed)), None)
+
+
 def _get_global(cv: _KernelConverter, op: Operation) -> None:
     from tile_lsp.compiler.lowering.gpu_globals import get_global
 
@@ -2522,4 +2542,4 @@ def _views():  # type: ignore[no-untyped-def]
     return gpu_views
 
 
-__all__ = ["UNSUPPORTED", "Dist", "Layout", "TensorView", "TileView", "Token", "convert_tileaa_to_gpu"]
+__all__ = ["UNSUPPORTED", "Dist", "Layout", "Streamed", "TensorView", "TileView", "Token", "convert_tileaa_to_gpu"]

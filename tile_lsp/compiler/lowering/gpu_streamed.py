@@ -1,0 +1,113 @@
+"""Stage 3 for tiles too large for registers (more than MAX_SLOTS register slots per thread).
+
+The stage holds a tile as one scalar per register slot, so a 1024x1024x8 tile (65536 slots per
+thread at 128 threads) cannot be held at all. Such a tile is lowered only where it never has to
+be in registers:
+
+- a test function's tile argument is already whole in global memory (gpu_testing's ABI): it
+  becomes a `Streamed` value, the pointer to it;
+- `store_view` of a `Streamed` tile copies it with a loop of uniform bounds over chunks of
+  `threads` elements: each thread takes its element of the chunk, unravels its index into tile
+  coordinates, and stores it where it falls in the view, bounds-checked like any view store;
+- `load_view` of such a tile whose tile result nothing uses reads nothing (a load without a
+  user has no effect; its token orders nothing either).
+
+Any other op on such a tile is reported at the op as not yet supported.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from xdsl.dialects import arith, scf
+from xdsl.dialects.builtin import TensorType, i64
+from xdsl.dialects.llvm import GEP_USE_SSA_VAL
+from xdsl.ir import Block, Operation, Region, SSAValue
+
+from tile_lsp.compiler.mlir.dialects import llvm_memory
+
+if TYPE_CHECKING:
+    from tile_lsp.compiler.lowering.tileaa_to_gpu import _KernelConverter
+
+
+def convert_huge(cv: _KernelConverter, op: Operation) -> None:
+    """`op` touches a tile over MAX_SLOTS slots per thread: the copy or the dead load the module
+    docstring names, else `Unsupported` at `op`."""
+    from tile_lsp.compiler.lowering import tileaa_to_gpu as g
+
+    if op.name == "nv_tileaa.store_view":
+        value = g._split(op)[0][0]
+        got = cv.values.get(value)
+        if isinstance(got, g.Streamed) and not any(isinstance(cv.values.get(x), g.Streamed) for x in op.operands[1:]):
+            _store_streamed(cv, op, got)
+            return
+    if op.name == "nv_tileaa.load_view" and not op.results[0].uses and not any(
+            isinstance(cv.values.get(x), g.Streamed) for x in op.operands):
+        if len(op.results) > 1:
+            cv.values[op.results[1]] = g.Token(False)
+        return
+    huge = next((v.type for v in (*op.operands, *op.results) if cv.too_large(v.type)), None)
+    raise g.Unsupported(
+        op,
+        f"a {huge} tile: more than {g.MAX_SLOTS} register slots per thread (a tile that large is only "
+        "copied from a test function's argument to a view by store_view, or loaded and never used)",
+    )
+
+
+def _store_streamed(cv: _KernelConverter, op: Operation, src: object) -> None:
+    from tile_lsp.compiler.lowering import tileaa_to_gpu as g
+
+    assert isinstance(src, g.Streamed)
+    ordered = g._check_ordering(op)
+    view, index, token = g._view_operands(cv, op, g._split(op)[1:])
+    if tuple(view.tile) != src.shape:
+        raise g.Unsupported(op, "a tile whose shape is not the view's tile")
+    g._order(cv, op, token)
+    g._fence_before(cv, ordered)
+    origin = g._tile_origin(cv, view, index)
+    count = 1
+    for d in src.shape:
+        count *= d
+    # Tile dimensions are powers of two, so a tile this large is a whole number of chunks.
+    assert count % cv.threads == 0
+    lane = cv.to_i64(cv.thread_times(1), signed=False)
+    body = Block(arg_types=[i64])  # uniform bounds (the stage's control flow is): the chunk start
+    outer = cv.block
+    cv.block = body
+    i = cv.v(arith.AddiOp(body.args[0], lane))
+    guard: SSAValue | None = None
+    coords: list[SSAValue] = []
+    rest = i
+    for d in reversed(range(len(src.shape))):  # row-major: the last dimension moves fastest
+        extent = cv.i64c(src.shape[d])
+        coords.append(cv.v(arith.RemUIOp(rest, extent)) if d else rest)
+        if d:
+            rest = cv.v(arith.DivUIOp(rest, extent))
+    coords.reverse()
+    offset: SSAValue | None = None
+    for d, c in enumerate(coords):
+        dim = view.dim_map[d]
+        at = cv.v(arith.AddiOp(origin[d], c))
+        guard = g._and(cv, guard, cv.v(arith.CmpiOp(at, view.view.shape[dim], "ult")))
+        term = cv.v(arith.MuliOp(at, view.view.strides[dim]))
+        offset = term if offset is None else cv.v(arith.AddiOp(offset, term))
+    assert offset is not None
+    element = g._load(cv, cv.v(llvm_memory.GEPOp(src.base, [GEP_USE_SSA_VAL], src.elem, ssa_indices=[i])), src.elem, None)
+    target = cv.v(llvm_memory.GEPOp(view.view.base, [GEP_USE_SSA_VAL], view.view.element_type, ssa_indices=[offset]))
+    g._guarded_store(cv, element, target, guard, ordered)
+    cv.emit(scf.YieldOp())
+    cv.block = outer
+    cv.emit(scf.ForOp(cv.i64c(0), cv.i64c(count), cv.i64c(cv.threads), [], Region(body)))
+    g._fence_after(cv, ordered)
+    if op.results:
+        cv.values[op.results[0]] = g.Token(True)
+
+
+def streamed_argument(cv: _KernelConverter, base: SSAValue, t: TensorType) -> object:
+    """The value of a test function's tile argument of type `t` too large for registers."""
+    from tile_lsp.compiler.lowering import tileaa_to_gpu as g
+
+    return g.Streamed(base, tuple(t.get_shape()), g._elem(t))
+
+
+__all__ = ["convert_huge", "streamed_argument"]
