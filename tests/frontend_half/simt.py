@@ -108,6 +108,8 @@ class Memory:
         self.epoch = 1
         self.races: list[str] = []
         self._shadow: dict[str, np.ndarray] = {}
+        self.mallocs: list[int] = []  # device-side malloc results, in order
+        self.freed: list[int] = []
 
     def alloc(self, nbytes: int, shared: bool = False) -> int:
         addr = self.top
@@ -119,6 +121,13 @@ class Memory:
         if shared:
             self.shared.append((addr, addr + nbytes))
         return addr
+
+    def free(self, addr: int) -> None:
+        """Device-side free: the allocation at `addr` (which must be one) can be touched no more."""
+        k = bisect.bisect_right(self.starts, addr) - 1
+        assert k >= 0 and self.starts[k] == addr and self.ends[k] > addr, f"free of {addr}: not an allocation"
+        self.ends[k] = addr
+        self.freed.append(addr)
 
     def put(self, array: np.ndarray, bf16: bool = False) -> int:
         raw = np.ascontiguousarray(array.astype(BF16) if bf16 else array).view(np.uint8).reshape(-1)
@@ -652,6 +661,27 @@ def _extractvalue(s: Simulator, op: Operation) -> Step:
 
 def _is_shared(t: Attribute) -> bool:
     return isinstance(t, LLVMPointerType) and getattr(t.addr_space, "data", 0) == 3
+
+
+@handles("llvm.call")
+def _call(s: Simulator, op: Operation, x: list[Any], mask: np.ndarray) -> Any:
+    """Device-side malloc and free (PTX system calls), per active thread."""
+    callee = op.properties["callee"].root_reference.data  # type: ignore[attr-defined]
+    out = np.zeros(s.t, np.int64)
+    for t in np.flatnonzero(mask):
+        if callee == "malloc":
+            out[t] = s.mem.alloc(int(x[0][t]))
+            s.mem.mallocs.append(int(out[t]))
+        elif callee == "free":
+            s.mem.free(int(x[0][t]))
+        else:
+            raise NotImplementedError(f"llvm.call @{callee}")
+    return out if op.results else None
+
+
+@builds("llvm.ptrtoint", "llvm.inttoptr")
+def _ptr_int(s: Simulator, op: Operation) -> Step:
+    return lambda x, mask: x[0].astype(np.int64)
 
 
 @handles("llvm.mlir.addressof")

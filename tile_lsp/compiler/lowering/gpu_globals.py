@@ -1,11 +1,15 @@
 """Module-level globals in the gpu stage: `nv_tileaa.global` (cuda_tile's `global`) becomes an
 `llvm.mlir.global` in global memory (address space 1) of the kernels' gpu.module, and
 `get_global` its address, cast to a generic pointer like every other pointer of a kernel.
+Scratch memory too: `alloca` is a CTA-shared buffer, `alloca global` a per-CTA buffer from
+device-side malloc, freed at the kernel's return.
 """
 
 from __future__ import annotations
 
-from xdsl.dialects import llvm
+from collections.abc import Callable
+
+from xdsl.dialects import arith, cf, llvm, scf
 from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     FloatAttr,
@@ -16,13 +20,15 @@ from xdsl.dialects.builtin import (
     SymbolRefAttr,
     TensorType,
     UnitAttr,
+    i64,
 )
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from tile_lsp.compiler.lowering import tileaa_to_gpu as g
 from tile_lsp.compiler.lowering.common import LoweringContext
 from tile_lsp.compiler.lowering.gpu_convert import f8_format
 from tile_lsp.compiler.lowering.types import llvm_ptr
+from tile_lsp.compiler.mlir.dialects import gpu, llvm_memory
 
 
 def lower_global(lctx: LoweringContext, op: Operation) -> Operation | None:
@@ -81,15 +87,15 @@ def alloca(cv: g._KernelConverter, op: Operation) -> None:
     """alloca (private): scratch memory of one tile block, so one CTA-shared buffer per op
     (every thread of the block sees the same memory, as the tile block's one logical thread
     does), its address cast to a generic pointer. nv_tileaa keeps no element type, so the
-    buffer takes `num_elem` of the widest elements. `global` scratch (a buffer per tile block
-    in global memory, sized by the grid) is not lowered."""
+    buffer takes `num_elem` of the widest elements. `global`: see `_global_alloca`."""
     count, align = g._get(op, "num_elem"), g._get(op, "alignment")
-    if "global" in op.attributes or "global" in op.properties:
-        raise g.Unsupported(op, "global scratch memory")
     if not isinstance(count, IntegerAttr) or not isinstance(align, IntegerAttr):
         raise g.Unsupported(op, "num_elem and alignment")
-    name = f"__tile_alloca_{cv.name}_{len(cv.globals)}"  # (the exchange buffer joins them at the end)
     size = max(1, count.value.data * MAX_ELEMENT_BYTES)
+    if "global" in op.attributes or "global" in op.properties:
+        _global_alloca(cv, op, size, align.value.data)
+        return
+    name = f"__tile_alloca_{cv.name}_{len(cv.globals)}"  # (the exchange buffer joins them at the end)
     buffer = llvm.GlobalOp(llvm.LLVMArrayType(IntAttr(size), IntegerType(8)), name, "internal", addr_space=3,
                            alignment=max(1, align.value.data))
     buffer.location = op.location
@@ -98,4 +104,88 @@ def alloca(cv: g._KernelConverter, op: Operation) -> None:
     cv.values[op.results[0]] = cv.v(g._create("llvm.addrspacecast", [address], op.results[0].type))
 
 
-__all__ = ["alloca", "get_global", "lower_global"]
+MALLOC_ALIGNMENT = 16  # what device-side malloc guarantees
+HEAP_EXHAUSTED = "alloca global: device-side malloc found no room for the scratch buffer (cudaLimitMallocHeapSize)"
+
+
+def _global_alloca(cv: g._KernelConverter, op: Operation, size: int, align: int) -> None:
+    """alloca global: one buffer per op and tile block in global memory, from device-side
+    `malloc` (a PTX system call, like vprintf). Thread 0 allocates it the first time the op runs
+    in the CTA (again in a loop: the same buffer, as private scratch is) and keeps the address in
+    a CTA-shared slot, which thread 0 zeroes at the kernel's start; every thread reads it after a
+    barrier, rounded up to `alignment`. At the kernel's return, after a barrier, thread 0 frees
+    it (`_free_global_scratch`). A malloc that fails is a device assert with `HEAP_EXHAUSTED`."""
+    name = f"__tile_scratch_{cv.name}_{len(cv.globals)}"
+    slot = llvm.GlobalOp(i64, name, "internal", addr_space=3, alignment=8)
+    slot.location = op.location
+    cv.globals.append(slot)
+    for decl in (_declare("malloc", [i64], llvm_ptr()), _declare("free", [llvm_ptr()], None)):
+        if not any(isinstance(o, llvm.FuncOp) and o.sym_name.data == decl.sym_name.data for o in cv.globals):
+            cv.globals.append(decl)
+    cv.global_scratch.append(name)
+    cv.at_top(lambda: _in_thread0(cv, lambda: cv.emit(llvm_memory.StoreOp(cv.i64c(0), _slot(cv, name)))))
+    extra = max(0, align - MALLOC_ALIGNMENT)
+
+    def allocate() -> None:
+        held = cv.v(llvm_memory.LoadOp(_slot(cv, name), i64))
+        missing = cv.v(arith.CmpiOp(held, cv.i64c(0), "eq"))
+        then = Block()
+        outer = cv.block
+        cv.block = then
+        got = cv.v(llvm.CallOp("malloc", cv.i64c(size + extra), return_type=llvm_ptr()))
+        address = cv.v(llvm.PtrToIntOp(got, i64))
+        cv.emit(cf.AssertOp(cv.v(arith.CmpiOp(address, cv.i64c(0), "ne")), HEAP_EXHAUSTED))
+        cv.emit(llvm_memory.StoreOp(address, _slot(cv, name)))
+        cv.emit(scf.YieldOp())
+        cv.block = outer
+        cv.emit(scf.IfOp(missing, [], Region(then), Region(Block([scf.YieldOp()]))))
+
+    _in_thread0(cv, allocate)
+    cv.emit(gpu.BarrierOp())
+    address = cv.v(llvm_memory.LoadOp(_slot(cv, name), i64))
+    if extra:
+        address = cv.v(arith.AndIOp(cv.v(arith.AddiOp(address, cv.i64c(align - 1))), cv.i64c(-align)))
+    cv.values[op.results[0]] = cv.v(llvm.IntToPtrOp(address))
+
+
+def free_global_scratch(cv: g._KernelConverter) -> None:
+    """Before the kernel returns: once every thread is done with them (a barrier), thread 0
+    frees the global scratch buffers this CTA allocated."""
+    if not cv.global_scratch:
+        return
+    cv.emit(gpu.BarrierOp())
+
+    def free_all() -> None:
+        for name in cv.global_scratch:
+            held = cv.v(llvm_memory.LoadOp(_slot(cv, name), i64))
+            then = Block()
+            outer = cv.block
+            cv.block = then
+            cv.emit(llvm.CallOp("free", cv.v(llvm.IntToPtrOp(held))))
+            cv.emit(scf.YieldOp())
+            cv.block = outer
+            cv.emit(scf.IfOp(cv.v(arith.CmpiOp(held, cv.i64c(0), "ne")), [], Region(then), Region(Block([scf.YieldOp()]))))
+
+    _in_thread0(cv, free_all)
+
+
+def _slot(cv: g._KernelConverter, name: str) -> SSAValue:
+    return cv.v(llvm.AddressOfOp(name, llvm_ptr(3)))
+
+
+def _in_thread0(cv: g._KernelConverter, build: Callable[[], object]) -> None:
+    first = cv.v(arith.CmpiOp(cv.thread_times(1), cv.i32c(0), "eq"))
+    then = Block()
+    outer = cv.block
+    cv.block = then
+    build()
+    cv.emit(scf.YieldOp())
+    cv.block = outer
+    cv.emit(scf.IfOp(first, [], Region(then), Region(Block([scf.YieldOp()]))))
+
+
+def _declare(name: str, inputs: list[Attribute], output: Attribute | None) -> llvm.FuncOp:
+    return llvm.FuncOp(name, llvm.LLVMFunctionType(inputs, output), linkage=llvm.LinkageAttr("external"))
+
+
+__all__ = ["alloca", "free_global_scratch", "get_global", "lower_global"]

@@ -33,7 +33,7 @@ from xdsl.dialects.llvm import GEP_USE_SSA_VAL
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from tile_lsp.compiler.lowering.types import llvm_ptr
-from tile_lsp.compiler.mlir.dialects import gpu, llvm_memory
+from tile_lsp.compiler.mlir.dialects import llvm_memory
 from tile_lsp.compiler.mlir.dialects.nv_tileaa import MemTokenType, TensorViewType, TileViewType
 
 if TYPE_CHECKING:
@@ -163,5 +163,5 @@ def store_results(cv: _KernelConverter, op: Operation) -> None:
         for r in range(layout.slots):
             e = cv.element_index(layout, r)
             _guarded_store(cv, slots[r], _element_ptr(cv, base, e, elem), cv.not_ghost(layout, e))
-    cv.emit(gpu.ReturnOp())
+    cv.kernel_return()
 

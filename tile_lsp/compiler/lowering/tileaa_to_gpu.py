@@ -332,8 +332,13 @@ def convert_tileaa_to_gpu(module: ModuleOp, lctx: LoweringContext, threads: int 
         for old_global, lowered in module_globals.get(parent, []):
             gmod.body.block.add_op(lowered)
             parent.body.block.erase_op(old_global)
+        declared: set[str] = set()
         for _, _, buffers in kernels:
             for buffer in buffers:
+                if isinstance(buffer, llvm.FuncOp):  # (malloc/free: declared once per module)
+                    if buffer.sym_name.data in declared:
+                        continue
+                    declared.add(buffer.sym_name.data)
                 gmod.body.block.add_op(buffer)
         for _, new, _ in kernels:
             gmod.body.block.add_op(new)
@@ -383,6 +388,7 @@ class _KernelConverter:
         # every later op of the block and of the regions nested in it).
         self.const_cache: dict[tuple[Block, Attribute, int | str], SSAValue] = {}
         self.result_ptrs: list[SSAValue] = []  # a testing$func's result pointers (gpu_testing.py)
+        self.global_scratch: list[str] = []  # `alloca global` address slots, freed at return (gpu_globals.py)
 
     # -- building ------------------------------------------------------------------------------
 
@@ -440,6 +446,29 @@ class _KernelConverter:
         return self.v(arith.ExtSIOp(value, i64) if signed else arith.ExtUIOp(value, i64))
 
     # -- thread-dependent indices --------------------------------------------------------------
+
+    def at_top(self, build: Callable[[], object]) -> None:
+        """Run `build` with its ops placed at the top of the kernel (after the thread id)."""
+        self.thread_times(1)
+        saved_block, saved_loc = self.block, self.loc
+        anchor = self.tid_anchor
+        assert anchor is not None
+        self.block = Block()
+        build()
+        for op in list(self.block.ops):
+            op.detach()
+            self.entry.insert_op_after(op, anchor)
+            anchor = op
+        self.tid_anchor = anchor
+        self.block, self.loc = saved_block, saved_loc
+
+    def kernel_return(self) -> None:
+        """`gpu.return`, after freeing the CTA's global scratch (gpu_globals.py)."""
+        if self.global_scratch:
+            from tile_lsp.compiler.lowering.gpu_globals import free_global_scratch
+
+            free_global_scratch(self)
+        self.emit(gpu.ReturnOp())
 
     def thread_times(self, factor: int) -> SSAValue:
         """`thread_id.x * factor` as i32, computed once at the top of the kernel."""
@@ -780,7 +809,7 @@ class _KernelConverter:
 
                 store_results(self, op)  # a testing$func's results (an entry has none)
                 return
-            self.emit(gpu.ReturnOp())
+            self.kernel_return()
             return
         raise Unsupported(op)
 
@@ -2287,7 +2316,7 @@ def _early_return_body(cv: _KernelConverter, fn: func.FuncOp, body: Block) -> No
         cv.failed = True
         return
     cv.loc = body.last_op.location if body.last_op is not None else fn.location
-    cv.emit(gpu.ReturnOp())
+    cv.kernel_return()
 
 
 def _exit_if(cv: _KernelConverter, op: Operation, frame: _Frame) -> list[SSAValue]:
