@@ -37,3 +37,17 @@ def test_one_printing_matches_print_ir(lowered: bool) -> None:
     assert refs == print_mapped(module, index)[1]
     assert len(refs) == len(text.splitlines()) == len(located.splitlines())
     assert any(r is not None for r in refs)
+
+
+@pytest.mark.parametrize("name", ["plain.mlir", 'we"ird\\dir/ké rnel\t€.mlir'])
+def test_one_printing_escapes_file_names_as_xdsl_does(name: str) -> None:
+    """The printer writes string literals whole (memoized) instead of byte by byte: the texts
+    stay those of xDSL's own printer, also for a file name that needs escapes."""
+    source = SourceText(BLOCK_SUM.read_text(encoding="utf-8"), f"/tmp/{name}")
+    parsed = parse_upstream(source)
+    assert parsed.ok and parsed.module is not None
+    index = SourceIndex(source, parsed.spans)
+    text, located, _ = print_mapped_located(parsed.module, index)
+    assert text == print_ir(parsed.module)
+    assert located == print_ir(parsed.module, locations=True)
+    assert located is not None and name.split("/")[0][:2] in located

@@ -87,3 +87,23 @@ def test_shared_attributes_equal_fresh_ones() -> None:
     assert sizes == xdsl_fast.ORIGINAL_DENSE_FROM_LIST(i32, [1, 0, 2])
     floats = DenseArrayBase.from_list(f32, [1.0, 2.5])  # not shared, still right
     assert floats == xdsl_fast.ORIGINAL_DENSE_FROM_LIST(f32, [1.0, 2.5]) and list(floats.iter_values()) == [1.0, 2.5]
+
+
+def test_attribute_hashes_are_computed_once_and_stay_equal() -> None:
+    """Every attribute class gets a memoized hash: the same value as the generated one, equal for
+    equal attributes, and not pickled (string hashes differ between processes)."""
+    import pickle
+
+    import tile_lsp.compiler.lowering  # noqa: F401  (installs it)
+
+    assert getattr(builtin.VectorType.__hash__, "tile_lsp_cached", False)
+    xdsl_fast.cache_attribute_hashes()  # (classes of dialects imported since)
+    assert xdsl_fast.cache_attribute_hashes() == 0  # idempotent: nothing left to change
+    a = builtin.VectorType(builtin.f32, [4, 8])
+    b = builtin.VectorType(builtin.f32, [4, 8])
+    first = hash(a)
+    assert "_tile_lsp_hash" in a.__dict__ and hash(a) == first == hash(b)
+    assert a == b and {a: 1}[b] == 1
+    assert hash(builtin.VectorType(builtin.f32, [8, 4])) != first or builtin.VectorType(builtin.f32, [8, 4]) != a
+    copy = pickle.loads(pickle.dumps(a))
+    assert "_tile_lsp_hash" not in copy.__dict__ and copy == a and hash(copy) == first

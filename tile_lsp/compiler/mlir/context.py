@@ -49,6 +49,9 @@ def upstream_context() -> Context:
             ctx.register_dialect(name, available[name])
     for name, factory in ours.items():
         ctx.register_dialect(name, factory)
+    from tile_lsp.compiler.mlir.xdsl_fast import cache_attribute_hashes
+
+    cache_attribute_hashes()  # (the attribute classes of dialects imported since install())
     return ctx
 
 
