@@ -111,10 +111,9 @@ class StageText:
     name: str
     text: str
     seconds: float
-    located_text: str | None = None
-    # Per 0-based line of `text`: the 0-based source line it was lowered from, or None.
-    source_lines: list[int | None] | None = None
     # Per 0-based line of `text`: the source op it was lowered from (CompileResult.stage_lines).
+    # (The MLIR stages' text with `loc(...)` stays in the worker: nothing in the server reads it,
+    # and it was half of the report the worker pickles for every compile.)
     line_refs: list[SourceRef | None] | None = None
 
 
@@ -166,9 +165,7 @@ def run_request(request: PipelineRequest) -> PipelineReport:
     result = compile_source(source, request.options, request.emit, cache=_unit_cache())
     stages: list[StageText] = []
     for out in result.stages:
-        refs = _line_refs(result, out.name)
-        lines = [ref.line if ref is not None and ref.offset is not None else None for ref in refs] if refs else None
-        stages.append(StageText(out.name, out.text, out.seconds, out.located_text, lines, refs))
+        stages.append(StageText(out.name, out.text, out.seconds, _line_refs(result, out.name)))
     kernels = {name: _plain(res) for name, res in result.kernels.items()}
     return PipelineReport(
         DONE,

@@ -41,11 +41,15 @@ class SourceRef:
     span: Span | None = None
 
 
+_UNSET = object()
+
+
 class SourceIndex:
     """Turns (path, 1-based line, 1-based column) positions into `SourceRef`s of one source."""
 
     def __init__(self, source: SourceText, spans: Mapping[Operation, Span] | None = None) -> None:
         self.source = source
+        self._refs: dict[tuple[str, int, int], SourceRef | None] = {}
         self._by_start: dict[int, Span] = {}
         for span in (spans or {}).values():
             known = self._by_start.get(span.start)
@@ -56,7 +60,16 @@ class SourceIndex:
         return same_file(path, self.source.path)
 
     def ref(self, path: str, line: int, column: int) -> SourceRef | None:
-        """The ref of a 1-based (line, column) position as locations and `.loc` state them."""
+        """The ref of a 1-based (line, column) position as locations and `.loc` state them; one
+        object per position (a kernel's stages name a few hundred positions over tens of
+        thousands of lines, and a report pickles each object once)."""
+        key = (path, line, column)
+        found = self._refs.get(key, _UNSET)
+        if found is _UNSET:
+            found = self._refs[key] = self._ref(path, line, column)
+        return found  # type: ignore[return-value]
+
+    def _ref(self, path: str, line: int, column: int) -> SourceRef | None:
         if line <= 0:
             return None
         line0, col0 = line - 1, max(0, column - 1)

@@ -27,9 +27,25 @@ from tile_lsp.compiler.dialects.cuda_tile.control_assume import BoundedAttr, Div
 from tile_lsp.compiler.dialects.cuda_tile.hints import OptimizationHintsAttr
 from tile_lsp.compiler.mlir.dialects.nv_tileaa import MemTokenType, TensorViewType, TileViewType
 
+# convert_type's answers: types are immutable values, and a kernel converts the same few
+# hundreds of times (every operand and result of every op). Bounded: a server sees many shapes.
+_CONVERTED: dict[Attribute, Attribute] = {}
+
 
 def convert_type(t: Attribute) -> Attribute:
     """The nv_tileaa-level type of `t` (types that are not cuda_tile's come back unchanged)."""
+    try:
+        found = _CONVERTED.get(t)
+    except TypeError:  # an unhashable type: no memo
+        return _convert_type(t)
+    if found is None:
+        if len(_CONVERTED) > 4096:
+            _CONVERTED.clear()
+        found = _CONVERTED[t] = _convert_type(t)
+    return found
+
+
+def _convert_type(t: Attribute) -> Attribute:
     if isinstance(t, ct.TileType):
         elem = convert_type(t.element_type)
         return TensorType(elem, list(t.shape)) if t.rank else elem
