@@ -84,6 +84,14 @@ def compile_text(text: str, gpu_name: str) -> Any:
     return compile_source(SourceText(text, "tests.mlir"), options, "cubin", cache=False)
 
 
+def compiled_ptx(text: str, gpu_name: str) -> str:
+    """The PTX of `text` for `gpu_name`, which must compile to a cubin (skips without ptxas)."""
+    needs_ptxas()
+    result = compile_text(text, gpu_name)
+    assert result.ok, [d.message for d in result.diagnostics]
+    return str(result.stage("ptx").text)
+
+
 def lower(text: str, target: Target) -> Run:
     [parsed] = parse_text(text, "tests.mlir")
     assert parsed.module is not None and parsed.ok, parsed.diagnostics
@@ -148,10 +156,7 @@ def test_partition_view_argument_passes_base_and_dynamic_extent() -> None:
 
 @pytest.mark.parametrize("gpu_name", TARGETS)
 def test_module_of_globals_only_compiles(gpu_name: str) -> None:
-    needs_ptxas()
-    result = compile_text(GLOBALS_ONLY, gpu_name)
-    assert result.ok, [d.message for d in result.diagnostics]
-    ptx = result.stage("ptx").text
+    ptx = compiled_ptx(GLOBALS_ONLY, gpu_name)
     assert ".visible .global .align 256 .b8 g2[8]" in ptx and ".entry" not in ptx
 
 
@@ -308,10 +313,7 @@ def test_global_alloca_is_malloced_per_tile_block_and_freed_at_return() -> None:
 
 @pytest.mark.parametrize("gpu_name", TARGETS)
 def test_global_alloca_calls_device_malloc_and_free(gpu_name: str) -> None:
-    needs_ptxas()
-    result = compile_text(GLOBAL_ALLOCA, gpu_name)
-    assert result.ok, [d.message for d in result.diagnostics]
-    ptx = result.stage("ptx").text
+    ptx = compiled_ptx(GLOBAL_ALLOCA, gpu_name)
     assert re.search(r"\.extern \.func\s+\(\.param \.b64 func_retval0\) malloc", ptx), ptx[:1500]
     assert re.search(r"call\.uni \(retval0\),\s*malloc", ptx) and re.search(r"call\.uni\s+free", ptx)
     assert "__assertfail" in ptx  # malloc returning null is a device assert

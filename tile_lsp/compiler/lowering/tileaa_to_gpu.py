@@ -450,10 +450,14 @@ class _KernelConverter:
     def at_top(self, build: Callable[[], object]) -> None:
         """Run `build` with its ops placed at the top of the kernel (after the thread id)."""
         self.thread_times(1)
+        self._at_anchor(build, self.loc)
+
+    def _at_anchor(self, build: Callable[[], object], loc: LocationAttr | None) -> None:
+        """Run `build` at location `loc`, its ops going after `tid_anchor` (which moves past them)."""
         saved_block, saved_loc = self.block, self.loc
         anchor = self.tid_anchor
         assert anchor is not None
-        self.block = Block()
+        self.block, self.loc = Block(), loc
         build()
         for op in list(self.block.ops):
             op.detach()
@@ -472,22 +476,15 @@ class _KernelConverter:
 
     def thread_times(self, factor: int) -> SSAValue:
         """`thread_id.x * factor` as i32, computed once at the top of the kernel."""
-        if factor in self.tid_times:
-            return self.tid_times[factor]
-        saved_block, saved_loc = self.block, self.loc
-        anchor = self.tid_anchor
-        assert anchor is not None
-        self.block = Block()
-        self.loc = anchor.location
-        value = self.tid_times[1] if factor == 1 else self.v(arith.MuliOp(self.tid_times[1], self.i32c(factor)))
-        for op in list(self.block.ops):
-            op.detach()
-            self.entry.insert_op_after(op, anchor)
-            anchor = op
-        self.tid_anchor = anchor
-        self.block, self.loc = saved_block, saved_loc
-        self.tid_times[factor] = value
-        return value
+        if factor not in self.tid_times:
+            anchor = self.tid_anchor
+            assert anchor is not None
+
+            def build() -> None:
+                self.tid_times[factor] = self.v(arith.MuliOp(self.tid_times[1], self.i32c(factor)))
+
+            self._at_anchor(build, anchor.location)
+        return self.tid_times[factor]
 
     def element_index(self, layout: Layout, slot: int) -> SSAValue:
         """Row-major element index (i32) this thread holds in `slot`."""
