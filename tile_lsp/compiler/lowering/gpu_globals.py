@@ -7,9 +7,9 @@ device-side malloc, freed at the kernel's return.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import functools
 
-from xdsl.dialects import arith, cf, llvm, scf
+from xdsl.dialects import arith, cf, llvm
 from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     FloatAttr,
@@ -22,7 +22,7 @@ from xdsl.dialects.builtin import (
     UnitAttr,
     i64,
 )
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 
 from tile_lsp.compiler.lowering import tileaa_to_gpu as g
 from tile_lsp.compiler.lowering.common import LoweringContext
@@ -123,24 +123,20 @@ def _global_alloca(cv: g._KernelConverter, op: Operation, size: int, align: int)
         if not any(isinstance(o, llvm.FuncOp) and o.sym_name.data == decl.sym_name.data for o in cv.globals):
             cv.globals.append(decl)
     cv.global_scratch.append(name)
-    cv.at_top(lambda: _in_thread0(cv, lambda: cv.emit(llvm_memory.StoreOp(cv.i64c(0), _slot(cv, name)))))
+    cv.at_top(lambda: cv.when(cv.first_thread(), lambda: cv.emit(llvm_memory.StoreOp(cv.i64c(0), _slot(cv, name)))))
     extra = max(0, align - MALLOC_ALIGNMENT)
 
     def allocate() -> None:
         held = cv.v(llvm_memory.LoadOp(_slot(cv, name), i64))
-        missing = cv.v(arith.CmpiOp(held, cv.i64c(0), "eq"))
-        then = Block()
-        outer = cv.block
-        cv.block = then
-        got = cv.v(llvm.CallOp("malloc", cv.i64c(size + extra), return_type=llvm_ptr()))
-        address = cv.v(llvm.PtrToIntOp(got, i64))
-        cv.emit(cf.AssertOp(cv.v(arith.CmpiOp(address, cv.i64c(0), "ne")), HEAP_EXHAUSTED))
-        cv.emit(llvm_memory.StoreOp(address, _slot(cv, name)))
-        cv.emit(scf.YieldOp())
-        cv.block = outer
-        cv.emit(scf.IfOp(missing, [], Region(then), Region(Block([scf.YieldOp()]))))
 
-    _in_thread0(cv, allocate)
+        def call_malloc() -> None:
+            address = cv.v(llvm.PtrToIntOp(cv.v(llvm.CallOp("malloc", cv.i64c(size + extra), return_type=llvm_ptr())), i64))
+            cv.emit(cf.AssertOp(cv.v(arith.CmpiOp(address, cv.i64c(0), "ne")), HEAP_EXHAUSTED))
+            cv.emit(llvm_memory.StoreOp(address, _slot(cv, name)))
+
+        cv.when(cv.v(arith.CmpiOp(held, cv.i64c(0), "eq")), call_malloc)
+
+    cv.when(cv.first_thread(), allocate)
     cv.emit(gpu.BarrierOp())
     address = cv.v(llvm_memory.LoadOp(_slot(cv, name), i64))
     if extra:
@@ -155,33 +151,19 @@ def free_global_scratch(cv: g._KernelConverter) -> None:
         return
     cv.emit(gpu.BarrierOp())
 
+    def free(held: SSAValue) -> None:
+        cv.emit(llvm.CallOp("free", cv.v(llvm.IntToPtrOp(held))))
+
     def free_all() -> None:
         for name in cv.global_scratch:
             held = cv.v(llvm_memory.LoadOp(_slot(cv, name), i64))
-            then = Block()
-            outer = cv.block
-            cv.block = then
-            cv.emit(llvm.CallOp("free", cv.v(llvm.IntToPtrOp(held))))
-            cv.emit(scf.YieldOp())
-            cv.block = outer
-            cv.emit(scf.IfOp(cv.v(arith.CmpiOp(held, cv.i64c(0), "ne")), [], Region(then), Region(Block([scf.YieldOp()]))))
+            cv.when(cv.v(arith.CmpiOp(held, cv.i64c(0), "ne")), functools.partial(free, held))
 
-    _in_thread0(cv, free_all)
+    cv.when(cv.first_thread(), free_all)
 
 
 def _slot(cv: g._KernelConverter, name: str) -> SSAValue:
     return cv.v(llvm.AddressOfOp(name, llvm_ptr(3)))
-
-
-def _in_thread0(cv: g._KernelConverter, build: Callable[[], object]) -> None:
-    first = cv.v(arith.CmpiOp(cv.thread_times(1), cv.i32c(0), "eq"))
-    then = Block()
-    outer = cv.block
-    cv.block = then
-    build()
-    cv.emit(scf.YieldOp())
-    cv.block = outer
-    cv.emit(scf.IfOp(first, [], Region(then), Region(Block([scf.YieldOp()]))))
 
 
 def _declare(name: str, inputs: list[Attribute], output: Attribute | None) -> llvm.FuncOp:

@@ -27,7 +27,7 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from tile_lsp.compiler.mlir.dialects import llvm_memory
 
 if TYPE_CHECKING:
-    from tile_lsp.compiler.lowering.tileaa_to_gpu import _KernelConverter
+    from tile_lsp.compiler.lowering.tileaa_to_gpu import Streamed, _KernelConverter
 
 
 def convert_huge(cv: _KernelConverter, op: Operation) -> None:
@@ -41,8 +41,7 @@ def convert_huge(cv: _KernelConverter, op: Operation) -> None:
         if isinstance(got, g.Streamed) and not any(isinstance(cv.values.get(x), g.Streamed) for x in op.operands[1:]):
             _store_streamed(cv, op, got)
             return
-    if op.name == "nv_tileaa.load_view" and not op.results[0].uses and not any(
-            isinstance(cv.values.get(x), g.Streamed) for x in op.operands):
+    if op.name == "nv_tileaa.load_view" and not op.results[0].uses:
         if len(op.results) > 1:
             cv.values[op.results[1]] = g.Token(False)
         return
@@ -54,10 +53,9 @@ def convert_huge(cv: _KernelConverter, op: Operation) -> None:
     )
 
 
-def _store_streamed(cv: _KernelConverter, op: Operation, src: object) -> None:
+def _store_streamed(cv: _KernelConverter, op: Operation, src: Streamed) -> None:
     from tile_lsp.compiler.lowering import tileaa_to_gpu as g
 
-    assert isinstance(src, g.Streamed)
     ordered = g._check_ordering(op)
     view, index, token = g._view_operands(cv, op, g._split(op)[1:])
     if tuple(view.tile) != src.shape:
@@ -103,7 +101,7 @@ def _store_streamed(cv: _KernelConverter, op: Operation, src: object) -> None:
         cv.values[op.results[0]] = g.Token(True)
 
 
-def streamed_argument(cv: _KernelConverter, base: SSAValue, t: TensorType) -> object:
+def streamed_argument(cv: _KernelConverter, base: SSAValue, t: TensorType) -> Streamed:
     """The value of a test function's tile argument of type `t` too large for registers."""
     from tile_lsp.compiler.lowering import tileaa_to_gpu as g
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from xdsl.dialects import arith, func
+from xdsl.dialects import func
 from xdsl.dialects.builtin import TensorType, i64
 from xdsl.dialects.llvm import GEP_USE_SSA_VAL
 from xdsl.ir import Attribute, Block, Operation, SSAValue
@@ -104,7 +104,7 @@ def bind_testing_arguments(cv: _KernelConverter, fn: func.FuncOp, old: Block) ->
         if isinstance(t, TensorType) and cv.too_large(t):
             from tile_lsp.compiler.lowering.gpu_streamed import streamed_argument
 
-            cv.values[a] = streamed_argument(cv, first, t)  # type: ignore[assignment]
+            cv.values[a] = streamed_argument(cv, first, t)
         elif isinstance(t, TensorType):
             cv.values[a] = load_tile(cv, first, t)
         elif isinstance(t, (TensorViewType, TileViewType)):
@@ -156,7 +156,7 @@ def store_results(cv: _KernelConverter, op: Operation) -> None:
         elem = _elem(t)
         layout = cv.layout_of(t)
         if layout is None or layout.uniform:
-            first = cv.v(arith.CmpiOp(cv.thread_times(1), cv.i32c(0), "eq"))
+            first = cv.first_thread()
             _guarded_store(cv, cv.scalar(op, value), _element_ptr(cv, base, cv.i32c(0), elem), first)
             continue
         slots = cv.slots(op, value, layout)

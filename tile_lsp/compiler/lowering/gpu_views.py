@@ -130,7 +130,7 @@ def scatter_store(cv: g._KernelConverter, op: Operation) -> None:
     for r in range(layout.slots):
         ptr, guard = _access(cv, view, index, rows, layout, r)
         if layout.uniform:
-            guard = g._and(cv, guard, cv.v(arith.CmpiOp(cv.thread_times(1), cv.i32c(0), "eq")))
+            guard = g._and(cv, guard, cv.first_thread())
         g._guarded_store(cv, values[r], ptr, guard, ordered)
     g._fence_after(cv, ordered)
     if op.results:

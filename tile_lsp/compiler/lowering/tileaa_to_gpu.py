@@ -466,6 +466,23 @@ class _KernelConverter:
         self.tid_anchor = anchor
         self.block, self.loc = saved_block, saved_loc
 
+    def first_thread(self) -> SSAValue:
+        """`thread_id.x == 0` (i1): the thread that does what the tile block does once."""
+        return self.v(arith.CmpiOp(self.thread_times(1), self.i32c(0), "eq"))
+
+    def when(self, cond: SSAValue | None, build: Callable[[], object]) -> None:
+        """The ops `build` emits, under `scf.if cond` (unconditionally when `cond` is None)."""
+        if cond is None:
+            build()
+            return
+        outer = self.block
+        self.block = Block()
+        then = self.block
+        build()
+        self.emit(scf.YieldOp())
+        self.block = outer
+        self.emit(scf.IfOp(cond, [], Region(then), Region(Block([scf.YieldOp()]))))
+
     def kernel_return(self) -> None:
         """`gpu.return`, after freeing the CTA's global scratch (gpu_globals.py)."""
         if self.global_scratch:
@@ -1525,22 +1542,13 @@ def _print(cv: _KernelConverter, op: Operation) -> None:
             _printf_if(cv, guard, fmt, [printed(x, vals[r]) for x, vals in zip(args, per_arg, strict=True)])
     else:  # uniform values: once per tile block, by thread 0
         values = [printed(x, cv.scalar(op, x)) for x in args]
-        _printf_if(cv, cv.v(arith.CmpiOp(cv.thread_times(1), cv.i32c(0), "eq")), fmt, values)
+        _printf_if(cv, cv.first_thread(), fmt, values)
     if op.results:
         cv.values[op.results[0]] = Token(False)
 
 
 def _printf_if(cv: _KernelConverter, guard: SSAValue | None, fmt: str, values: list[SSAValue]) -> None:
-    if guard is None:
-        cv.emit(gpu.PrintfOp(fmt, values))
-        return
-    outer = cv.block
-    then_block = Block()
-    cv.block = then_block
-    cv.emit(gpu.PrintfOp(fmt, values))
-    cv.emit(scf.YieldOp())
-    cv.block = outer
-    cv.emit(scf.IfOp(guard, [], Region(then_block), Region(Block([scf.YieldOp()]))))
+    cv.when(guard, lambda: cv.emit(gpu.PrintfOp(fmt, values)))
 
 
 def _iota(cv: _KernelConverter, op: Operation) -> None:
@@ -1720,16 +1728,7 @@ def _guarded_load(cv: _KernelConverter, ptr: SSAValue, guard: SSAValue | None, e
 
 def _guarded_store(cv: _KernelConverter, value: SSAValue, ptr: SSAValue, guard: SSAValue | None,
                    ordered: Ordered | None = None) -> None:
-    if guard is None:
-        _store(cv, value, ptr, ordered)
-        return
-    outer = cv.block
-    then_block = Block()
-    cv.block = then_block
-    _store(cv, value, ptr, ordered)
-    cv.emit(scf.YieldOp())
-    cv.block = outer
-    cv.emit(scf.IfOp(guard, [], Region(then_block), Region(Block([scf.YieldOp()]))))
+    cv.when(guard, lambda: _store(cv, value, ptr, ordered))
 
 
 def _and(cv: _KernelConverter, a: SSAValue | None, b: SSAValue | None) -> SSAValue | None:
@@ -1966,7 +1965,7 @@ def _store_view(cv: _KernelConverter, op: Operation) -> None:
     for r in range(layout.slots):
         ptr, guard = _view_access(cv, op, view, index, layout, r, origin, vectors, based)
         if layout.uniform:  # one element: thread 0 writes it
-            guard = _and(cv, guard, cv.v(arith.CmpiOp(cv.thread_times(1), cv.i32c(0), "eq")))
+            guard = _and(cv, guard, cv.first_thread())
         _guarded_store(cv, values[r], ptr, guard, ordered)
     _fence_after(cv, ordered)
     if op.results:
@@ -2012,7 +2011,7 @@ def _store_ptr(cv: _KernelConverter, op: Operation) -> None:
         guard = m[r] if m is not None else None
         guard = _and(cv, guard, cv.not_ghost(layout, cv.element_index(layout, r)))
         if layout.uniform:
-            guard = _and(cv, guard, cv.v(arith.CmpiOp(cv.thread_times(1), cv.i32c(0), "eq")))
+            guard = _and(cv, guard, cv.first_thread())
         _guarded_store(cv, v[r], p[r], guard, ordered)
     _fence_after(cv, ordered)
     if op.results:
@@ -2079,11 +2078,11 @@ def _atomic_slots(cv: _KernelConverter, op: Operation, ptr_value: SSAValue, elem
         guard = masks[r] if masks is not None else None
         guard = _and(cv, guard, cv.not_ghost(layout, cv.element_index(layout, r)))
         if layout.uniform:
-            guard = _and(cv, guard, cv.v(arith.CmpiOp(cv.thread_times(1), cv.i32c(0), "eq")))
+            guard = _and(cv, guard, cv.first_thread())
         results.append(_guarded_value(cv, guard, elem, lambda r=r: build(ptrs[r], r)))  # type: ignore[misc]
     if layout.uniform and op.results and op.results[0].uses:
         base = cv.smem(elem, 1)
-        first = cv.v(arith.CmpiOp(cv.thread_times(1), cv.i32c(0), "eq"))
+        first = cv.first_thread()
         _guarded_store(cv, results[0], base, first)
         cv.exchange_barrier()
         results = [cv.v(llvm_memory.LoadOp(base, elem))]
@@ -2145,7 +2144,7 @@ def _atomic_red_view(cv: _KernelConverter, op: Operation) -> None:
     for r in range(layout.slots):
         ptr, guard = _view_access(cv, op, view, index, layout, r)
         if layout.uniform:
-            guard = _and(cv, guard, cv.v(arith.CmpiOp(cv.thread_times(1), cv.i32c(0), "eq")))
+            guard = _and(cv, guard, cv.first_thread())
         _guarded_value(cv, guard, elem,
                        lambda p=ptr, r=r: cv.v(llvm_memory.AtomicRMWOp(kind, p, values[r], ordering, scope)))  # type: ignore[misc]
     if op.results:
