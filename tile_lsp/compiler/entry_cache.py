@@ -551,20 +551,20 @@ class _Shift:
         self.uniform = next(iter(deltas)) if len(deltas) == 1 else None
 
     def offset(self, value: int) -> int:
-        if value < self.old_offsets[0]:
-            return value
-        if self.uniform is not None:
-            return value + self.uniform[0]
-        i = bisect.bisect_right(self.old_offsets, value) - 1
-        return self.new[i][0] + value - self.old_offsets[i]
+        return self._moved(value, self.old_offsets, 0)
 
     def line(self, value: int) -> int:
-        if value < self.old_lines[0]:
+        return self._moved(value, self.old_lines, 1)
+
+    def _moved(self, value: int, olds: list[int], k: int) -> int:
+        """`value` (an offset, k=0, or a line, k=1) moved with the code line it falls in; before
+        the first code line (an implicit module at the file's start) it stays."""
+        if value < olds[0]:
             return value
         if self.uniform is not None:
-            return value + self.uniform[1]
-        i = bisect.bisect_right(self.old_lines, value) - 1
-        return self.new[i][1] + value - self.old_lines[i]
+            return value + self.uniform[k]
+        i = bisect.bisect_right(olds, value) - 1
+        return self.new[i][k] + value - olds[i]
 
     def span(self, span: Span) -> Span:
         return Span(self.offset(span.start), self.offset(span.end))
