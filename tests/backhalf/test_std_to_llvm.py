@@ -220,3 +220,50 @@ def test_ub_poison() -> None:
     low = lower(device_func("    %p = ub.poison : f32", "", "f32", "%p"))
     assert low.ok, low.messages()
     assert body_names(low) == ["llvm.mlir.poison", "llvm.return"]
+
+
+_CUTILE = __import__("pathlib").Path(__file__).resolve().parents[1] / "data" / "cutile"
+
+
+@pytest.mark.parametrize("name", ["attention", "layernorm", "control_flow"])
+def test_in_place_lowering_and_last_first_scf_leave_the_same_ir(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The nvvm stage's shortcuts change nothing in what it makes: one-to-one ops turned into
+    their llvm op in place (`_in_place`) vs a new op each, and scf ops lowered last first (each
+    block split then moves only the ops up to the next, already lowered, one) vs in walk order.
+    Every stage text, from nvvm to PTX, is the same."""
+    from tile_lsp.compiler.lowering import common, std_to_llvm, to_nvvm
+    from tile_lsp.compiler.pipeline import compile_source
+    from tile_lsp.compiler.source import SourceText
+    from tile_lsp.compiler.target import CompileOptions, Target
+
+    path = _CUTILE / f"{name}.mlir"
+    options = CompileOptions(target=Target.parse_gpu_name("sm_90a"))
+    monkeypatch.setenv("TILE_LSP_JOBS", "1")  # the entries in this process, where the counter is
+
+    def stages() -> dict[str, str]:
+        result = compile_source(SourceText(path.read_text(), str(path)), options, "ptx", cache=False)
+        assert result.ok, [d.message for d in result.diagnostics]
+        return {s.name: s.text for s in result.stages if s.name in ("nvvm", "llvm", "llvm-ir", "ptx")}
+
+    in_place = std_to_llvm._in_place
+    taken = []
+
+    def counted(*args: object) -> bool:
+        done = in_place(*args)  # type: ignore[arg-type]
+        taken.append(done)
+        return done
+
+    monkeypatch.setattr(std_to_llvm, "_in_place", counted)
+    fast = stages()
+    assert sum(taken) > 10  # the shortcut was taken (and the slow run below never takes it)
+    assert std_to_llvm.IN_PLACE
+    monkeypatch.setattr(std_to_llvm, "IN_PLACE", False)
+
+    def walk_order(*args: object, last_first: bool = False, **kwargs: object) -> None:
+        common.apply_patterns_to(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(to_nvvm, "apply_patterns_to", walk_order)
+    slow = stages()
+    assert set(fast) == {"nvvm", "llvm", "llvm-ir", "ptx"}
+    for stage, text in fast.items():
+        assert text == slow[stage], stage

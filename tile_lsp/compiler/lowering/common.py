@@ -106,7 +106,8 @@ def apply_patterns(
 
 
 def apply_patterns_to(
-    module: builtin.ModuleOp, patterns: Sequence[RewritePattern], wanted: Callable[[str], bool]
+    module: builtin.ModuleOp, patterns: Sequence[RewritePattern], wanted: Callable[[str], bool], *,
+    last_first: bool = False,
 ) -> None:
     """`apply_patterns` for a pass whose patterns act only on the ops `wanted` names (by written
     name, `op_name`): those ops, in walk order, and the wanted ops the rewrites create, each
@@ -127,6 +128,8 @@ def apply_patterns_to(
 
     listener.operation_insertion_handler.append(on_insert)
     pending = [op for op in module.walk() if op is not module and wanted(op_name(op))]
+    if last_first:
+        pending.reverse()
     while pending:
         changed = False
         left: list[Operation] = []

@@ -28,7 +28,15 @@ from xdsl.irdl import IRDLOperation
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
 from tile_lsp.compiler.lowering.common import LoweringContext
-from tile_lsp.compiler.lowering.llvm_build import emit, fastmath_flags, inherent, int_constant, make_op, new_func
+from tile_lsp.compiler.lowering.llvm_build import (
+    emit,
+    fastmath_flags,
+    inherent,
+    int_constant,
+    make_op,
+    new_func,
+    op_class,
+)
 from tile_lsp.compiler.lowering.types import (
     cast_converted,
     cast_to,
@@ -120,14 +128,42 @@ def _fastmath(op: Operation) -> llvm.FastMathAttr | None:
     return llvm.FastMathAttr(tuple(llvm.FastMathFlag(f) for f in order if f in names))
 
 
-def _new_llvm_op(name: str, operands: Sequence[SSAValue], result: Attribute, op: Operation) -> Operation:
-    new = make_op(name, operands, [result])
-    props = type(new).get_irdl_definition().properties if isinstance(new, IRDLOperation) else {}
+def _llvm_properties(cls: type[Operation], op: Operation) -> dict[str, Attribute]:
+    """The properties the llvm op `cls` made from `op` carries: no overflow flags, `op`'s fastmath."""
+    props = cls.get_irdl_definition().properties if issubclass(cls, IRDLOperation) else {}
+    out: dict[str, Attribute] = {}
     if "overflowFlags" in props:
-        new.properties["overflowFlags"] = int_attr(0, 32)
+        out["overflowFlags"] = int_attr(0, 32)
     if "fastmathFlags" in props:
-        new.properties["fastmathFlags"] = _fastmath(op) or _NO_FASTMATH
-    return new
+        out["fastmathFlags"] = _fastmath(op) or _NO_FASTMATH
+    return out
+
+
+def _in_place(rewriter: PatternRewriter, op: Operation, cls: type[Operation], properties: dict[str, Attribute]) -> bool:
+    """Turn `op` itself into a `cls` op with `properties` when nothing else changes: operand and
+    result types that are llvm types already (no casts either way), no attributes, regions or
+    successors, both plain IRDL op classes. Most ops of the nvvm stage are such one-to-one arith
+    ops, and keeping the op object skips building a new one, rewiring every use and erasing the
+    old one. The IR is the one `replace_with` would leave (a test compares the two)."""
+    if (
+        not IN_PLACE
+        or op.attributes
+        or op.regions
+        or op.successors
+        or not isinstance(op, IRDLOperation)
+        or not issubclass(cls, IRDLOperation)
+        or any(convert_type(v.type) != v.type for v in (*op.operands, *op.results))
+    ):
+        return False
+    op.__class__ = cls
+    op.properties = properties
+    rewriter.handle_operation_modification(op)
+    rewriter.has_done_action = True
+    return True
+
+
+# `_in_place` on (False: always build a new op; the test that compares the two sets it).
+IN_PLACE = True
 
 
 class LowerOneToOne(RewritePattern):
@@ -143,14 +179,17 @@ class LowerOneToOne(RewritePattern):
         result = convert_type(op.results[0].type)
         if isinstance(result, llvm.LLVMArrayType):
             return  # n-D vector arithmetic is not unrolled: the legality check reports it
-        operands = _converted_operands(rewriter, op)
-        if result is None or operands is None:
+        if result is None:
             return
-        if op.name == "arith.uitofp" or op.name == "arith.bitcast":
-            new = make_op(name, operands, [result])
-        else:
-            new = _new_llvm_op(name, operands, result, op)
-        replace_with(rewriter, op, new)
+        cls = op_class(name)
+        plain = op.name == "arith.uitofp" or op.name == "arith.bitcast"
+        properties = {} if plain else _llvm_properties(cls, op)
+        if _in_place(rewriter, op, cls, properties):
+            return
+        operands = _converted_operands(rewriter, op)
+        if operands is None:
+            return
+        replace_with(rewriter, op, make_op(name, operands, [result], properties))
 
 
 class LowerIndexCast(RewritePattern):
@@ -185,10 +224,7 @@ class LowerCompare(RewritePattern):
     """`arith.cmpi` -> `llvm.icmp`, `arith.cmpf` -> `llvm.fcmp` (same predicate numbering)."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
-        if op.name not in ("arith.cmpi", "arith.cmpf", "index.cmp"):
-            return
-        operands = _converted_operands(rewriter, op)
-        if operands is None:
+        if op.name not in ("arith.cmpi", "arith.cmpf", "index.cmp") or not convertible(op):
             return
         pred = op.properties.get("predicate")
         if pred is None:
@@ -200,11 +236,18 @@ class LowerCompare(RewritePattern):
             if text not in ICMP:
                 return
             value = ICMP.index(text)
+        predicate = IntegerAttr(value, i64)
+        properties: dict[str, Attribute] = {"predicate": predicate}
         if op.name == "arith.cmpf":
-            new: Operation = llvm.FCmpOp(operands[0], operands[1], IntegerAttr(value, i64))
-            new.properties["fastmathFlags"] = _fastmath(op) or llvm.FastMathAttr(None)
-        else:
-            new = llvm.ICmpOp(operands[0], operands[1], IntegerAttr(value, i64))
+            properties["fastmathFlags"] = _fastmath(op) or llvm.FastMathAttr(None)
+        cls = llvm.FCmpOp if op.name == "arith.cmpf" else llvm.ICmpOp
+        if _in_place(rewriter, op, cls, properties):
+            return
+        operands = _converted_operands(rewriter, op)
+        if operands is None:
+            return
+        new = cls(operands[0], operands[1], predicate)
+        new.properties.update(properties)
         replace_with(rewriter, op, new)
 
 
@@ -214,6 +257,8 @@ class LowerSelectConstant(RewritePattern):
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         if op.name == "arith.select":
+            if not convertible(op) or _in_place(rewriter, op, llvm.SelectOp, {}):
+                return
             operands = _converted_operands(rewriter, op)
             if operands is not None:
                 replace_with(rewriter, op, llvm.SelectOp(*operands))
@@ -221,7 +266,7 @@ class LowerSelectConstant(RewritePattern):
             self._constant(op, rewriter)
         elif op.name == "ub.poison":
             result = convert_type(op.results[0].type)
-            if result is not None:
+            if result is not None and not _in_place(rewriter, op, op_class("llvm.mlir.poison"), {}):
                 replace_with(rewriter, op, make_op("llvm.mlir.poison", [], [result]))
         elif op.name == "math.absi":
             operands = _converted_operands(rewriter, op)

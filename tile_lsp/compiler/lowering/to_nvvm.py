@@ -68,7 +68,7 @@ def convert_to_nvvm(module: ModuleOp, lctx: LoweringContext) -> bool:
         target = cast(ModuleOp, root)
         # The gpu/nvgpu and scf passes touch few ops: only those are visited.
         apply_patterns_to(target, [*gpu_patterns(lctx), *nvgpu_patterns(lctx)], _gpu_pass_names())
-        apply_patterns_to(target, scf_patterns(lctx), lambda name: name.startswith("scf."))
+        apply_patterns_to(target, scf_patterns(lctx), lambda name: name.startswith("scf."), last_first=True)
         # Every op not yet in llvm/nvvm: once each, in walk order, retried while a round changes
         # something (gpu.func waits for its body); then the dead ones go, as the greedy driver
         # removed them.
