@@ -182,6 +182,35 @@ def test_emit_ptx_failure_is_an_error_not_a_crash() -> None:
     assert "wgmma.fence" in emit_ptx(bad, Target(90, "a"))
 
 
+def test_code_generation_helper_is_reused_and_per_process() -> None:
+    """Code generation runs in one helper child per process, reused request after request; a
+    forked process (a unit compiled in parallel) starts its own instead of sharing the pipes."""
+    from tile_lsp.compiler.backend import llvm as backend
+
+    good = "define void @f() {\n  ret void\n}\n"
+    assert ".func f()" in emit_ptx(good, Target(80))
+    first = backend._HELPER
+    assert first is not None and first.alive and first.owner == os.getpid()
+    assert ".func f()" in emit_ptx(good, Target(90, "a"))
+    assert backend._HELPER is first  # the same child answered
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover (the child reports through the pipe)
+        try:
+            ok = ".func f()" in emit_ptx(good, Target(80))
+            mine = backend._HELPER
+            ok = ok and mine is not None and mine is not first and mine.owner == os.getpid()
+            os.write(write, b"1" if ok else b"0")
+        finally:
+            os._exit(0)
+    os.close(write)
+    got = os.read(read, 1)
+    os.close(read)
+    os.waitpid(pid, 0)
+    assert got == b"1"
+    assert ".func f()" in emit_ptx(good, Target(80)) and backend._HELPER is first
+
+
 def test_ptxas_error_names_line_and_command() -> None:
     needs_ptxas()
     target = Target(90, "a")

@@ -2,17 +2,21 @@
 
 libdevice is linked the way nvcc does it, but smaller: only the `__nv_*` functions the module
 calls and what they reach are kept (the rest is dropped before linking), then internalized
-so the -O pipeline inlines and deletes them. Code generation runs in a forked child so an
-LLVM fatal error becomes a diagnostic, not a dead process.
+so the -O pipeline inlines and deletes them. Code generation runs in a helper child process
+(forked once, reused) so an LLVM fatal error becomes a diagnostic, not a dead process.
 """
 
 from __future__ import annotations
 
+import contextlib
 import faulthandler
+import gc
 import os
+import pickle
 import re
 import signal
 import tempfile
+import threading
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -216,7 +220,7 @@ def emit_ptx(ir: str, target: Target | None, *, opt_level: int = 3, sink: Diagno
     if is_device_debug_ir(ir):
         opt_level = 0
     try:
-        return _guarded(_codegen, ir, target, opt_level)
+        return _generate(ir, target, opt_level)
     except LLVMError as exc:
         if sink is None:
             raise
@@ -256,43 +260,119 @@ def _codegen(ir: str, target: Target | None, opt_level: int) -> str:
     return str(tm.emit_assembly(module))
 
 
-def _guarded(fn, *args):  # type: ignore[no-untyped-def]
-    """Runs `fn(*args) -> str` in a forked child; an abort there becomes an LLVMError."""
-    if not hasattr(os, "fork"):
-        return fn(*args)
-    out_r, out_w = os.pipe()
-    with tempfile.TemporaryFile() as err_file:  # a file, not a pipe: a chatty child cannot block on it
-        pid = os.fork()
-        if pid == 0:  # child: never returns
-            code = 0
+class _CodegenHelper:
+    """A child process that generates code, request after request: forked once (on first use)
+    instead of once per compile, so the ~15 ms a fork and its copy-on-write faults cost a small
+    unit is paid once. An LLVM abort ends the child, never this process: the request that caused
+    it raises LLVMError with LLVM's own message, and the next request starts a fresh child. A
+    process forked from this one (a unit compiled in parallel, a printing child) gets a helper
+    of its own (the pipes are per owner). The child leaves when this process closes its pipe."""
+
+    def __init__(self) -> None:
+        self.owner = os.getpid()
+        self._err = tempfile.TemporaryFile()  # noqa: SIM115 (the child's stderr, read after an abort)
+        req_r, self._req_w = os.pipe()
+        self._resp_r, resp_w = os.pipe()
+        self.pid = os.fork()
+        if self.pid == 0:  # the child: never returns
+            code = 1
             try:
+                os.close(self._req_w)
+                os.close(self._resp_r)
                 faulthandler.disable()  # an LLVM abort here is expected: no Python traceback for it
-                os.close(out_r)
-                os.dup2(err_file.fileno(), 2)
-                try:
-                    data = "ok\n" + fn(*args)
-                except LLVMError as exc:
-                    data = "error\n" + str(exc)
-                except Exception as exc:  # llvmlite's RuntimeError and the like
-                    data = f"error\nLLVM code generation failed: {_first_line(str(exc))}"
-                with os.fdopen(out_w, "wb") as fh:
-                    fh.write(data.encode())
-            except BaseException:
-                code = 1
+                signal.signal(signal.SIGINT, signal.SIG_IGN)  # ^C goes to the parent, which closes the pipe
+                gc.disable()  # a collection would touch (copy) the parent's pages
+                os.dup2(self._err.fileno(), 2)
+                _serve(req_r, resp_w)
+                code = 0
             finally:
                 os._exit(code)
-        os.close(out_w)
-        with os.fdopen(out_r, "rb") as fh:
-            text = fh.read().decode(errors="replace")
-        _, status = os.waitpid(pid, 0)
-        err_file.seek(0)
-        err = err_file.read().decode(errors="replace")
-    if text.startswith("ok\n"):
-        return text[3:]
-    if text.startswith("error\n"):
-        raise LLVMError(text[6:])
-    why = _first_line(_clean_llvm_error(err)) or _describe_status(status)
-    raise LLVMError(f"LLVM code generation failed: {why}")
+        os.close(req_r)
+        os.close(resp_w)
+        self.alive = True
+
+    def run(self, ir: str, target: Target | None, opt_level: int) -> str:
+        """PTX for `ir`; LLVMError when LLVM rejects it or the child dies (an abort)."""
+        mark = self._err.seek(0, os.SEEK_END)
+        try:
+            _send(self._req_w, pickle.dumps((ir, target, opt_level), protocol=pickle.HIGHEST_PROTOCOL))
+            reply = _receive(self._resp_r)
+        except OSError:
+            reply = None
+        if reply is None:  # the child died on this request
+            self.close()
+            _, status = os.waitpid(self.pid, 0)
+            self._err.seek(mark)
+            err = self._err.read().decode(errors="replace")
+            why = _first_line(_clean_llvm_error(err)) or _describe_status(status)
+            raise LLVMError(f"LLVM code generation failed: {why}")
+        text = reply.decode(errors="replace")
+        if text.startswith("ok\n"):
+            return text[3:]
+        raise LLVMError(text.removeprefix("error\n"))
+
+    def close(self) -> None:
+        if self.alive:
+            self.alive = False
+            for fd in (self._req_w, self._resp_r):
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+
+
+def _serve(requests: int, replies: int) -> None:
+    """The helper's loop: code generation for each request until the pipe closes."""
+    while True:
+        request = _receive(requests)
+        if request is None:
+            return
+        try:
+            data = "ok\n" + _codegen(*pickle.loads(request))
+        except LLVMError as exc:
+            data = "error\n" + str(exc)
+        except Exception as exc:  # llvmlite's RuntimeError and the like
+            data = f"error\nLLVM code generation failed: {_first_line(str(exc))}"
+        _send(replies, data.encode())
+
+
+def _send(fd: int, data: bytes) -> None:
+    view = memoryview(len(data).to_bytes(8, "little") + data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def _receive(fd: int) -> bytes | None:
+    """One length-prefixed message, or None at end of file (the other side is gone)."""
+    head = _read_exactly(fd, 8)
+    if head is None:
+        return None
+    return _read_exactly(fd, int.from_bytes(head, "little"))
+
+
+def _read_exactly(fd: int, size: int) -> bytes | None:
+    chunks: list[bytes] = []
+    while size:
+        chunk = os.read(fd, min(size, 1 << 20))
+        if not chunk:
+            return None
+        chunks.append(chunk)
+        size -= len(chunk)
+    return b"".join(chunks)
+
+
+_HELPER: _CodegenHelper | None = None
+_HELPER_LOCK = threading.Lock()
+
+
+def _generate(ir: str, target: Target | None, opt_level: int) -> str:
+    """`_codegen` in the helper process (started when there is none for this process), or
+    here where there is no fork."""
+    global _HELPER
+    if not hasattr(os, "fork"):
+        return _codegen(ir, target, opt_level)
+    with _HELPER_LOCK:
+        if _HELPER is None or not _HELPER.alive or _HELPER.owner != os.getpid():
+            _HELPER = _CodegenHelper()
+        return _HELPER.run(ir, target, opt_level)
 
 
 def _describe_status(status: int) -> str:
