@@ -363,6 +363,16 @@ _HELPER: _CodegenHelper | None = None
 _HELPER_LOCK = threading.Lock()
 
 
+def _reset_lock_in_child() -> None:
+    """A child forked while another thread generated code must not inherit the held lock."""
+    global _HELPER_LOCK
+    _HELPER_LOCK = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_reset_lock_in_child)
+
+
 def _generate(ir: str, target: Target | None, opt_level: int) -> str:
     """`_codegen` in the helper process (started when there is none for this process), or
     here where there is no fork."""
