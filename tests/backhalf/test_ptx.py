@@ -314,3 +314,20 @@ def test_same_ptx_as_mlir_translate(name: str) -> None:
     ptx = [emit_ptx(optimize(ir, options, DiagnosticSink()), target) for ir in (res.stdout, ours)]
     assert ptx[0] == ptx[1]
     assert "ex2.approx.ftz.f32" in ptx[1] and "atom.global" in ptx[1]
+
+
+def test_code_generation_from_another_thread() -> None:
+    """The helper may be forked from a thread that is not the main one (a worker thread): code
+    generation works there, and the main thread's next request is served too."""
+    import threading
+
+    from tile_lsp.compiler.backend import llvm as backend
+
+    good = "define void @f() {\n  ret void\n}\n"
+    backend._HELPER = None  # the thread forks the helper
+    out: list[str] = []
+    thread = threading.Thread(target=lambda: out.append(emit_ptx(good, Target(80))))
+    thread.start()
+    thread.join(60)
+    assert out and ".func f()" in out[0]
+    assert ".func f()" in emit_ptx(good, Target(80))
