@@ -324,7 +324,11 @@ def test_code_generation_from_another_thread() -> None:
     from tile_lsp.compiler.backend import llvm as backend
 
     good = "define void @f() {\n  ret void\n}\n"
-    backend._HELPER = None  # the thread forks the helper
+    old = backend._HELPER
+    if old is not None and old.owner == os.getpid():  # the thread forks the next helper
+        old.close()  # (the old one sees the end of its pipe and leaves)
+        os.waitpid(old.pid, 0)
+    backend._HELPER = None
     out: list[str] = []
     thread = threading.Thread(target=lambda: out.append(emit_ptx(good, Target(80))))
     thread.start()
