@@ -17,6 +17,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,6 +42,7 @@ class LspClient:
         self.next_id = 0
         self.pending: dict[int, asyncio.Future[Any]] = {}
         self.published: list[tuple[float, dict[str, Any]]] = []  # (arrival time, params)
+        self.notifications: list[tuple[float, str, Any]] = []  # (arrival time, method, params)
         self.diag_event = asyncio.Event()
         self.closed = False
         self.reader = asyncio.get_running_loop().create_task(self._read_loop())
@@ -113,6 +115,21 @@ class LspClient:
         elif msg.get("method") == "textDocument/publishDiagnostics":
             self.published.append((now, msg["params"]))
             self.diag_event.set()
+        elif "method" in msg:  # any other notification (tileLsp/pipelineStatus, ...)
+            self.notifications.append((now, msg["method"], msg.get("params")))
+            self.diag_event.set()
+
+    async def notification(self, method: str, match: Callable[[Any], bool], since: int = 0) -> tuple[float, Any]:
+        """The first `method` notification at index >= since whose params `match`."""
+        deadline = time.perf_counter() + TIMEOUT_S
+        while True:
+            for when, got, params in self.notifications[since:]:
+                if got == method and match(params):
+                    return when, params
+            if self.closed:
+                raise ConnectionError("language server closed its output")
+            self.diag_event.clear()
+            await asyncio.wait_for(self.diag_event.wait(), max(0.0, deadline - time.perf_counter()))
 
     async def diagnostics_for(self, uri: str, version: int | None, since: int) -> tuple[float, dict[str, Any]]:
         """The first publish for `uri` at index >= since, for `version` when the server sends one."""

@@ -118,6 +118,15 @@ class StageText:
 
 
 @dataclass
+class EarlyReport:
+    """The stage diagnostics of a compile still running: every stage's through PTX, sent by the
+    worker just before ptxas runs (`compile_source(early=...)`); the full report follows."""
+
+    diagnostics: list[Diagnostic]
+    seconds: float
+
+
+@dataclass
 class PipelineReport:
     """What a background compile produced; `status` says whether it finished."""
 
@@ -153,8 +162,13 @@ class PipelineReport:
 # -- the worker side ------------------------------------------------------------------------
 
 
+# In a worker, while a job runs: sends that job's EarlyReport to the server (`_worker_main`).
+_early_sink: Callable[[EarlyReport], None] | None = None
+
+
 def run_request(request: PipelineRequest) -> PipelineReport:
-    """Compile one request (in a worker process) into a report. Never raises for user errors."""
+    """Compile one request (in a worker process) into a report. Never raises for user errors.
+    In a worker, the stage diagnostics also go out early, before ptxas runs (`_early_sink`)."""
     from tile_lsp.compiler.pipeline import MISSING_TARGET, compile_source
 
     started = time.perf_counter()
@@ -162,7 +176,13 @@ def run_request(request: PipelineRequest) -> PipelineReport:
     if request.target_error is not None:
         diag = Diagnostic(_file_start(source), Severity.ERROR, f"{MISSING_TARGET}: {request.target_error}", "options")
         return PipelineReport(DONE, [diag], seconds=time.perf_counter() - started)
-    result = compile_source(source, request.options, request.emit, cache=_unit_cache())
+    sink = _early_sink
+
+    def early(diagnostics: list[Diagnostic]) -> None:
+        if sink is not None:
+            sink(EarlyReport(diagnostics, time.perf_counter() - started))
+
+    result = compile_source(source, request.options, request.emit, cache=_unit_cache(), early=early)
     stages: list[StageText] = []
     for out in result.stages:
         stages.append(StageText(out.name, out.text, out.seconds, _line_refs(result, out.name)))
@@ -265,6 +285,7 @@ def _worker_main(conn: Connection, compile_fn: Callable[[PipelineRequest], Pipel
     gc.freeze()
     gc.disable()
     uncollected = 0
+    global _early_sink
     while True:
         try:
             message = conn.recv()
@@ -273,12 +294,14 @@ def _worker_main(conn: Connection, compile_fn: Callable[[PipelineRequest], Pipel
         if message is None:
             return
         job, request = message
+        _early_sink = functools.partial(_send_early, conn, job)
         try:
             report = compile_fn(request)
         except BaseException as exc:  # a pipeline bug: report it, keep serving
             source = SourceText(request.text, request.path)
             text = f"tile-lsp's pipeline failed: {type(exc).__name__}: {exc}"
             report = PipelineReport(CRASH, [Diagnostic(_file_start(source), Severity.ERROR, text, PIPELINE_STAGE)])
+        _early_sink = None
         try:
             conn.send((job, report))
         except (OSError, ValueError):
@@ -294,6 +317,11 @@ def _worker_main(conn: Connection, compile_fn: Callable[[PipelineRequest], Pipel
             _UNIT_CACHE.flush()
         gc.collect()
         uncollected = 0
+
+
+def _send_early(conn: Connection, job: int, early: EarlyReport) -> None:
+    with contextlib.suppress(OSError, ValueError):  # the server went away: the compile's end says so
+        conn.send((job, early))
 
 
 # -- the server side ------------------------------------------------------------------------
@@ -447,10 +475,40 @@ class WorkerPool:
             worker.stop()
 
 
+class _Early:
+    """A running compile's EarlyReport, handed from the thread that reads the worker to the
+    asyncio loop's listeners (each called once; one that comes late gets it at once)."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.report: EarlyReport | None = None
+        self.listeners: list[Callable[[EarlyReport], None]] = []
+
+    def arrived(self, report: EarlyReport) -> None:  # on the reading thread
+        self.loop.call_soon_threadsafe(self._deliver, report)
+
+    def _deliver(self, report: EarlyReport) -> None:
+        self.report = report
+        listeners, self.listeners = self.listeners, []
+        for listener in listeners:
+            listener(report)
+
+    def listen(self, listener: Callable[[EarlyReport], None]) -> None:
+        if self.report is not None:
+            self.loop.call_soon(listener, self.report)
+        else:
+            self.listeners.append(listener)
+
+    def forget(self, listener: Callable[[EarlyReport], None]) -> None:
+        with contextlib.suppress(ValueError):
+            self.listeners.remove(listener)
+
+
 @dataclass
 class _Inflight:
     future: asyncio.Future[PipelineReport]
     cancel: threading.Event
+    early: _Early
     waiters: int = 0
 
 
@@ -479,9 +537,12 @@ class BackgroundPipeline:
             self.cache.move_to_end(request)
         return report
 
-    async def compile(self, request: PipelineRequest, timeout: float) -> PipelineReport:
+    async def compile(
+        self, request: PipelineRequest, timeout: float, early: Callable[[EarlyReport], None] | None = None
+    ) -> PipelineReport:
         """The report for `request`: from the cache, from a run already going, or a new run.
-        Cancelling the caller cancels the run once nobody else waits for it."""
+        Cancelling the caller cancels the run once nobody else waits for it. `early` is called
+        (on the loop) with the run's EarlyReport if one comes before the report."""
         hit = self.cached(request)
         if hit is not None:
             return hit
@@ -489,15 +550,20 @@ class BackgroundPipeline:
         if entry is None:
             cancel = threading.Event()
             loop = asyncio.get_running_loop()
-            future = loop.run_in_executor(self._threads, self._run, request, timeout, cancel)
-            entry = _Inflight(future, cancel)
+            box = _Early(loop)
+            future = loop.run_in_executor(self._threads, self._run, request, timeout, cancel, box.arrived)
+            entry = _Inflight(future, cancel, box)
             self.inflight[request] = entry
             self.runs += 1
             future.add_done_callback(functools.partial(self._finished, request, entry))
         entry.waiters += 1
+        if early is not None:
+            entry.early.listen(early)
         try:
             return await asyncio.shield(entry.future)
         except asyncio.CancelledError:
+            if early is not None:
+                entry.early.forget(early)
             entry.waiters -= 1
             if entry.waiters <= 0 and not entry.future.done():
                 entry.cancel.set()
@@ -517,8 +583,15 @@ class BackgroundPipeline:
             while len(self.cache) > self.cache_size:
                 self.cache.popitem(last=False)
 
-    def _run(self, request: PipelineRequest, timeout: float, cancel: threading.Event) -> PipelineReport:
-        """Blocking (on a thread): one request on one worker, watching cancel and the deadline."""
+    def _run(
+        self,
+        request: PipelineRequest,
+        timeout: float,
+        cancel: threading.Event,
+        early: Callable[[EarlyReport], None] = lambda _: None,
+    ) -> PipelineReport:
+        """Blocking (on a thread): one request on one worker, watching cancel and the deadline;
+        the worker's EarlyReport, if it sends one, goes to `early`."""
         source = SourceText(request.text, request.path)
         try:
             worker = self.pool.acquire(cancel)
@@ -545,10 +618,13 @@ class BackgroundPipeline:
                     return PipelineReport(CANCELLED)
                 if worker.conn.poll(_POLL_S):
                     got, report = _receive(worker.conn)
-                    if got == job:
-                        self.pool.release(worker, healthy=report.status == DONE)
-                        return report
-                    continue
+                    if got != job:
+                        continue
+                    if isinstance(report, EarlyReport):
+                        early(report)
+                        continue
+                    self.pool.release(worker, healthy=report.status == DONE)
+                    return report
                 if time.monotonic() > deadline:
                     self.pool.release(worker, healthy=False)
                     text = (

@@ -31,7 +31,7 @@ from pygls.lsp.server import LanguageServer
 
 from tile_lsp import __version__
 from tile_lsp import protocol as proto
-from tile_lsp.background import CANCELLED, DONE, BackgroundPipeline, PipelineReport, PipelineRequest
+from tile_lsp.background import CANCELLED, DONE, BackgroundPipeline, EarlyReport, PipelineReport, PipelineRequest
 from tile_lsp.compiler.diagnostics import Diagnostic
 from tile_lsp.compiler.document import DocumentAnalysis
 from tile_lsp.compiler.pipeline import STAGES, detect_start
@@ -58,6 +58,8 @@ PIPELINE_DEBOUNCE_S = 0.1  # a compile starts once typing pauses this long
 PIPELINE_GRACE_S = 1.0
 log = logging.getLogger("tile_lsp")
 SETTINGS_REQUEST = "tileLsp/settings"  # custom request: the settings in force, as JSON
+# server -> client: {uri, version, state, seconds}, see TileServer._status
+PIPELINE_STATUS_NOTIFICATION = "tileLsp/pipelineStatus"
 VIEW_STAGE_REQUEST = "tileLsp/viewStage"  # {uri, stage} -> {output, stage, seconds, ok, diagnostics}
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -156,10 +158,22 @@ class TileServer:
             await asyncio.sleep(PIPELINE_DEBOUNCE_S)
             if not self.session.is_latest(snap):
                 return
-            task = asyncio.ensure_future(self.pipeline.compile(request, self.timeout()))
+            early_published = False
+
+            def early(found: EarlyReport) -> None:
+                """Every stage's diagnostics through PTX, before ptxas (its messages, the code
+                lens and the hover's lines come with the finished compile)."""
+                nonlocal early_published
+                if self.session.is_latest(snap) and not task.done():
+                    early_published = True
+                    stage = pview.stage_diagnostics(PipelineReport(DONE, found.diagnostics), analysis.diagnostics, snap.text)
+                    self._publish(snap, analysis, stage)
+                    self._status(snap, "stages", found.seconds)
+
+            task = asyncio.ensure_future(self.pipeline.compile(request, self.timeout(), early))
             try:
                 done, _ = await asyncio.wait({task}, timeout=PIPELINE_GRACE_S)
-                if not done and self.session.is_latest(snap):
+                if not done and self.session.is_latest(snap) and not early_published:
                     self._publish(snap, analysis, [])  # the front end's now; the stages' when done
                 report = await task
             except asyncio.CancelledError:
@@ -171,6 +185,16 @@ class TileServer:
         if not self.session.is_latest(snap) or report.status == CANCELLED:
             return  # never publish a stale version's results
         self._publish(snap, analysis, pview.stage_diagnostics(report, analysis.diagnostics, snap.text))
+        self._status(snap, report.status, report.seconds)
+
+    def _status(self, snap: Snapshot, state: str, seconds: float) -> None:
+        """`tileLsp/pipelineStatus`: how far the pipeline's diagnostics for this version are
+        published ("stages": through PTX; "done", "timeout", "crash": the finished compile)."""
+        params = {"uri": snap.uri, "version": snap.version, "state": state, "seconds": round(seconds, 6)}
+        try:
+            self.ls.protocol.notify(PIPELINE_STATUS_NOTIFICATION, params)
+        except Exception:  # a status line for clients that want one; never worth a failure
+            log.debug("pipeline status not sent", exc_info=True)
 
     def _publish(self, snap: Snapshot, analysis: DocumentAnalysis, stage: list[Diagnostic]) -> None:
         self.stage_published[snap.uri] = (snap.version, stage)

@@ -385,3 +385,35 @@ def test_the_disk_cache_is_pruned_least_recently_used_first(tmp_path: pathlib.Pa
     assert cache.prune() == 0  # under the limit now
     fresh = EntryCache(directory=str(tmp_path))
     assert fresh.get(keys[0])[1] == "disk"
+
+
+@pytest.mark.skipif(not HAS_PTXAS, reason="needs ptxas")
+def test_an_edit_hands_out_its_diagnostics_before_ptxas_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`compile_source(early=...)` on an edit: once, before ptxas runs on the edited entry, with
+    the file's diagnostics so far: the cached entry's ptxas messages and the edited entry's
+    stages through PTX. CUDA 13's ptxas rejects sm_70, so every entry has a ptxas error."""
+    from tile_lsp.compiler.backend import ptxas
+
+    text = (DATA / "vector_add.mlir").read_text(encoding="utf-8")
+    options, cache = CompileOptions(target=Target(70)), EntryCache()
+    events: list[object] = []
+    cold = compile_source(SourceText(text, "v.mlir"), options, "ptx", cache=cache, early=events.append)
+    if cold.ok:
+        pytest.skip("this ptxas still accepts sm_70 (CUDA < 13)")
+    assert events == []  # two entries compiled at once: nothing early
+    assert [d.stage for d in cold.diagnostics] == ["ptxas", "ptxas"]
+    # A ptxas message with no PTX line sits on its own entry (the unit's kernel), not line 1.
+    where = [SourceText(text).line_col(d.span.start)[0] for d in cold.diagnostics]
+    assert [next(n for n, lines in entry_lines(text).items() if w in lines) for w in where] == entry_names(text)
+    real = ptxas.run_ptxas
+    monkeypatch.setattr(ptxas, "run_ptxas", lambda *a, **kw: (events.append("ptxas"), real(*a, **kw))[1])
+    assert text.count(FMA) == 1
+    edited = compile_source(SourceText(text.replace(FMA, SWAPPED), "v.mlir"), options, "ptx", cache=cache, early=events.append)
+    assert edited.unit_stats is not None and edited.unit_stats.compiled == [EDITED_KERNEL]
+    assert len(events) == 2 and events[1] == "ptxas", events
+    early = events[0]
+    assert isinstance(early, list) and len(early) == 1 and early[0].stage == "ptxas"
+    edited_lines = entry_lines(text)[EDITED_KERNEL]
+    other = early[0]
+    assert SourceText(text).line_col(other.span.start)[0] not in edited_lines  # the cached entry's
+    assert len(edited.diagnostics) == 2 and other in edited.diagnostics

@@ -27,6 +27,23 @@ def record_publishes(client: LanguageClient) -> list[lsp.PublishDiagnosticsParam
     return log
 
 
+def record_timeline(client: LanguageClient, *methods: str) -> list[tuple[str, Any]]:
+    """publishDiagnostics and the server's `methods` notifications from now on, as (method,
+    params) in arrival order."""
+    log: list[tuple[str, Any]] = []
+    features = client.protocol.fm.features
+    original = features[lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS]
+
+    def recording(params: lsp.PublishDiagnosticsParams) -> Any:
+        log.append((lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, params))
+        return original(params)
+
+    features[lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = recording
+    for method in methods:
+        client.feature(method)(lambda params, method=method: log.append((method, params)))
+    return log
+
+
 async def until_published(
     log: list[lsp.PublishDiagnosticsParams], uri: str, version: int, pred: Any, timeout: float = TIMEOUT_S
 ) -> lsp.PublishDiagnosticsParams:

@@ -15,6 +15,7 @@ from tile_lsp.background import (
     DONE,
     TIMEOUT,
     BackgroundPipeline,
+    EarlyReport,
     PipelineReport,
     PipelineRequest,
     WorkerPool,
@@ -83,6 +84,32 @@ def test_compile_cache_and_shared_runs() -> None:
             again = await service.compile(_request(), 60)
             assert again is first and time.perf_counter() - started < 0.05  # the cache
             assert service.cached(_request()) is first and service.cached(_request(chip="sm_80")) is None
+        finally:
+            service.close()
+
+    asyncio.run(main())
+
+
+def test_stage_diagnostics_come_early_and_ptxas_messages_with_the_report() -> None:
+    """The worker sends every stage's diagnostics through PTX before ptxas runs; ptxas's own
+    messages (here a rejection: CUDA 13's ptxas has no sm_70) come only with the report."""
+
+    async def main() -> None:
+        service = _service()
+        got: list[tuple[float, EarlyReport]] = []
+        try:
+            request = _request(chip="sm_70")
+            report = await service.compile(request, 60, lambda early: got.append((time.perf_counter(), early)))
+            finished = time.perf_counter()
+            if not any(d.is_error for d in report.diagnostics):
+                pytest.skip("this ptxas still accepts sm_70 (CUDA < 13)")
+            assert [d.stage for d in report.diagnostics] == ["ptxas"]
+            assert len(got) == 1
+            at, early = got[0]
+            assert early.diagnostics == [] and 0 < early.seconds < report.seconds and at <= finished
+            # The report from the cache: no compile, nothing early.
+            again: list[EarlyReport] = []
+            assert await service.compile(request, 60, again.append) is report and again == []
         finally:
             service.close()
 

@@ -14,7 +14,15 @@ import time
 
 import pytest
 import pytest_lsp
-from lsp_helpers import configure, open_document, record_publishes, replace_all, until_published, view_stage
+from lsp_helpers import (
+    configure,
+    open_document,
+    record_publishes,
+    record_timeline,
+    replace_all,
+    until_published,
+    view_stage,
+)
 from lsprotocol import types as lsp
 from pytest_lsp import ClientServerConfig, LanguageClient
 
@@ -114,6 +122,43 @@ async def test_stage_only_diagnostic_at_its_line(client: LanguageClient, tmp_pat
     # The right target: the stage diagnostic goes away (the same version is re-checked).
     configure(client, gpuName="sm_90a")
     await until_published(log, uri, 1, lambda d: len(d) == 0)
+
+
+@pytest.mark.skipif(not HAS_PTXAS, reason="needs ptxas")
+@pytest.mark.asyncio(loop_scope="module")
+async def test_stage_diagnostics_are_published_before_ptxas_runs(client: LanguageClient, tmp_path: pathlib.Path):
+    """Two publishes per compiled version: every stage's diagnostics through PTX first
+    (`tileLsp/pipelineStatus` "stages"), then with ptxas's messages ("done"). CUDA 13's ptxas
+    rejects sm_70, which every stage before it accepts."""
+    configure(client, gpuName="sm_70")
+    uri = (tmp_path / "early.mlir").as_uri()
+    log = record_timeline(client, "tileLsp/pipelineStatus")
+    open_document(client, uri, KERNEL)
+    deadline = time.monotonic() + TIMEOUT_S
+    while not any(m == "tileLsp/pipelineStatus" and _get(p, "state") == "done" for m, p in log):
+        assert time.monotonic() < deadline, log
+        await asyncio.sleep(0.02)
+    mine = [(m, p) for m, p in log if _get(p, "uri") == uri]
+    statuses = [_get(p, "state") for m, p in mine if m == "tileLsp/pipelineStatus"]
+    assert statuses == ["stages", "done"], mine
+    assert all(_get(p, "version") == 1 for _, p in mine)
+    stages_at = next(i for i, (m, p) in enumerate(mine) if m == "tileLsp/pipelineStatus")
+    before = [p for m, p in mine[:stages_at] if m == lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS]
+    after = [p for m, p in mine[stages_at:] if m == lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS]
+    if not any(d.source == "tile-lsp(ptxas)" for d in after[-1].diagnostics):
+        pytest.skip("this ptxas still accepts sm_70 (CUDA < 13)")
+    assert before and list(before[-1].diagnostics) == []  # the stages found nothing; ptxas had not run
+    (diag,) = after[-1].diagnostics
+    assert diag.message.startswith("ptxas error for sm_70:") and "reproduce with: " in diag.message
+    # The finished compile took longer than the stages (the status carries the worker's time).
+    seconds = [_get(p, "seconds") for m, p in mine if m == "tileLsp/pipelineStatus"]
+    assert 0 < seconds[0] < seconds[1]
+    configure(client, gpuName="sm_90a")
+
+
+def _get(params: object, name: str) -> object:
+    """A field of a notification's params (a dict, or the client's namedtuple of it)."""
+    return params.get(name) if isinstance(params, dict) else getattr(params, name, None)
 
 
 @pytest.mark.asyncio(loop_scope="module")

@@ -28,8 +28,8 @@ from typing import Any
 
 from tile_lsp import __version__
 from tile_lsp.compiler.diagnostics import Diagnostic, DiagnosticSink
-from tile_lsp.compiler.entry_merge import merge_units
-from tile_lsp.compiler.pipeline import CompileResult, StageOutput, compile_whole
+from tile_lsp.compiler.entry_merge import merge_units, merged_diagnostics
+from tile_lsp.compiler.pipeline import CompileResult, EarlyHook, StageOutput, compile_whole
 from tile_lsp.compiler.provenance import SourceRef
 from tile_lsp.compiler.source import SourceText, Span
 from tile_lsp.compiler.target import CompileOptions
@@ -379,9 +379,16 @@ def _context(path: str, options: CompileOptions, emit: str, provenance: bool) ->
 
 
 def compile_by_entry(
-    source: SourceText, options: CompileOptions, emit: str, provenance: bool, cache: EntryCache | None
+    source: SourceText,
+    options: CompileOptions,
+    emit: str,
+    provenance: bool,
+    cache: EntryCache | None,
+    early: EarlyHook | None = None,
 ) -> CompileResult | None:
-    """The file compiled unit by unit through `cache`; None when it must be compiled whole."""
+    """The file compiled unit by unit through `cache`; None when it must be compiled whole.
+    `early` (pipeline.EarlyHook) is called when exactly one unit is compiled (an edit), with
+    the file's diagnostics: the cached units' and that unit's through the ptx stage."""
     if options.target is None or options.device_debug:
         return None
     units = split_units(source)
@@ -407,10 +414,12 @@ def compile_by_entry(
         done.append(None)
     if missing:
         blank = re.sub(r"[^\n]", " ", source.text)
+        hook = _early_hook(early, done) if len(missing) == 1 else None
 
         def compile_unit(unit: Unit) -> UnitResult:
             t0 = time.perf_counter()
-            res = compile_whole(masked_source(source, unit, blank), options, unit_emit, provenance=provenance)
+            masked = masked_source(source, unit, blank)
+            res = compile_whole(masked, options, unit_emit, provenance=provenance, before_ptxas=hook)
             return _unit_result(res, unit, time.perf_counter() - t0, keep_cubin=len(units) == 1)
 
         for (slot, unit, key), unit_result in zip(missing, _compile_all(compile_unit, [u for _, u, _ in missing]), strict=True):
@@ -426,6 +435,20 @@ def compile_by_entry(
     stats.seconds = time.perf_counter() - started
     result.unit_stats = stats
     return result
+
+
+def _early_hook(
+    early: EarlyHook | None, done: list[tuple[UnitResult, bool] | None]
+) -> Callable[[CompileResult], None] | None:
+    """The one unit being compiled's before-ptxas hook: `early` with every unit's diagnostics,
+    in file order, the compiling unit's so far in its slot (merged as `merge_units` merges)."""
+    if early is None:
+        return None
+
+    def hook(partial: CompileResult) -> None:
+        early(merged_diagnostics([d[0] if d is not None else partial for d in done]))
+
+    return hook
 
 
 def parallel_jobs() -> int:

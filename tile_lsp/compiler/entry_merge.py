@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from tile_lsp.compiler.backend.ptx_link import merge_ptx
 from tile_lsp.compiler.diagnostics import Diagnostic
@@ -44,7 +44,7 @@ def merge_units(
         if not units[0][1]:
             result.stages = [_cached(s) for s in result.stages]
         return result
-    result.diagnostics = _diagnostics(results)
+    result.diagnostics = merged_diagnostics(results)
     names = _common_stages(results)
     for name in names:
         started = time.perf_counter()
@@ -100,7 +100,12 @@ def _stage_index(stage: str) -> int:
     return STAGES.index(name) if name in STAGES else 0
 
 
-def _diagnostics(results: Sequence[UnitResult]) -> list[Diagnostic]:
+class _HasDiagnostics(Protocol):
+    @property
+    def diagnostics(self) -> list[Diagnostic]: ...
+
+
+def merged_diagnostics(results: Sequence[_HasDiagnostics]) -> list[Diagnostic]:
     """All units' diagnostics once each; after an error, only those of stages up to its stage."""
     seen: set[tuple[object, ...]] = set()
     out: list[Diagnostic] = []

@@ -8,6 +8,7 @@ crash of the whole compile.
 
 from __future__ import annotations
 
+import logging
 import re
 import time
 import traceback
@@ -33,6 +34,11 @@ MLIR_STAGES = ("tileaa", "gpu", "nvvm", "llvm")
 # The `stage` a diagnostic of each pipeline stage carries (the cubin stage's messages are ptxas's).
 DIAGNOSTIC_STAGE = {"cubin": "ptxas"}
 MISSING_TARGET = "invalid or missing --compute-capability option"
+log = logging.getLogger("tile_lsp")
+# `compile_source(early=...)`: called at most once per compile, with the file's diagnostics of
+# every stage through PTX, just before ptxas runs (the editor publishes them then; ptxas is the
+# slowest single step of an edit, and its messages follow with the finished compile).
+EarlyHook = Callable[[list[Diagnostic]], None]
 # Dialects the llvm stage takes as they are; anything else in the input starts at the nvvm stage.
 _LLVM_LEVEL = ("llvm", "nvvm")
 _CUDA_TILE = re.compile(r"^[^/\n]*?\bcuda_tile\.|^\s*entry\b", re.MULTILINE)
@@ -110,6 +116,7 @@ class _Run:
         self.ptx: str | None = None  # what ptxas assembles (the shown PTX)
         # MLIR stage texts printed by forked children, collected before the compile returns.
         self.pending: list[tuple[StageOutput, Any]] = []
+        self.before_ptxas: Callable[[CompileResult], None] | None = None  # compile_source's `early`
 
     @property
     def debug_shown(self) -> bool:
@@ -156,6 +163,7 @@ def compile_source(
     *,
     provenance: bool = True,
     cache: EntryCache | None | bool = True,
+    early: EarlyHook | None = None,
 ) -> CompileResult:
     """Run the stages from where `source` starts up to `emit`; every failure is a diagnostic.
 
@@ -165,19 +173,31 @@ def compile_source(
 
     Tile IR is compiled one entry at a time (`entry_cache`): each unit's outputs are cached in
     `cache` (True: the process's in-memory cache; False/None: no cache) and merged into one
-    result, with `unit_stats` saying which units were compiled and which were taken from it."""
+    result, with `unit_stats` saying which units were compiled and which were taken from it.
+
+    `early` (see `EarlyHook`) gets the diagnostics through the ptx stage before ptxas runs; it
+    is not called when no ptxas stage follows, nor when several entries compile at once."""
     if emit in EMITS and detect_start(source) == "cuda_tile":
         from tile_lsp.compiler import entry_cache
 
         store = entry_cache.process_cache() if cache is True else (cache or None)
-        merged = entry_cache.compile_by_entry(source, options, emit, provenance, store)
+        merged = entry_cache.compile_by_entry(source, options, emit, provenance, store, early)
         if merged is not None:
             return merged
-    return compile_whole(source, options, emit, provenance=provenance)
+    hook = None if early is None else (lambda partial: early(list(partial.diagnostics)))
+    return compile_whole(source, options, emit, provenance=provenance, before_ptxas=hook)
 
 
-def compile_whole(source: SourceText, options: CompileOptions, emit: str = "ptx", *, provenance: bool = True) -> CompileResult:
-    """`compile_source` on the whole text at once, without units or caches."""
+def compile_whole(
+    source: SourceText,
+    options: CompileOptions,
+    emit: str = "ptx",
+    *,
+    provenance: bool = True,
+    before_ptxas: Callable[[CompileResult], None] | None = None,
+) -> CompileResult:
+    """`compile_source` on the whole text at once, without units or caches; `before_ptxas` is
+    called with the result so far just before the cubin stage (ptxas) runs."""
     result = CompileResult(source, options, emit)
     if emit not in EMITS:
         DiagnosticSink("options", result.diagnostics).error(_file_start(source), f"unknown --emit stage '{emit}'")
@@ -190,6 +210,7 @@ def compile_whole(source: SourceText, options: CompileOptions, emit: str = "ptx"
         run = _start_upstream(result, provenance)
         if run is None:
             return result
+    run.before_ptxas = before_ptxas
     try:
         _run_stages(run, emit)
     finally:
@@ -275,6 +296,11 @@ def _run_stages(run: _Run, emit: str) -> None:
     for name in STAGES[first:]:
         if STAGES.index(name) > last and not (name == "cubin" and emit == "ptx"):
             break
+        if name == "cubin" and run.before_ptxas is not None:
+            try:
+                run.before_ptxas(result)
+            except Exception:  # only an early look at the diagnostics: the compile goes on
+                log.debug("the before-ptxas hook failed", exc_info=True)
         sink.stage = DIAGNOSTIC_STAGE.get(name, name)
         started = time.perf_counter()
         try:
@@ -482,9 +508,24 @@ def _run_cubin(run: _Run) -> StageOutput | None:
     return StageOutput("cubin", f"{len(cubin)} bytes of {target.chip} cubin", 0.0, data=cubin)
 
 
+def _ptxas_anchor(run: _Run, message: str) -> Operation:
+    """Where a ptxas message with no PTX line goes: the kernel it names, else the module's first
+    kernel with a source position (one entry's unit: that entry, not the file's first line),
+    else the module."""
+    from tile_lsp.compiler.mlir.context import location_offset
+
+    located: list[tuple[str, Operation]] = []
+    for op in run.module.walk():
+        name = op.properties.get("sym_name") or op.attributes.get("sym_name")
+        if op.name.endswith(".func") and name is not None and location_offset(op.location, run.lctx.source) is not None:
+            located.append((str(getattr(name, "data", name)), op))
+    named = [op for name, op in located if re.search(rf"\b{re.escape(name)}\b", message)]
+    return (named or [op for _, op in located] or [run.module])[0]
+
+
 def _report_ptxas(run: _Run, res: Any, target: Target) -> None:
     """ptxas messages at the source op their PTX line came from (through the ptx stage's line
-    map), else at the module; every error names the command that reproduces it."""
+    map), else at their kernel (`_ptxas_anchor`); every error names the command that reproduces it."""
     assert run.ptx is not None
     refs = run.result.stage_lines("ptx")
     placed = False
@@ -498,17 +539,17 @@ def _report_ptxas(run: _Run, res: Any, target: Target) -> None:
             if span is not None:
                 run.sink.warning(span, text)
             else:
-                run.lctx.warning(run.module, text)
+                run.lctx.warning(_ptxas_anchor(run, msg.text), text)
             continue
         text += f"\nreproduce with: {res.command}"
         if span is not None:
             run.sink.error(span, text)
         else:
-            run.lctx.error(run.module, text)
+            run.lctx.error(_ptxas_anchor(run, msg.text), text)
         placed = True
     if not res.ok and not placed:
         detail = res.diagnostics.strip() if res.diagnostics else f"no output\nreproduce with: {res.command}"
-        run.lctx.error(run.module, f"ptxas rejected the PTX for {target.chip}:\n{detail}")
+        run.lctx.error(_ptxas_anchor(run, detail), f"ptxas rejected the PTX for {target.chip}:\n{detail}")
 
 
 _STAGE_RUNNERS: dict[str, Callable[[_Run], StageOutput | None]] = {
