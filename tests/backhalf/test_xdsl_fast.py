@@ -22,6 +22,7 @@ def test_installed_by_the_compiler_packages() -> None:
 
     assert irdl_ops.irdl_build_arg_list is xdsl_fast.build_arg_list
     assert irdl_ops.irdl_build_operations_arg is xdsl_fast.build_operations_arg
+    assert irdl_ops.irdl_op_init is xdsl_fast.op_init
 
 
 @pytest.mark.parametrize(
@@ -68,6 +69,55 @@ def test_variadic_and_optional_definitions_still_build() -> None:
     assert ops[0].location == builtin.UNKNOWN_LOC
 
 
+def _built_by(init, make):  # type: ignore[no-untyped-def]
+    """What `make()` builds with `init` as irdl_op_init: its parts, or the error it raised."""
+    saved = irdl_ops.irdl_op_init
+    irdl_ops.irdl_op_init = init
+    try:
+        op = make()
+    except (ValueError, TypeError) as exc:
+        return ("error", type(exc).__name__, str(exc))
+    finally:
+        irdl_ops.irdl_op_init = saved
+    return (
+        op.name,
+        list(op.operands),
+        [r.type for r in op.results],
+        dict(op.properties),
+        dict(op.attributes),
+        len(op.regions),
+        list(op.successors),
+    )
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda a, b, c, op: arith.AddiOp(a, b),
+        lambda a, b, c, op: arith.AddiOp(op, b),  # an op for its result
+        lambda a, b, c, op: arith.AddiOp(a, b, overflow_flags=arith.IntegerOverflowAttr("nsw")),
+        lambda a, b, c, op: arith.SelectOp(c, a, b),
+        lambda a, b, c, op: arith.ConstantOp.from_int_and_width(7, 32),
+        lambda a, b, c, op: arith.CmpiOp(a, b, "slt"),
+        lambda a, b, c, op: llvm.CallOp("f", a, b, return_type=i32),  # variadic operands
+        lambda a, b, c, op: llvm.CallOp("g", return_type=None),
+        lambda a, b, c, op: scf.YieldOp(a, b),
+        lambda a, b, c, op: scf.IfOp(c, [i32], Region(Block([scf.YieldOp(a)])), Region(Block([scf.YieldOp(b)]))),
+        lambda a, b, c, op: llvm.GEPOp(a, [0], i32, pointer_type=llvm.LLVMPointerType()),
+        lambda a, b, c, op: arith.AddiOp.create(operands=[a, b], result_types=[i32]),
+        lambda a, b, c, op: arith.AddiOp.build(operands=[a, None], result_types=[i32]),  # an error
+        lambda a, b, c, op: arith.AddiOp.build(operands=[a], result_types=[i32]),  # too few
+    ],
+)
+def test_op_init_builds_what_xdsl_builds(make) -> None:
+    block, (a, b, c) = _args()
+    first = arith.AddiOp(a, b)
+    block.add_op(first)
+    fast = _built_by(xdsl_fast.op_init, lambda: make(a, b, c, first))
+    slow = _built_by(xdsl_fast.ORIGINAL_OP_INIT, lambda: make(a, b, c, first))
+    assert fast == slow
+
+
 def test_build_operations_arg_matches_xdsl() -> None:
     block, (a, b, _) = _args()
     op = arith.AddiOp(a, b)
@@ -107,3 +157,18 @@ def test_attribute_hashes_are_computed_once_and_stay_equal() -> None:
     assert hash(builtin.VectorType(builtin.f32, [8, 4])) != first or builtin.VectorType(builtin.f32, [8, 4]) != a
     copy = pickle.loads(pickle.dumps(a))
     assert "_tile_lsp_hash" not in copy.__dict__ and copy == a and hash(copy) == first
+
+
+def test_op_init_takes_the_short_way_for_plain_ops(monkeypatch: pytest.MonkeyPatch) -> None:
+    block, (a, b, c) = _args()
+
+    def refuse(*args, **kwargs):  # type: ignore[no-untyped-def]
+        raise AssertionError("xDSL's own irdl_op_init was called")
+
+    monkeypatch.setattr(xdsl_fast, "ORIGINAL_OP_INIT", refuse)
+    monkeypatch.setattr(irdl_ops, "irdl_op_init", xdsl_fast.op_init)
+    for op in (arith.AddiOp(a, b), arith.SelectOp(c, a, b), arith.CmpiOp(a, b, "slt"), llvm.ZExtOp(c, i32)):
+        block.add_op(op)
+        op.verify()
+    with pytest.raises(AssertionError, match="own irdl_op_init"):
+        scf.YieldOp(a, b)  # variadic: xDSL's way

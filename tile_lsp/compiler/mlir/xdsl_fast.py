@@ -59,6 +59,49 @@ def build_operations_arg(operand: Any) -> SSAValue | list[SSAValue]:
     return [SSAValue.get(op) for op in operand]
 
 
+ORIGINAL_OP_INIT = _operations.irdl_op_init
+_IS_VALUE: dict[type, bool] = {}
+_IS_ATTRIBUTE: dict[type, bool] = {}
+
+
+def op_init(self: Any, op_def: Any, *, operands: Sequence[Any], result_types: Sequence[Any],
+            properties: Any, attributes: Any, successors: Sequence[Any], regions: Sequence[Any]) -> None:
+    """`irdl_op_init` for the common op: no segment-size or same-size options, one value per
+    operand and one type per result definition, no regions or successors. Its operand and result
+    lists are then the arguments themselves, so it goes straight to `Operation.__init__`;
+    everything else (and every error) is xDSL's own code."""
+    if (op_def.options or regions or successors or op_def.regions or op_def.successors
+            or len(operands) != len(op_def.operands) or len(result_types) != len(op_def.results)):
+        return ORIGINAL_OP_INIT(self, op_def, operands=operands, result_types=result_types, properties=properties,
+                                attributes=attributes, successors=successors, regions=regions)
+    for operand in operands:
+        kind = type(operand)
+        known = _IS_VALUE.get(kind)
+        if known is None:
+            known = _IS_VALUE[kind] = issubclass(kind, SSAValue)
+        if not known:
+            return ORIGINAL_OP_INIT(self, op_def, operands=operands, result_types=result_types, properties=properties,
+                                    attributes=attributes, successors=successors, regions=regions)
+    for result in result_types:
+        kind = type(result)
+        known = _IS_ATTRIBUTE.get(kind)
+        if known is None:
+            known = _IS_ATTRIBUTE[kind] = issubclass(kind, Attribute)
+        if not known:
+            return ORIGINAL_OP_INIT(self, op_def, operands=operands, result_types=result_types, properties=properties,
+                                    attributes=attributes, successors=successors, regions=regions)
+    Operation.__init__(
+        self,
+        operands=list(operands),
+        result_types=list(result_types),
+        properties={k: v for k, v in properties.items() if v is not None},
+        attributes={k: v for k, v in attributes.items() if v is not None},
+        successors=[],
+        regions=[],
+    )
+    return None
+
+
 def _unknown_loc() -> Any:
     return UNKNOWN_LOC
 
@@ -157,11 +200,12 @@ def install() -> None:
     cache_attribute_hashes()
     _operations.irdl_build_arg_list = build_arg_list  # type: ignore[assignment]
     _operations.irdl_build_operations_arg = build_operations_arg  # type: ignore[assignment]
+    _operations.irdl_op_init = op_init  # type: ignore[assignment]
     _core._unknown_loc = _unknown_loc  # type: ignore[assignment]
     DenseArrayBase.from_list = staticmethod(dense_from_list)  # type: ignore[method-assign, assignment]
 
 
 __all__ = [
     "build_arg_list", "build_operations_arg", "cache_attribute_hashes", "dense_from_list", "install", "int_attr",
-    "int_type",
+    "int_type", "op_init",
 ]
