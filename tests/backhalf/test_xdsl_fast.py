@@ -172,3 +172,16 @@ def test_op_init_takes_the_short_way_for_plain_ops(monkeypatch: pytest.MonkeyPat
         op.verify()
     with pytest.raises(AssertionError, match="own irdl_op_init"):
         scf.YieldOp(a, b)  # variadic: xDSL's way
+
+
+def test_walk_ops_is_xdsl_walk_as_a_list() -> None:
+    block, (a, b, c) = _args()
+    inner = Region(Block([arith.AddiOp(a, b), scf.YieldOp(a)]))
+    nested_if = scf.IfOp(c, [i32], inner, Region(Block([scf.YieldOp(b)])))
+    outer = scf.IfOp(c, [i32], Region(Block([nested_if, scf.YieldOp(nested_if.results[0])])), Region(Block([scf.YieldOp(a)])))
+    for op in (arith.AddiOp(a, b), outer, arith.SelectOp(c, a, b)):
+        block.add_op(op)
+    for root in (outer, nested_if, block.first_op, builtin.ModuleOp([])):
+        assert root is not None
+        assert xdsl_fast.walk_ops(root) == list(root.walk())
+    assert len(xdsl_fast.walk_ops(outer)) == 7

@@ -19,6 +19,7 @@ from xdsl.pattern_rewriter import (
 
 from tile_lsp.compiler.diagnostics import DiagnosticSink
 from tile_lsp.compiler.mlir.context import op_span
+from tile_lsp.compiler.mlir.xdsl_fast import walk_ops
 from tile_lsp.compiler.source import SourceText, Span
 from tile_lsp.compiler.target import CompileOptions
 
@@ -75,7 +76,7 @@ def _stamp(new: Operation, rewritten: Operation) -> None:
     if not isinstance(new.location, builtin.UnknownLoc):
         return
     new.location = rewritten.location
-    for nested in new.walk():
+    for nested in walk_ops(new):
         if isinstance(nested.location, builtin.UnknownLoc):
             nested.location = new.location
 
@@ -122,12 +123,12 @@ def apply_patterns_to(
     def on_insert(new: Operation) -> None:
         if current:
             _stamp(new, current[-1])
-        for nested in new.walk():
+        for nested in walk_ops(new):
             if wanted(op_name(nested)):
                 created.append(nested)
 
     listener.operation_insertion_handler.append(on_insert)
-    pending = [op for op in module.walk() if op is not module and wanted(op_name(op))]
+    pending = [op for op in walk_ops(module) if op is not module and wanted(op_name(op))]
     if last_first:
         pending.reverse()
     while pending:
@@ -179,7 +180,7 @@ def check_legal(
     prefixes = tuple(illegal_prefixes)
     keep = set(allowed)
     ok = True
-    for op in module.walk():
+    for op in walk_ops(module):
         name = op_name(op)
         if name.startswith(prefixes) and name not in keep:
             lctx.error(op, message.format(name=name))

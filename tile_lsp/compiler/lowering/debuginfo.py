@@ -32,6 +32,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from tile_lsp.compiler.lowering.common import LoweringContext
 from tile_lsp.compiler.mlir.context import attr_text as _type_text
 from tile_lsp.compiler.mlir.dialects.llvm_debug import DbgDeclareOp, DbgValueOp, is_empty_expression
+from tile_lsp.compiler.mlir.xdsl_fast import walk_ops
 
 SOURCE_VALUE = "debuginfo.value"
 SOURCE_DECLARE = "debuginfo.declare"
@@ -58,7 +59,7 @@ def debug_mode(lctx: LoweringContext) -> str:
 
 def translate_debug_info(module: builtin.ModuleOp, lctx: LoweringContext) -> bool:
     """Apply the row of the lineinfo/device-debug table the options select; False after errors."""
-    ops = [op for op in module.walk() if op_name(op) in DEBUG_OPS]
+    ops = [op for op in walk_ops(module) if op_name(op) in DEBUG_OPS]
     if debug_mode(lctx) != "full":
         # Without device debug no variable is tracked: every debug-value op goes, locations stay.
         for op in ops:

@@ -33,6 +33,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from tile_lsp.compiler.lowering.common import LoweringContext
 from tile_lsp.compiler.mlir.dialects.llvm_ext import ExtractElementOp, UIToFPOp
+from tile_lsp.compiler.mlir.xdsl_fast import walk_ops
 
 ITERATION_LIMIT = 30
 """How many rewrites deep one call's lowering may go (new calls a rewrite creates count one deeper)."""
@@ -342,7 +343,7 @@ def lower_intrinsics(
     if not active:
         return 0
     worklist: list[tuple[llvm.CallIntrinsicOp, int]] = [
-        (op, 0) for op in module.walk() if isinstance(op, llvm.CallIntrinsicOp) and op.intrin.data.startswith("llvm.nvvm.")
+        (op, 0) for op in walk_ops(module) if isinstance(op, llvm.CallIntrinsicOp) and op.intrin.data.startswith("llvm.nvvm.")
     ]
     worklist.reverse()
     rewrites = 0

@@ -33,6 +33,7 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from tile_lsp.compiler.lowering.common import LoweringContext, apply_patterns_to
 from tile_lsp.compiler.mlir.context import attr_text as _type_text
 from tile_lsp.compiler.mlir.dialects import nvvm
+from tile_lsp.compiler.mlir.xdsl_fast import walk_ops
 from tile_lsp.compiler.target import Target
 
 # --------------------------------------------------------------------------------------------
@@ -681,7 +682,7 @@ def convert_nvvm_to_llvm(module: builtin.ModuleOp, lctx: LoweringContext) -> boo
     finally:
         _CURRENT.pop()
     survivors_ok = True
-    for op in module.walk():
+    for op in walk_ops(module):
         name = op_name(op)
         if name.startswith("nvvm.") and op not in pattern.reported:
             lctx.error(op, f"failed to legalize operation '{name}': no NVVM-to-LLVM lowering", stage="llvm")

@@ -11,6 +11,7 @@ from xdsl.dialects.builtin import ArrayAttr, BoolAttr, DictionaryAttr, IntegerAt
 from xdsl.ir import Attribute, Operation
 
 from tile_lsp.compiler.lowering.common import LoweringContext
+from tile_lsp.compiler.mlir.xdsl_fast import walk_ops
 from tile_lsp.compiler.target import Target
 
 TRIPLE = "nvptx64-nvidia-cuda"
@@ -41,7 +42,7 @@ def attach_nvvm_target(module: builtin.ModuleOp, lctx: LoweringContext) -> bool:
 
 
 def gpu_modules(module: Operation) -> list[Operation]:
-    return [op for op in module.walk() if op.name == "gpu.module"]
+    return [op for op in walk_ops(module) if op.name == "gpu.module"]
 
 
 def module_target(gpu_module: Operation, lctx: LoweringContext) -> Target | None:

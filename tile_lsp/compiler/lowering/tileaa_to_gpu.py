@@ -67,7 +67,7 @@ from tile_lsp.compiler.lowering.types import llvm_ptr
 from tile_lsp.compiler.mlir.dialects import gpu, llvm_memory
 from tile_lsp.compiler.mlir.dialects.llvm_syntax import ORDERINGS
 from tile_lsp.compiler.mlir.dialects.nv_tileaa import MemTokenType, TensorViewType, TileViewType
-from tile_lsp.compiler.mlir.xdsl_fast import int_attr
+from tile_lsp.compiler.mlir.xdsl_fast import int_attr, walk_ops
 
 UNSUPPORTED = "not yet supported by the gpu stage: '{name}'"
 KERNEL_ATTR = "nv_tileaa.kernel"
@@ -248,7 +248,7 @@ def block_size(kernel: Operation, cc: int = 0) -> int:
 
     largest = 1
     dots: list[Operation] = []
-    for op in kernel.walk():
+    for op in walk_ops(kernel):
         if op.name == "nv_tileaa.dot":
             dots.append(op)
         for v in (*op.results, *(a for r in op.regions for b in r.blocks for a in b.args)):
@@ -280,7 +280,7 @@ def convert_tileaa_to_gpu(module: ModuleOp, lctx: LoweringContext, threads: int 
     ok = True
     groups: dict[ModuleOp, list[tuple[func.FuncOp, gpu.FuncOp, list[Operation]]]] = {}
     module_globals: dict[ModuleOp, list[tuple[Operation, Operation]]] = {}  # (nv_tileaa.global, llvm global)
-    for op in list(module.walk()):
+    for op in walk_ops(module):
         if op.name.startswith("nv_tileaa.") and not isinstance(op.parent_op(), func.FuncOp | ModuleOp):
             continue  # inside a kernel: the kernel's conversion reports it
         if op.name == "nv_tileaa.global" and isinstance(holder := op.parent_op(), ModuleOp):
@@ -398,7 +398,7 @@ class _KernelConverter:
         those made without one (terminators) take the op's."""
         if self.loc is not None:
             op.location = self.loc
-            for nested in op.walk():
+            for nested in walk_ops(op):
                 if nested is not op and isinstance(nested.location, UnknownLoc):
                     nested.location = self.loc
         self.block.add_op(op)

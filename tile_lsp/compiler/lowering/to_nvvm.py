@@ -17,6 +17,7 @@ from tile_lsp.compiler.lowering.nvgpu_to_nvvm import nvgpu_patterns
 from tile_lsp.compiler.lowering.scf_to_cf import scf_patterns
 from tile_lsp.compiler.lowering.std_to_llvm import UNSUPPORTED, std_patterns
 from tile_lsp.compiler.lowering.types import reconcile_casts
+from tile_lsp.compiler.mlir.xdsl_fast import walk_ops
 
 # Dialects whose ops must all be gone after this stage (besides gpu.module).
 STD_PREFIXES = ("arith.", "scf.", "cf.", "math.", "memref.", "func.", "vector.", "index.", "ub.")
@@ -45,7 +46,7 @@ def _not_lowered(name: str) -> bool:
 
 def _erase_dead(root: Operation) -> None:
     """Erase ops without uses or effects (users before what they use: one reverse walk)."""
-    for op in reversed(list(root.walk())):
+    for op in reversed(walk_ops(root)):
         if op is not root and not op.regions and op.parent is not None and is_trivially_dead(op):
             op.detach()
             op.erase()
@@ -54,7 +55,7 @@ def _erase_dead(root: Operation) -> None:
 def device_roots(module: ModuleOp) -> list[Operation]:
     """What this stage lowers: every gpu.module (host code around them is left alone, as
     upstream's pass does), or the whole module when it has none."""
-    found = [op for op in module.walk() if op.name == "gpu.module"]
+    found = [op for op in walk_ops(module) if op.name == "gpu.module"]
     return found or [module]
 
 
@@ -84,7 +85,7 @@ def check_nvvm_legality(module: Operation, lctx: LoweringContext) -> bool:
     """Every surviving gpu/nvgpu op (but gpu.module) and std op is an error at that op; casts
     that did not fold are reported as unresolved materialisations."""
     ok = True
-    for op in module.walk():
+    for op in walk_ops(module):
         if op is module:
             continue
         name = op.name

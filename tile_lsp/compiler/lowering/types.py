@@ -28,6 +28,8 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 
+from tile_lsp.compiler.mlir.xdsl_fast import walk_ops
+
 TypeHook = Callable[[Attribute], Attribute | None]
 
 # Conversions other lowerings add for their own types (e.g. nvgpu's barrier/descriptor types).
@@ -251,7 +253,7 @@ def memref_element_ptr(rewriter: PatternRewriter, memref_value: SSAValue, indice
 def reconcile_casts(module: ModuleOp | Operation) -> None:
     """Fold unrealized_conversion_cast chains: A->A casts and A->B->A round trips disappear; dead casts go.
     (Folding makes no new casts: the rounds go over the casts found in one walk.)"""
-    casts = [op for op in module.walk() if isinstance(op, UnrealizedConversionCastOp)]
+    casts = [op for op in walk_ops(module) if isinstance(op, UnrealizedConversionCastOp)]
     changed = True
     while changed:
         changed = False

@@ -102,6 +102,32 @@ def op_init(self: Any, op_def: Any, *, operands: Sequence[Any], result_types: Se
     return None
 
 
+def walk_ops(root: Operation) -> list[Operation]:
+    """`list(root.walk())`: `root` and every op nested in it, in the same (pre-)order, without a
+    generator per op, region and block (a whole-module walk is ~10^4 ops, and the stages walk
+    their module many times). A list: changing the IR while looping over it is safe."""
+    if not root.regions:
+        return [root]
+    out: list[Operation] = []
+    _collect(root, out)
+    return out
+
+
+def _collect(op: Operation, out: list[Operation]) -> None:
+    out.append(op)
+    for region in op.regions:
+        block = region._first_block
+        while block is not None:
+            nested = block._first_op
+            while nested is not None:
+                if nested.regions:
+                    _collect(nested, out)
+                else:
+                    out.append(nested)
+                nested = nested._next_op
+            block = block._next_block
+
+
 def _unknown_loc() -> Any:
     return UNKNOWN_LOC
 
@@ -207,5 +233,5 @@ def install() -> None:
 
 __all__ = [
     "build_arg_list", "build_operations_arg", "cache_attribute_hashes", "dense_from_list", "install", "int_attr",
-    "int_type", "op_init",
+    "int_type", "op_init", "walk_ops",
 ]
