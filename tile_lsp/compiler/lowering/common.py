@@ -73,11 +73,11 @@ class _Stamped(RewritePattern):
 
 def _stamp(new: Operation, rewritten: Operation) -> None:
     """`new` (and what it holds) without a location takes the location of the op it replaces."""
-    if not isinstance(new.location, builtin.UnknownLoc):
+    if type(new.location) is not builtin.UnknownLoc:
         return
     new.location = rewritten.location
     for nested in walk_ops(new):
-        if isinstance(nested.location, builtin.UnknownLoc):
+        if type(nested.location) is builtin.UnknownLoc:
             nested.location = new.location
 
 
@@ -162,11 +162,16 @@ def _inside(op: Operation, root: Operation) -> bool:
     return parent is root
 
 
+_UNREGISTERED = builtin.UnregisteredOp.name
+
+
 def op_name(op: Operation) -> str:
-    """The written name, also for ops no dialect defines (xDSL calls those builtin.unregistered)."""
-    if isinstance(op, builtin.UnregisteredOp):
-        return op.op_name.data
-    return op.name
+    """The written name, also for ops no dialect defines (xDSL calls those builtin.unregistered;
+    a name compare, not isinstance: the stages ask this of every op, many times)."""
+    name = op.name
+    if name == _UNREGISTERED:
+        return op.op_name.data  # type: ignore[attr-defined, no-any-return]
+    return name
 
 
 def check_legal(

@@ -29,7 +29,7 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.llvm import LLVMArrayType, LLVMPointerType, LLVMStructType
 from xdsl.ir import Attribute, Operation, SSAValue
 
-from tile_lsp.compiler.lowering.common import LoweringContext
+from tile_lsp.compiler.lowering.common import LoweringContext, op_name
 from tile_lsp.compiler.mlir.context import attr_text as _type_text
 from tile_lsp.compiler.mlir.dialects.llvm_debug import DbgDeclareOp, DbgValueOp, is_empty_expression
 from tile_lsp.compiler.mlir.xdsl_fast import walk_ops
@@ -41,13 +41,6 @@ LLVM_DECLARE = "llvm.intr.dbg.declare"
 LLVM_LABEL = "llvm.intr.dbg.label"
 DEBUG_OPS = (SOURCE_VALUE, SOURCE_DECLARE, LLVM_VALUE, LLVM_DECLARE, LLVM_LABEL)
 PIN_PREFIX = "llvm.nvvm.move."
-
-
-def op_name(op: Operation) -> str:
-    """The op's name, also for ops parsed without a definition (xDSL's UnregisteredOp)."""
-    if isinstance(op, builtin.UnregisteredOp):
-        return op.op_name.data
-    return op.name
 
 
 def debug_mode(lctx: LoweringContext) -> str:

@@ -17,6 +17,7 @@ shared memory, and a carry from round to round.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -61,11 +62,25 @@ def output_index(element: int, shape: Sequence[int], dim: int) -> int:
 
 
 def plan_reduce(layout: Layout, shape: Sequence[int], dim: int) -> ReducePlan | None:
-    """The reduction plan of a tile of `shape` in `layout` along `dim`, or None (baseline)."""
+    """The reduction plan of a tile of `shape` in `layout` along `dim`, or None (baseline).
+    (A pure function of its arguments, kept per process: an edit re-plans the same tiles.)"""
+    return _plan_reduce(layout, tuple(shape), dim)
+
+
+@functools.lru_cache(maxsize=256)
+def _plan_reduce(layout: Layout, shape: tuple[int, ...], dim: int) -> ReducePlan | None:
     if layout.uniform or layout.has_ghosts or layout.threads & (layout.threads - 1):
         return None
-    threads = layout.threads
-    outs = [[output_index(layout.element(t, r), shape, dim) for t in range(threads)] for r in range(layout.slots)]
+    threads, vector = layout.threads, layout.vector
+    inner = 1
+    for d in shape[dim + 1 :]:
+        inner *= d
+    span = inner * shape[dim]
+    # output_index(layout.element(t, r)) for every thread t of every slot r, in one pass per slot
+    outs = [
+        [(e // span) * inner + e % inner for e in range(off, off + threads * vector, vector)]
+        for off in map(layout.offset, range(layout.slots))
+    ]
     by_signature: dict[tuple[int, ...], list[int]] = {}
     for r, sig in enumerate(outs):
         by_signature.setdefault(tuple(sig), []).append(r)
