@@ -117,6 +117,9 @@ class _Run:
         # MLIR stage texts printed by forked children, collected before the compile returns.
         self.pending: list[tuple[StageOutput, Any]] = []
         self.before_ptxas: Callable[[CompileResult], None] | None = None  # compile_source's `early`
+        # Work for the shown texts and line maps only (no later stage reads it, no diagnostic
+        # comes of it): done after the early diagnostics, before ptxas (`_finish_deferred`).
+        self.deferred: list[tuple[str, StageOutput, Callable[[], None]]] = []
 
     @property
     def debug_shown(self) -> bool:
@@ -214,6 +217,7 @@ def compile_whole(
     try:
         _run_stages(run, emit)
     finally:
+        _finish_deferred(run)
         _join_prints(run)
     return result
 
@@ -296,11 +300,13 @@ def _run_stages(run: _Run, emit: str) -> None:
     for name in STAGES[first:]:
         if STAGES.index(name) > last and not (name == "cubin" and emit == "ptx"):
             break
-        if name == "cubin" and run.before_ptxas is not None:
-            try:
-                run.before_ptxas(result)
-            except Exception:  # only an early look at the diagnostics: the compile goes on
-                log.debug("the before-ptxas hook failed", exc_info=True)
+        if name == "cubin":
+            if run.before_ptxas is not None:
+                try:
+                    run.before_ptxas(result)
+                except Exception:  # only an early look at the diagnostics: the compile goes on
+                    log.debug("the before-ptxas hook failed", exc_info=True)
+            _finish_deferred(run)  # ptxas's messages are placed through the PTX line map
         sink.stage = DIAGNOSTIC_STAGE.get(name, name)
         started = time.perf_counter()
         try:
@@ -376,6 +382,23 @@ def _print_stage(module: Operation, index: SourceIndex | None) -> tuple[str, str
         except Exception:  # a location kind the printer does not know: the plain dump still stands
             located = None
     return text, located or None, refs
+
+
+def _defer(run: _Run, out: StageOutput, work: Callable[[], None]) -> StageOutput:
+    """`out`, to be completed by `work` once the diagnostics are out (see `_Run.deferred`)."""
+    run.deferred.append((out.name, out, work))
+    return out
+
+
+def _finish_deferred(run: _Run) -> None:
+    pending, run.deferred = run.deferred, []
+    for name, out, work in pending:
+        started = time.perf_counter()
+        try:
+            work()
+        except Exception as exc:  # a line-map bug: say so at the module, keep the compile
+            run.internal_error(name, exc)
+        out.seconds += time.perf_counter() - started
 
 
 def _join_prints(run: _Run) -> None:
@@ -459,13 +482,19 @@ def _run_llvm_ir(run: _Run) -> StageOutput | None:
     if run.sink.has_errors:
         return None
     run.llvm_ir = optimized
-    if run.index is None:
-        return StageOutput("llvm-ir", optimized, 0.0)
-    refs = provenance.llvm_ir_refs(optimized, run.index)
-    if not run.forced_lineinfo:
-        return StageOutput("llvm-ir", optimized, 0.0, line_refs=refs)
-    shown, kept = provenance.strip_llvm_debug(optimized)
-    return StageOutput("llvm-ir", shown, 0.0, line_refs=provenance.reindex(refs, kept))
+    out = StageOutput("llvm-ir", optimized, 0.0)
+    index = run.index
+    if index is None:
+        return out
+
+    def mapped() -> None:
+        refs = provenance.llvm_ir_refs(optimized, index)
+        if run.forced_lineinfo:
+            out.text, kept = provenance.strip_llvm_debug(optimized)
+            refs = provenance.reindex(refs, kept)
+        out.line_refs = refs
+
+    return _defer(run, out, mapped)
 
 
 def _run_ptx(run: _Run) -> StageOutput | None:
@@ -478,14 +507,21 @@ def _run_ptx(run: _Run) -> StageOutput | None:
     ptx = llvm_backend.emit_ptx(run.llvm_ir, target, opt_level=run.lctx.options.opt_level, sink=run.sink)
     if run.sink.has_errors or not ptx:
         return None
-    refs: list[SourceRef | None] | None = None
-    if run.index is not None:
-        refs = provenance.ptx_refs(ptx, run.index)
-        if run.forced_lineinfo:
-            ptx, kept = provenance.strip_ptx_debug(ptx)
-            refs = provenance.reindex(refs, kept)
     run.ptx = ptx
-    return StageOutput("ptx", ptx, 0.0, line_refs=refs)
+    out = StageOutput("ptx", ptx, 0.0)
+    index = run.index
+    if index is None:
+        return out
+
+    def mapped() -> None:  # (before ptxas: it is given the shown PTX, its messages placed by the map)
+        refs = provenance.ptx_refs(ptx, index)
+        if run.forced_lineinfo:
+            out.text, kept = provenance.strip_ptx_debug(ptx)
+            run.ptx = out.text
+            refs = provenance.reindex(refs, kept)
+        out.line_refs = refs
+
+    return _defer(run, out, mapped)
 
 
 def _run_cubin(run: _Run) -> StageOutput | None:
