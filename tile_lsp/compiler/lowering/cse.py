@@ -39,7 +39,9 @@ def is_pure(op: Operation) -> bool:
     return not op.regions and bool(op.results) and (name.startswith(_PURE_PREFIXES) or name in _PURE_NAMES)
 
 
-def _key(op: Operation) -> Hashable:
+def op_key(op: Operation) -> Hashable:
+    """What makes two pure ops equal: name, operands, result types, properties, attributes
+    (None: an unhashable attribute, never merged)."""
     try:
         props = tuple(sorted(op.properties.items())) if op.properties else ()
         attrs = tuple(sorted(op.attributes.items())) if op.attributes else ()
@@ -97,7 +99,7 @@ def eliminate_common_subexpressions(root: Operation, pure: Callable[[Operation],
                 continue
             if not pure(op):
                 continue
-            key = _key(op)
+            key = op_key(op)
             if key is None:
                 continue
             if not op.operands and hoist[0] is not None:  # a constant: one per function
@@ -135,4 +137,4 @@ def eliminate_common_subexpressions(root: Operation, pure: Callable[[Operation],
     return removed
 
 
-__all__ = ["eliminate_common_subexpressions", "is_pure"]
+__all__ = ["eliminate_common_subexpressions", "is_pure", "op_key"]
