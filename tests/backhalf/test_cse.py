@@ -108,34 +108,3 @@ def test_cuda_tile_stage_texts_shrink_and_resources_stay(monkeypatch: pytest.Mon
         assert {k: (v.registers, v.spill_stores) for k, v in merged.kernels.items()} == {
             k: (v.registers, v.spill_stores) for k, v in plain.kernels.items()
         }
-
-
-def test_the_gpu_stage_emits_a_repeated_pure_op_once_per_block() -> None:
-    """`_KernelConverter.v`: an equal pure op in the same block gives the first one's result
-    (the dropped op leaves no uses behind); another block, an impure op, other operands or
-    other attributes each get their own op."""
-    from xdsl.dialects import arith, llvm
-    from xdsl.dialects.builtin import i32
-    from xdsl.ir import Block
-
-    from tile_lsp.compiler.diagnostics import DiagnosticSink
-    from tile_lsp.compiler.lowering.common import LoweringContext
-    from tile_lsp.compiler.lowering.tileaa_to_gpu import _KernelConverter
-
-    lctx = LoweringContext(SourceText(""), CompileOptions(), DiagnosticSink("gpu", []), {})
-    cv = _KernelConverter(lctx, 128)
-    args = Block(arg_types=[i32, i32])
-    a, b = args.args
-    first = cv.v(arith.AddiOp(a, b))
-    assert cv.v(arith.AddiOp(a, b)) is first
-    assert len(list(a.uses)) == 1 and len(list(b.uses)) == 1  # only the op that stayed uses them
-    assert cv.v(arith.AddiOp(b, a)) is not first  # other operands
-    assert cv.v(arith.CmpiOp(a, b, "slt")) is not cv.v(arith.CmpiOp(a, b, "ult"))  # other predicate
-    calls = [cv.v(llvm.InlineAsmOp("mov.u32 $0, $1;", "=r,r", [a], [i32], has_side_effects=True)) for _ in range(2)]
-    assert calls[0] is not calls[1]  # not pure
-    outer = cv.block
-    cv.block = Block()
-    assert cv.v(arith.AddiOp(a, b)) is not first  # another block: its own
-    cv.block = outer
-    assert cv.v(arith.AddiOp(a, b)) is first
-    assert [op.name for op in outer.ops].count("arith.addi") == 2

@@ -39,9 +39,7 @@ def is_pure(op: Operation) -> bool:
     return not op.regions and bool(op.results) and (name.startswith(_PURE_PREFIXES) or name in _PURE_NAMES)
 
 
-def op_key(op: Operation) -> Hashable:
-    """What makes two pure ops equal: name, operands, result types, properties, attributes
-    (None: an unhashable attribute, never merged)."""
+def _key(op: Operation) -> Hashable:
     try:
         props = tuple(sorted(op.properties.items())) if op.properties else ()
         attrs = tuple(sorted(op.attributes.items())) if op.attributes else ()
@@ -99,7 +97,7 @@ def eliminate_common_subexpressions(root: Operation, pure: Callable[[Operation],
                 continue
             if not pure(op):
                 continue
-            key = op_key(op)
+            key = _key(op)
             if key is None:
                 continue
             if not op.operands and hoist[0] is not None:  # a constant: one per function
@@ -137,4 +135,4 @@ def eliminate_common_subexpressions(root: Operation, pure: Callable[[Operation],
     return removed
 
 
-__all__ = ["eliminate_common_subexpressions", "is_pure", "op_key"]
+__all__ = ["eliminate_common_subexpressions", "is_pure"]

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import cast
 
@@ -60,7 +60,6 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from tile_lsp.compiler.dialects.cuda_tile.floats import float_format
 from tile_lsp.compiler.lowering.common import LoweringContext
-from tile_lsp.compiler.lowering.cse import is_pure, op_key
 from tile_lsp.compiler.lowering.gpu_convert import F8Format, convert_f8, f8_format, storage_type
 from tile_lsp.compiler.lowering.gpu_rounding import needs_ptx, ptx_float_op
 from tile_lsp.compiler.lowering.layout import DEFAULT_THREADS, Layout, unravel
@@ -388,8 +387,6 @@ class _KernelConverter:
         # (block, type, value) -> a constant already made in that block (reused: it dominates
         # every later op of the block and of the regions nested in it).
         self.const_cache: dict[tuple[Block, Attribute, int | str], SSAValue] = {}
-        # (block, cse key) -> the result of a pure op emitted at the end of that block (`v`).
-        self.pure_cache: dict[tuple[Block, Hashable], SSAValue] = {}
         self.result_ptrs: list[SSAValue] = []  # a testing$func's result pointers (gpu_testing.py)
         self.global_scratch: list[str] = []  # `alloca global` address slots, freed at return (gpu_globals.py)
 
@@ -408,21 +405,6 @@ class _KernelConverter:
         return op
 
     def v(self, op: Operation) -> SSAValue:
-        """`op`'s one result, emitted; a pure op equal to one already emitted into this block
-        (name, operands, types, attributes: `cse._key`) is dropped for that one's result. The
-        slot-by-slot code repeats its index arithmetic: about a third of attention's gpu ops,
-        which the CSE after the stage would otherwise build, place and remove one by one."""
-        if op.operands and is_pure(op):
-            key = op_key(op)
-            if key is not None:
-                block_key = (self.block, key)
-                found = self.pure_cache.get(block_key)
-                if found is not None:
-                    op.erase()  # (never placed: this drops the uses of its operands)
-                    return found
-                result = self.emit(op).results[0]
-                self.pure_cache[block_key] = result
-                return result
         return self.emit(op).results[0]
 
     def const(self, value: int | float, t: Attribute) -> SSAValue:
