@@ -17,6 +17,15 @@ const SECTION = 'tileLsp';
 export const VIEW_STAGE_REQUEST = 'tileLsp/viewStage';
 /** The same, as a workspace/executeCommand command, used when the server advertises it. */
 export const VIEW_STAGE_COMMAND = 'tileLsp.viewStage';
+/** Server notification: how far the pipeline's diagnostics for a document version are published. */
+export const PIPELINE_STATUS_NOTIFICATION = 'tileLsp/pipelineStatus';
+
+interface PipelineStatus {
+  uri: string;
+  version: number;
+  state: string; // "stages" (through PTX), then "done", "timeout" or "crash"
+  seconds: number;
+}
 
 /** Languages of lowered text (previews) the server links back to the source. */
 const LOWERED_LANGUAGES = ['ptx', 'cuda-tile-stage', 'cuda-tile-llvm-ir'];
@@ -56,18 +65,24 @@ interface StageResult {
 export class TileLspContext implements vscode.Disposable {
   client: LanguageClient | undefined;
   private readonly status: vscode.StatusBarItem;
+  private readonly pipeline: vscode.StatusBarItem;
   private readonly output: vscode.OutputChannel;
+  /** The last tileLsp/pipelineStatus per document URI. */
+  private readonly pipelineStates = new Map<string, PipelineStatus>();
 
   constructor(private readonly extensionContext: vscode.ExtensionContext) {
     this.output = vscode.window.createOutputChannel('tile-lsp');
     this.status = vscode.window.createStatusBarItem('tileLsp.target', vscode.StatusBarAlignment.Right, 100);
     this.status.name = 'tile-lsp target';
     this.status.command = { title: 'Set target', command: 'workbench.action.openSettings', arguments: ['tileLsp.gpuName'] };
+    this.pipeline = vscode.window.createStatusBarItem('tileLsp.pipeline', vscode.StatusBarAlignment.Right, 99);
+    this.pipeline.name = 'tile-lsp pipeline';
+    this.pipeline.command = { title: 'Show PTX', command: 'tileLsp.showPtx' };
   }
 
   async activate(): Promise<void> {
     const subs = this.extensionContext.subscriptions;
-    subs.push(this, this.output, this.status);
+    subs.push(this, this.output, this.status, this.pipeline);
     subs.push(
       vscode.commands.registerCommand('tileLsp.showStage', (stage?: string) => this.showStage(stage)),
       vscode.commands.registerCommand('tileLsp.showPtx', () => this.showStage('ptx')),
@@ -81,6 +96,11 @@ export class TileLspContext implements vscode.Disposable {
         }
       }),
       vscode.window.onDidChangeActiveTextEditor(() => this.updateStatus()),
+      vscode.workspace.onDidChangeTextDocument((e) => {
+        if (e.document === vscode.window.activeTextEditor?.document) {
+          this.updateStatus(); // a new version: its pipeline status is not in yet
+        }
+      }),
       vscode.workspace.onDidOpenTextDocument((doc) => {
         this.detectCudaTile(doc);
         this.updateStatus(); // a language change (setTextDocumentLanguage) re-opens the document
@@ -171,6 +191,10 @@ export class TileLspContext implements vscode.Disposable {
       outputChannel: this.output,
     };
     this.client = new LanguageClient('tileLsp', 'tile-lsp', serverOptions, clientOptions);
+    this.client.onNotification(PIPELINE_STATUS_NOTIFICATION, (params: PipelineStatus) => {
+      this.pipelineStates.set(params.uri, params);
+      this.updateStatus();
+    });
     try {
       await this.client.start();
     } catch (err) {
@@ -211,6 +235,17 @@ export class TileLspContext implements vscode.Disposable {
       this.status.show();
     } else {
       this.status.hide();
+    }
+    const state = doc ? this.pipelineStates.get(doc.uri.toString()) : undefined;
+    if (doc && state && state.version === doc.version) {
+      this.pipeline.text = pipelineLabel(state);
+      this.pipeline.tooltip =
+        state.state === 'stages'
+          ? 'tile-lsp: every stage\'s diagnostics through PTX are shown; ptxas is running. Click: show the PTX.'
+          : `tile-lsp: pipeline ${state.state} for this version. Click: show the PTX.`;
+      this.pipeline.show();
+    } else {
+      this.pipeline.hide();
     }
   }
 
@@ -269,6 +304,22 @@ export class TileLspContext implements vscode.Disposable {
     const client = this.client;
     this.client = undefined;
     await client?.stop().catch(() => undefined);
+  }
+}
+
+/** The pipeline status bar text: "$(sync~spin) PTX 840 ms, ptxas…" while ptxas runs, then "$(check) pipeline 1.07 s"
+ * (the worker's time for that version; a few ms when every entry came from the cache). */
+export function pipelineLabel(status: { state: string; seconds: number }): string {
+  const seconds = status.seconds < 1 ? `${Math.round(status.seconds * 1000)} ms` : `${status.seconds.toFixed(2)} s`;
+  switch (status.state) {
+    case 'stages':
+      return `$(sync~spin) PTX ${seconds}, ptxas…`;
+    case 'done':
+      return `$(check) pipeline ${seconds}`;
+    case 'timeout':
+      return '$(warning) pipeline timed out';
+    default:
+      return `$(error) pipeline ${status.state}`;
   }
 }
 

@@ -118,6 +118,12 @@ async function step(name, fn) {
       await page.waitForSelector('.statusbar-item:has-text("sm_90")', { timeout: 30000 });
       return { language: 'cuda_tile', gpu: 'sm_90' };
     });
+    await step('pipeline status (tileLsp/pipelineStatus) in the status bar', async () => {
+      // The valid kernel compiles in the background: "pipeline N ms" (or "N.NN s") once ptxas is done.
+      const item = page.locator('.statusbar-item', { hasText: /pipeline \d+(\.\d+)? m?s/ }).first();
+      await item.waitFor({ timeout: 60000 });
+      return { text: (await item.innerText()).trim() };
+    });
     await step('break a value name -> diagnostic', async () => {
       // line 6: "    %base = muli %bid, %c128 : tile<i32>"; "%bid" ends before col 22.
       const before = await lineText(6);
