@@ -70,26 +70,12 @@ def op_init(self: Any, op_def: Any, *, operands: Sequence[Any], result_types: Se
     operand and one type per result definition, no regions or successors. Its operand and result
     lists are then the arguments themselves, so it goes straight to `Operation.__init__`;
     everything else (and every error) is xDSL's own code."""
-    if (op_def.options or regions or successors or op_def.regions or op_def.successors
-            or len(operands) != len(op_def.operands) or len(result_types) != len(op_def.results)):
+    plain = not (op_def.options or regions or successors or op_def.regions or op_def.successors
+                 or len(operands) != len(op_def.operands) or len(result_types) != len(op_def.results))
+    plain = plain and _all_of(operands, _IS_VALUE, SSAValue) and _all_of(result_types, _IS_ATTRIBUTE, Attribute)
+    if not plain:
         return ORIGINAL_OP_INIT(self, op_def, operands=operands, result_types=result_types, properties=properties,
                                 attributes=attributes, successors=successors, regions=regions)
-    for operand in operands:
-        kind = type(operand)
-        known = _IS_VALUE.get(kind)
-        if known is None:
-            known = _IS_VALUE[kind] = issubclass(kind, SSAValue)
-        if not known:
-            return ORIGINAL_OP_INIT(self, op_def, operands=operands, result_types=result_types, properties=properties,
-                                    attributes=attributes, successors=successors, regions=regions)
-    for result in result_types:
-        kind = type(result)
-        known = _IS_ATTRIBUTE.get(kind)
-        if known is None:
-            known = _IS_ATTRIBUTE[kind] = issubclass(kind, Attribute)
-        if not known:
-            return ORIGINAL_OP_INIT(self, op_def, operands=operands, result_types=result_types, properties=properties,
-                                    attributes=attributes, successors=successors, regions=regions)
     Operation.__init__(
         self,
         operands=list(operands),
@@ -100,6 +86,18 @@ def op_init(self: Any, op_def: Any, *, operands: Sequence[Any], result_types: Se
         regions=[],
     )
     return None
+
+
+def _all_of(values: Sequence[Any], known: dict[type, bool], base: type) -> bool:
+    """Whether every value is an instance of `base` (decided once per exact type, in `known`)."""
+    for value in values:
+        kind = type(value)
+        found = known.get(kind)
+        if found is None:
+            found = known[kind] = issubclass(kind, base)
+        if not found:
+            return False
+    return True
 
 
 def walk_ops(root: Operation) -> list[Operation]:
