@@ -119,7 +119,7 @@ class _Run:
         self.before_ptxas: Callable[[CompileResult], None] | None = None  # compile_source's `early`
         # Work for the shown texts and line maps only (no later stage reads it, no diagnostic
         # comes of it): done after the early diagnostics, before ptxas (`_finish_deferred`).
-        self.deferred: list[tuple[str, StageOutput, Callable[[], None]]] = []
+        self.deferred: list[tuple[StageOutput, Callable[[], None]]] = []
 
     @property
     def debug_shown(self) -> bool:
@@ -386,18 +386,18 @@ def _print_stage(module: Operation, index: SourceIndex | None) -> tuple[str, str
 
 def _defer(run: _Run, out: StageOutput, work: Callable[[], None]) -> StageOutput:
     """`out`, to be completed by `work` once the diagnostics are out (see `_Run.deferred`)."""
-    run.deferred.append((out.name, out, work))
+    run.deferred.append((out, work))
     return out
 
 
 def _finish_deferred(run: _Run) -> None:
     pending, run.deferred = run.deferred, []
-    for name, out, work in pending:
+    for out, work in pending:
         started = time.perf_counter()
         try:
             work()
         except Exception as exc:  # a line-map bug: say so at the module, keep the compile
-            run.internal_error(name, exc)
+            run.internal_error(out.name, exc)
         out.seconds += time.perf_counter() - started
 
 
