@@ -21,6 +21,7 @@ import gc
 import logging
 import os
 import pathlib
+import time
 import traceback
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
@@ -52,7 +53,11 @@ from tile_lsp.features import pipeline_view as pview
 from tile_lsp.session import Session, Settings, Snapshot
 
 DEBOUNCE_S = 0.005  # coalesces keystroke bursts; small, since re-parsing one entry is cheap
-PIPELINE_DEBOUNCE_S = 0.1  # a compile starts once typing pauses this long
+PIPELINE_DEBOUNCE_S = 0.1  # in a burst of edits, a compile starts once typing pauses this long
+# An edit that comes this long after the document's previous one (or its opening) is not part of a
+# burst: its compile starts at once. Should it turn out to start a burst, the next keystroke
+# cancels that compile, and the rest of the burst waits for the pause as before.
+PIPELINE_IDLE_S = 0.5
 # Front-end diagnostics wait this long for the stage diagnostics of the same version, so both are
 # published together; a slower compile gets the front end's published first (its own later).
 PIPELINE_GRACE_S = 1.0
@@ -90,6 +95,7 @@ class TileServer:
         self.ls = LanguageServer("tile-lsp", __version__, text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental)
         self.session = Session()
         self.pending: dict[str, asyncio.Task[None]] = {}
+        self.last_edit: dict[str, float] = {}  # uri -> when its latest version came (monotonic)
         self.pipeline = BackgroundPipeline()  # worker processes start with the first compile
         # uri -> (version, stage diagnostics) last published: what the quick fixes look at.
         self.stage_published: dict[str, tuple[int, list[Diagnostic]]] = {}
@@ -131,9 +137,15 @@ class TileServer:
         old = self.pending.pop(snap.uri, None)
         if old is not None:
             old.cancel()
-        self.pending[snap.uri] = asyncio.get_event_loop().create_task(self._publish_later(snap))
+        now = time.monotonic()
+        previous = self.last_edit.get(snap.uri)
+        self.last_edit[snap.uri] = now
+        pause = PIPELINE_DEBOUNCE_S if previous is not None and now - previous < PIPELINE_IDLE_S else 0.0
+        self.pending[snap.uri] = asyncio.get_event_loop().create_task(self._publish_later(snap, pause))
 
-    async def _publish_later(self, snap: Snapshot) -> None:
+    async def _publish_later(self, snap: Snapshot, pause: float = PIPELINE_DEBOUNCE_S) -> None:
+        """Front-end diagnostics, then the pipeline's: its compile starts after `pause` (the
+        typing pause inside a burst of edits; none for an edit on its own)."""
         await asyncio.sleep(DEBOUNCE_S)
         if not self.session.is_latest(snap):
             return
@@ -155,9 +167,10 @@ class TileServer:
             return
         report = self.pipeline.cached(request)
         if report is None:
-            await asyncio.sleep(PIPELINE_DEBOUNCE_S)
-            if not self.session.is_latest(snap):
-                return
+            if pause > 0:
+                await asyncio.sleep(pause)
+                if not self.session.is_latest(snap):
+                    return
             early_published = False
 
             def early(found: EarlyReport) -> None:
@@ -523,6 +536,7 @@ class TileServer:
             if task is not None:
                 task.cancel()
             self.stage_published.pop(uri, None)
+            self.last_edit.pop(uri, None)
             self.session.close(uri)
             ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
