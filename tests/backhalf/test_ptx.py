@@ -335,3 +335,42 @@ def test_code_generation_from_another_thread() -> None:
     thread.join(60)
     assert out and ".func f()" in out[0]
     assert ".func f()" in emit_ptx(good, Target(80))
+
+
+def _elf_sections(data: bytes) -> dict[str, bytes]:
+    import struct
+
+    shoff = struct.unpack_from("<Q", data, 0x28)[0]
+    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x3A)
+    headers = [struct.unpack_from("<IIQQQQ", data, shoff + i * shentsize) for i in range(shnum)]
+    names = headers[shstrndx][4]
+    return {data[names + h[0] : data.index(b"\0", names + h[0])].decode(): data[h[4] : h[4] + h[5]] for h in headers}
+
+
+def test_ptxas_splits_a_file_of_kernels_over_threads_with_the_same_cubin(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two kernels: ptxas optimizes them on two threads (`--split-compile`); the code, the -v
+    report and every cubin section but ptxas's note of its command line are as on one thread."""
+    from tile_lsp.compiler.backend import ptxas as ptxas_mod
+    from tile_lsp.compiler.pipeline import compile_source
+    from tile_lsp.compiler.source import SourceText
+
+    path = needs_ptxas()
+    needs_libdevice()
+    if not ptxas_mod.splits_compile(path) or ptxas_mod.ptxas_threads(path, ".entry a(\n.entry b(\n") < 2:
+        pytest.skip("this ptxas or this machine does not split compiles")
+    kernels = pathlib.Path(__file__).parents[1] / "data" / "cutile" / "vector_add.mlir"
+    target = Target(90, "a")
+    options = CompileOptions(target)
+    ptx = compile_source(SourceText(kernels.read_text(), str(kernels)), options, "ptx", cache=False).stage("ptx")
+    assert ptx is not None and ptx.text.count(".entry") == 2
+    split = run_ptxas(ptx.text, target, options)
+    assert split.ok and "--split-compile 2" in split.command
+    monkeypatch.setattr(ptxas_mod, "ptxas_threads", lambda *_: 1)
+    whole = run_ptxas(ptx.text, target, options)
+    assert whole.ok and "--split-compile" not in whole.command
+    assert split.kernels == whole.kernels and len(whole.kernels) == 2
+    assert split.cubin is not None and whole.cubin is not None
+    a, b = _elf_sections(split.cubin), _elf_sections(whole.cubin)
+    assert a.keys() == b.keys()
+    assert [name for name in a if a[name] != b[name]] == [".note.nv.tkinfo"]
+    assert any(name.startswith(".text.") for name in a)

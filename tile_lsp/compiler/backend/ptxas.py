@@ -6,6 +6,7 @@ the command can be rerun as printed.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import shlex
@@ -85,18 +86,57 @@ def find_ptxas(options: CompileOptions | None = None) -> str | None:
 
 
 def ptxas_command(
-    ptxas: str, ptx_path: str, cubin_path: str, target: Target, options: CompileOptions, *, debug: bool = False
+    ptxas: str,
+    ptx_path: str,
+    cubin_path: str,
+    target: Target,
+    options: CompileOptions,
+    *,
+    debug: bool = False,
+    threads: int = 1,
 ) -> list[str]:
     """The ptxas command line. Device debug (`options.device_debug`, or `debug`: the PTX says
     `.target ..., debug`) is `-g -O0` (ptxas rejects -g with optimization: "Optimized debugging
-    not supported", and -g overrides -lineinfo); line info is `-lineinfo` at the -O level."""
+    not supported", and -g overrides -lineinfo); line info is `-lineinfo` at the -O level.
+    `threads` > 1 optimizes the functions on that many threads (`--split-compile`)."""
     if options.device_debug or debug:
         cmd = [ptxas, f"-arch={target.chip}", "-O0", "-v", "-g"]
     else:
         cmd = [ptxas, f"-arch={target.chip}", f"-O{max(0, min(3, options.opt_level))}", "-v"]
         if options.lineinfo:
             cmd.append("-lineinfo")
+        if threads > 1:
+            cmd += ["--split-compile", str(threads)]
     return [*cmd, ptx_path, "-o", cubin_path]
+
+
+_FUNCTION_START = re.compile(r"^[ \t]*(?:\.visible\s+|\.weak\s+)?\.(?:entry|func)\b[^;\n]*$", re.MULTILINE)
+
+
+@functools.lru_cache(maxsize=8)
+def splits_compile(ptxas: str) -> bool:
+    """Whether this ptxas has `--split-compile N` (functions optimized on N threads). With it the
+    cubin is the same but for the command line ptxas records in it, and so is the -v report."""
+    try:
+        usage = subprocess.run([ptxas, "--help"], capture_output=True, text=True, timeout=10).stdout
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return "--split-compile" in usage
+
+
+def ptxas_threads(ptxas: str, ptx: str) -> int:
+    """Threads worth giving ptxas for `ptx`: one per function defined there, at most the cores
+    this process may use (1 where ptxas cannot split)."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    if cores < 2:
+        return 1
+    functions = sum(1 for _ in _FUNCTION_START.finditer(ptx))
+    if functions < 2 or not splits_compile(ptxas):
+        return 1
+    return min(cores, functions)
 
 
 _DEBUG_TARGET = re.compile(r"^\s*\.target\s+[^\n]*\bdebug\b", re.MULTILINE)
@@ -118,7 +158,9 @@ def run_ptxas(ptx: str, target: Target, options: CompileOptions, *, name: str = 
     cubin_path = os.path.join(workdir, f"{name}.cubin")
     with open(ptx_path, "w") as fh:
         fh.write(ptx)
-    cmd = ptxas_command(ptxas, ptx_path, cubin_path, target, options, debug=ptx_has_debug(ptx))
+    debug = ptx_has_debug(ptx)
+    threads = 1 if debug or options.device_debug else ptxas_threads(ptxas, ptx)
+    cmd = ptxas_command(ptxas, ptx_path, cubin_path, target, options, debug=debug, threads=threads)
     command = shlex.join(cmd)
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=options.ptxas_timeout)
