@@ -48,10 +48,12 @@ def test_a_chained_child_starts_after_the_one_before() -> None:
     assert second.result() >= first.result()
 
 
-def _texts(monkeypatch: pytest.MonkeyPatch, enabled: bool) -> dict[str, tuple[str, str | None, list[object] | None]]:
+def _texts(
+    monkeypatch: pytest.MonkeyPatch, enabled: bool, emit: str = "llvm"
+) -> dict[str, tuple[str, str | None, list[object] | None]]:
     monkeypatch.setattr(forked, "ENABLED", enabled)
     options = CompileOptions(target=Target.parse_gpu_name("sm_90a"))
-    result = compile_source(SourceText(KERNEL.read_text(), str(KERNEL)), options, "llvm", cache=False)
+    result = compile_source(SourceText(KERNEL.read_text(), str(KERNEL)), options, emit, cache=False)
     assert result.ok, [d.message for d in result.diagnostics]
     out = {}
     for name in MLIR_STAGES:
@@ -61,14 +63,40 @@ def _texts(monkeypatch: pytest.MonkeyPatch, enabled: bool) -> dict[str, tuple[st
     return out
 
 
-def test_forked_printing_gives_the_same_texts_and_maps(monkeypatch: pytest.MonkeyPatch) -> None:
-    inline = _texts(monkeypatch, False)
-    deferred = _texts(monkeypatch, True)
+@pytest.mark.parametrize("emit", ["llvm", "ptx"])
+def test_forked_printing_gives_the_same_texts_and_maps(monkeypatch: pytest.MonkeyPatch, emit: str) -> None:
+    inline = _texts(monkeypatch, False, emit)
+    deferred = _texts(monkeypatch, True, emit)
     for name in MLIR_STAGES:
         assert deferred[name] == inline[name], name
         text, located, refs = deferred[name]
         assert text.count("\n") > 10 and located is not None and "loc(" in located
         assert refs is not None and any(r is not None for r in refs)
+
+
+def test_only_the_stages_rewritten_later_are_forked_before_the_diagnostics(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every fork costs the stages after it copy-on-write faults: the small tileaa stage is
+    printed in process, gpu and nvvm (rewritten in place by the next stage) in children forked
+    at once, and llvm (only read after it) in one forked after the early diagnostics."""
+    events: list[str] = []
+    real_init = forked.Forked.__init__
+
+    def counting_init(self: forked.Forked[object], *args: object, **kwargs: object) -> None:
+        events.append("fork")
+        real_init(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(forked.Forked, "__init__", counting_init)
+    monkeypatch.setattr(forked, "ENABLED", True)
+    options = CompileOptions(target=Target.parse_gpu_name("sm_90a"))
+    one_entry = KERNEL.with_name("layernorm.mlir")  # (entries of a file compile in forked children)
+    result = compile_source(
+        SourceText(one_entry.read_text(), str(one_entry)), options, "ptx", cache=False, early=lambda _: events.append("early")
+    )
+    assert result.ok
+    assert events == ["fork", "fork", "early", "fork"]
+    for name in ("tileaa", "llvm"):
+        stage = result.stage(name)
+        assert stage is not None and stage.text.count("\n") > 10 and stage.line_refs
 
 
 def test_without_a_process_to_fork_the_stage_is_printed_in_process(monkeypatch: pytest.MonkeyPatch) -> None:

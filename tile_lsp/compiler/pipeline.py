@@ -120,6 +120,9 @@ class _Run:
         # Work for the shown texts and line maps only (no later stage reads it, no diagnostic
         # comes of it): done after the early diagnostics, before ptxas (`_finish_deferred`).
         self.deferred: list[tuple[StageOutput, Callable[[], None]]] = []
+        # The llvm stage's text, printed once the diagnostics are out (`_print_late`): no later
+        # stage changes the module, so it needs no snapshot taken at once.
+        self.late: list[StageOutput] = []
 
     @property
     def debug_shown(self) -> bool:
@@ -217,6 +220,7 @@ def compile_whole(
     try:
         _run_stages(run, emit)
     finally:
+        _print_late(run)
         _finish_deferred(run)
         _join_prints(run)
     return result
@@ -306,6 +310,7 @@ def _run_stages(run: _Run, emit: str) -> None:
                     run.before_ptxas(result)
                 except Exception:  # only an early look at the diagnostics: the compile goes on
                     log.debug("the before-ptxas hook failed", exc_info=True)
+            _print_late(run)
             _finish_deferred(run)  # ptxas's messages are placed through the PTX line map
         sink.stage = DIAGNOSTIC_STAGE.get(name, name)
         started = time.perf_counter()
@@ -341,25 +346,46 @@ def _require_target(run: _Run) -> Target | None:
     return target
 
 
-def _mlir_output(run: _Run, name: str) -> StageOutput:
+def _mlir_output(run: _Run, name: str, *, snapshot: bool = True, late: bool = False) -> StageOutput:
     """The stage's text (plain and located) and line map, printed from the module as it is now.
     With fork (`compiler.forked`) the printing runs in a child on a snapshot of the module while
-    the next stages go on; `_join_prints` fills the output in before the compile returns."""
+    the next stages go on; `_join_prints` fills the output in before the compile returns.
+
+    Each fork costs the stages after it copy-on-write faults on every page they touch, so
+    `snapshot=False` (a small module: printing it costs less) prints here, and `late=True` (the
+    module does not change after this stage) leaves the fork until the diagnostics are out."""
     from tile_lsp.compiler import forked
 
-    if forked.ENABLED:
+    if forked.ENABLED and snapshot:
         out = StageOutput(name, "", 0.0)
-        module, index = run.module, run.index
-        after = run.pending[-1][1] if run.pending else None
-        try:
-            job = forked.Forked(lambda: _print_stage(module, index), after)
-        except OSError:  # no process to be had (limits, memory): print here
-            pass
-        else:
-            run.pending.append((out, job))
+        if late:
+            run.late.append(out)
             return out
+        _print_forked(run, out)
+        return out
     text, located, refs = _print_stage(run.module, run.index)
     return StageOutput(name, text, 0.0, located_text=located, line_refs=refs)
+
+
+def _print_forked(run: _Run, out: StageOutput) -> None:
+    """Print `out`'s stage from the module as it is now, in a forked child (here if none)."""
+    from tile_lsp.compiler import forked
+
+    module, index = run.module, run.index
+    after = run.pending[-1][1] if run.pending else None
+    try:
+        job = forked.Forked(lambda: _print_stage(module, index), after)
+    except OSError:  # no process to be had (limits, memory): print here
+        out.text, out.located_text, out.line_refs = _print_stage(module, index)
+    else:
+        run.pending.append((out, job))
+
+
+def _print_late(run: _Run) -> None:
+    """Start the printing `_mlir_output(late=True)` left for now."""
+    late, run.late = run.late, []
+    for out in late:
+        _print_forked(run, out)
 
 
 def _print_stage(module: Operation, index: SourceIndex | None) -> tuple[str, str | None, list[SourceRef | None] | None]:
@@ -419,7 +445,7 @@ def _run_tileaa(run: _Run) -> StageOutput | None:
 
     if not convert_cuda_tile_to_tileaa(run.module, run.lctx) or run.sink.has_errors:
         return None  # without a target: "invalid or missing --compute-capability option" at the module
-    return _mlir_output(run, "tileaa")
+    return _mlir_output(run, "tileaa", snapshot=False)  # about a tenth of the gpu stage's text
 
 
 def _run_gpu(run: _Run) -> StageOutput | None:
@@ -459,7 +485,7 @@ def _run_llvm(run: _Run) -> StageOutput | None:
         intrinsics.lower_intrinsics(run.module, run.lctx, level)
         if run.sink.has_errors:
             return None
-    return _mlir_output(run, "llvm")
+    return _mlir_output(run, "llvm", late=True)  # (the llvm-ir stage reads the module, never changes it)
 
 
 def _run_llvm_ir(run: _Run) -> StageOutput | None:
