@@ -7,7 +7,11 @@ small JSON-RPC client (bench/lsp_latency.py):
    diagnostics through PTX published, and edit -> ptxas done (its messages, the code lens, the
    hover's lines), both as the server's `tileLsp/pipelineStatus` says, its debounce included;
    and edit -> the result of `tileLsp/viewStage` while the requests of 3. keep coming;
-3. responsiveness under load: hover, definition and completion p50/p95 while a lowering runs.
+3. responsiveness under load: hover, definition and completion p50/p95 while a lowering runs;
+4. typing bursts on attention: a constant's digits typed one keystroke every 80 ms (each version
+   valid), then last keystroke -> its stage diagnostics and -> ptxas done. The server compiles an
+   edit on its own at once and waits for a 0.1 s typing pause inside a burst; this says what a
+   burst costs (its first keystroke's compile is cancelled by the second).
 
 `python bench/pipeline_editor.py [--edits N] [--gpu-name sm_90a] [--json OUT]`
 """
@@ -195,6 +199,38 @@ async def latency_and_load(client: Any, tmp: pathlib.Path, edits: int) -> dict[s
     }
 
 
+async def typing_bursts(client: Any, tmp: pathlib.Path, bursts: int, keys: int = 8, gap: float = 0.08) -> dict[str, Any]:
+    """`bursts` times: after a pause, type `keys` digits of a new constant in attention's first
+    entry, one every `gap` s; time the last version's stage diagnostics and ptxas done."""
+    base = (CUTILE / "attention.mlir").read_text()
+    doc = Doc(client, tmp / "typing.mlir", base)
+    await doc.view()
+    stages_s, done_s = [], []
+    for b in range(bursts):
+        await asyncio.sleep(0.6)  # the user stops, then starts typing
+        since = len(client.notifications)
+        digits = ""
+        for k in range(keys):
+            digits += str((b + k) % 9 + 1)
+            parts = entries_of(base)
+            at = parts[0].index("\n") + 1
+            parts[0] = parts[0][:at] + f"  %typed = constant <i32: {digits}> : tile<i32>\n" + parts[0][at:]
+            doc.change(base[: base.index(entries_of(base)[0])] + "".join(parts))
+            if k < keys - 1:
+                await asyncio.sleep(gap)
+        t = time.perf_counter()
+        version = doc.version
+
+        def status(params: Any, states: tuple[str, ...], version: int = version) -> bool:
+            return bool(params.get("uri") == doc.uri and params.get("version") == version and params.get("state") in states)
+
+        done_at, _ = await client.notification(STATUS, lambda p: status(p, ("done", "timeout", "crash")), since)
+        stages_at, _ = await client.notification(STATUS, lambda p: status(p, ("stages", "done", "timeout", "crash")), since)
+        stages_s.append(stages_at - t)
+        done_s.append(done_at - t)
+    return {"keys": keys, "gap_s": gap, "last_key_to_stage_diagnostics": summary(stages_s), "last_key_to_done": summary(done_s)}
+
+
 def _units(units: dict[str, Any]) -> str:
     """"1 compiled (name), 9 cached; stage runs: tileaa 1, gpu 1, ..."."""
     if not units:
@@ -209,6 +245,7 @@ async def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--edits", type=int, default=10)
     ap.add_argument("--skip-one-entry", action="store_true", help="only the attention scenarios")
+    ap.add_argument("--bursts", type=int, default=5, help="typing bursts on attention (0: none)")
     ap.add_argument("--gpu-name", default="sm_90a")
     ap.add_argument("--json", type=pathlib.Path)
     ap.add_argument("--server", nargs="+", default=SERVER)
@@ -224,6 +261,7 @@ async def main() -> None:
     results: dict[str, Any] = {"gpu_name": args.gpu_name}
     results["one_entry"] = None if args.skip_one_entry else await one_entry(client, tmp, args.edits)
     results["attention"] = await latency_and_load(client, tmp, args.edits)
+    results["typing"] = await typing_bursts(client, tmp, args.bursts) if args.bursts else None
     await client.request("shutdown", None)
     client.notify("exit", None)
 
@@ -247,6 +285,11 @@ async def main() -> None:
     print(f"hover while lowering                   : {fmt(att['hover_under_load'])}   target p95 <= 20 ms")
     print(f"definition while lowering              : {fmt(att['definition_under_load'])}   target p95 <= 20 ms")
     print(f"completion while lowering              : {fmt(att['completion_under_load'])}")
+    typing = results["typing"]
+    if typing is not None:
+        print(f"\n## typing bursts on attention.mlir: {typing['keys']} keystrokes {typing['gap_s'] * 1000:.0f} ms apart")
+        print(f"last keystroke -> stage diagnostics     : {fmt(typing['last_key_to_stage_diagnostics'])}")
+        print(f"last keystroke -> ptxas done            : {fmt(typing['last_key_to_done'])}")
     if args.json:
         args.json.write_text(json.dumps(results, indent=1))
 

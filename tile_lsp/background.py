@@ -4,8 +4,10 @@ cancellation and a timeout.
 `BackgroundPipeline.compile(request, timeout)` (asyncio) runs `compile_source` in a worker
 process and returns a `PipelineReport` (plain, picklable data). Reports are cached by the
 request (text, path, compile options, emit); concurrent callers of the same request share one
-run. A run nobody waits for any more is cancelled by killing its worker's process group (the
-LLVM codegen child and ptxas included); so are runs past their timeout. A worker that dies is a
+run. A run nobody waits for any more is cancelled: its worker is signalled (CANCEL_SIGNAL) and
+stops the compile at its next checkpoint (compiler/cancel.py), staying warm with its caches; one
+that has not stopped within CANCEL_GRACE_S is killed with its process group (the LLVM codegen
+child and ptxas included), as are runs past their timeout. A worker that dies is a
 "crash" report with a diagnostic, never an exception in the server. A warm spare worker is kept
 so that the run after a cancellation starts at once.
 
@@ -33,6 +35,7 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any
 
+from tile_lsp.compiler import cancel
 from tile_lsp.compiler.diagnostics import Diagnostic, Severity
 from tile_lsp.compiler.provenance import SourceRef, lines_of_source
 from tile_lsp.compiler.source import SourceText, Span
@@ -42,6 +45,11 @@ DONE, TIMEOUT, CRASH, CANCELLED = "done", "timeout", "crash", "cancelled"
 PIPELINE_STAGE = "pipeline"  # the `stage` of the service's own diagnostics (timeout, crash)
 READY_LIMIT_S = 120.0  # a worker that has not started (imports + warm-up) by then is broken
 _POLL_S = 0.02
+CANCEL_SIGNAL = signal.SIGUSR1  # server -> worker: stop this compile at its next checkpoint
+# How long a cancelled compile may take to stop at a checkpoint (LLVM, the code generation helper
+# and ptxas are never interrupted: the longest of them on attention is ~0.2 s) before its worker
+# is killed and replaced instead.
+CANCEL_GRACE_S = 0.5
 _COLLECT_EVERY = 8  # compiles a worker may run back to back before it runs the GC anyway
 _CACHE_SIZE = 64
 # Imported once in the fork server, so that every worker forked from it starts warm.
@@ -286,6 +294,7 @@ def _worker_main(conn: Connection, compile_fn: Callable[[PipelineRequest], Pipel
     gc.disable()
     uncollected = 0
     global _early_sink
+    signal.signal(CANCEL_SIGNAL, _cancel_requested)
     while True:
         try:
             message = conn.recv()
@@ -295,8 +304,11 @@ def _worker_main(conn: Connection, compile_fn: Callable[[PipelineRequest], Pipel
             return
         job, request = message
         _early_sink = functools.partial(_send_early, conn, job)
+        cancel.requested = False  # (a signal meant for the job before may come after its report)
         try:
             report = compile_fn(request)
+        except cancel.Cancelled:
+            report = PipelineReport(CANCELLED)
         except BaseException as exc:  # a pipeline bug: report it, keep serving
             source = SourceText(request.text, request.path)
             text = f"tile-lsp's pipeline failed: {type(exc).__name__}: {exc}"
@@ -317,6 +329,10 @@ def _worker_main(conn: Connection, compile_fn: Callable[[PipelineRequest], Pipel
             _UNIT_CACHE.flush()
         gc.collect()
         uncollected = 0
+
+
+def _cancel_requested(signum: int, frame: Any) -> None:
+    cancel.requested = True  # the compile stops at its next checkpoint (compiler/cancel.py)
 
 
 def _send_early(conn: Connection, job: int, early: EarlyReport) -> None:
@@ -360,6 +376,12 @@ class _Worker:
             except (EOFError, OSError):
                 return CRASH
         return DONE
+
+    def interrupt(self) -> None:
+        """Ask the worker to stop its compile at the next checkpoint (it reports CANCELLED)."""
+        if self.proc.pid is not None:
+            with contextlib.suppress(OSError):
+                os.kill(self.proc.pid, CANCEL_SIGNAL)
 
     def kill(self) -> None:
         pid = self.proc.pid
@@ -610,19 +632,27 @@ class BackgroundPipeline:
         job = next(self._jobs)
         started = time.monotonic()
         deadline = started + max(0.0, timeout)
+        stopping: float | None = None  # when the worker was asked to stop (the run was cancelled)
         try:
             worker.conn.send((job, request))
             while True:
-                if cancel.is_set():
-                    self.pool.release(worker, healthy=False)
+                if cancel.is_set() and stopping is None:
+                    stopping = time.monotonic()
+                    worker.interrupt()
+                if stopping is not None and time.monotonic() - stopping > CANCEL_GRACE_S:
+                    self.pool.release(worker, healthy=False)  # it did not stop in time: kill it
                     return PipelineReport(CANCELLED)
                 if worker.conn.poll(_POLL_S):
                     got, report = _receive(worker.conn)
                     if got != job:
                         continue
                     if isinstance(report, EarlyReport):
-                        early(report)
+                        if stopping is None:
+                            early(report)
                         continue
+                    if stopping is not None:  # stopped, or finished before it saw the request
+                        self.pool.release(worker, healthy=report.status in (DONE, CANCELLED))
+                        return PipelineReport(CANCELLED)
                     self.pool.release(worker, healthy=report.status == DONE)
                     return report
                 if time.monotonic() > deadline:

@@ -116,3 +116,46 @@ def test_a_chain_after_a_collected_child_still_runs() -> None:
     first = forked.Forked(lambda: 1)
     assert first.result() == 1
     assert forked.Forked(lambda: 2, after=first).result() == 2
+
+
+def test_a_cancel_stops_the_compile_at_a_checkpoint_and_its_printing_children(monkeypatch: pytest.MonkeyPatch) -> None:
+    """compiler/cancel.py: a cancel requested during the nvvm stage stops the compile at the next
+    checkpoint; the children forked to print earlier stages are stopped; the next compile is whole."""
+    from tile_lsp.compiler import cancel
+    from tile_lsp.compiler import pipeline as pipeline_mod
+
+    monkeypatch.setattr(forked, "ENABLED", True)
+    jobs: list[forked.Forked[object]] = []
+    real_init = forked.Forked.__init__
+
+    def recording_init(self: forked.Forked[object], *args: object, **kwargs: object) -> None:
+        real_init(self, *args, **kwargs)  # type: ignore[arg-type]
+        jobs.append(self)
+
+    monkeypatch.setattr(forked.Forked, "__init__", recording_init)
+    real_nvvm = pipeline_mod._STAGE_RUNNERS["nvvm"]
+
+    def nvvm_then_cancel(run: object) -> object:
+        cancel.requested = True  # as the worker's signal handler does, mid-stage
+        return real_nvvm(run)  # type: ignore[arg-type]
+
+    one_entry = KERNEL.with_name("layernorm.mlir")
+    source = SourceText(one_entry.read_text(), str(one_entry))
+    options = CompileOptions(target=Target.parse_gpu_name("sm_90a"))
+    monkeypatch.setitem(pipeline_mod._STAGE_RUNNERS, "nvvm", nvvm_then_cancel)
+    try:
+        with pytest.raises(cancel.Cancelled):
+            compile_source(source, options, "ptx", cache=False)
+    finally:
+        cancel.requested = False
+    assert jobs, "the gpu stage's printer was forked before the cancel"
+    for job in jobs:
+        with pytest.raises(ProcessLookupError):
+            os.kill(job._pid, 0)  # stopped and reaped
+    monkeypatch.setitem(pipeline_mod._STAGE_RUNNERS, "nvvm", real_nvvm)
+    again = compile_source(source, options, "ptx", cache=False)
+    monkeypatch.setattr(forked, "ENABLED", False)
+    reference = compile_source(source, options, "ptx", cache=False)
+    assert again.ok and [s.name for s in again.stages] == [s.name for s in reference.stages]
+    for mine, theirs in zip(again.stages, reference.stages, strict=True):
+        assert mine.text == theirs.text, mine.name

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import os
+import pathlib
 import signal
 import time
 
 import pytest
 
 from tile_lsp.background import (
+    CANCEL_GRACE_S,
     CRASH,
     DONE,
     TIMEOUT,
@@ -56,6 +58,17 @@ def raises(request: PipelineRequest) -> PipelineReport:
 def sleeps(request: PipelineRequest) -> PipelineReport:
     time.sleep(float(request.text))
     return PipelineReport(DONE)
+
+
+def works_with_checkpoints(request: PipelineRequest) -> PipelineReport:
+    """Like `sleeps`, but at the pipeline's checkpoints (compiler/cancel.py) all along."""
+    from tile_lsp.compiler import cancel
+
+    deadline = time.monotonic() + float(request.text)
+    while time.monotonic() < deadline:
+        cancel.checkpoint()
+        time.sleep(0.005)
+    return PipelineReport(DONE, seconds=float(os.getpid()))
 
 
 def _service(fn=run_request, **kw) -> BackgroundPipeline:  # type: ignore[no-untyped-def]
@@ -168,6 +181,62 @@ def test_cancelling_the_last_waiter_stops_the_worker() -> None:
             fast = await service.compile(PipelineRequest("0", "k.mlir", CompileOptions()), 30)
             assert fast.status == DONE and time.perf_counter() - started < 10
             assert not any(w.proc.is_alive() for w in busy if w not in service.pool._idle)
+        finally:
+            service.close()
+
+    asyncio.run(main())
+
+
+def test_a_cancelled_compile_stops_at_a_checkpoint_and_its_worker_serves_on() -> None:
+    async def main() -> None:
+        service = _service(works_with_checkpoints, max_busy=1)
+        try:
+            task = asyncio.ensure_future(service.compile(PipelineRequest("30", "k.mlir", CompileOptions()), 60))
+            await asyncio.sleep(1.0)
+            [busy] = [w for w in service.pool._all if w.ready and w not in service.pool._idle]
+            task.cancel()
+            started = time.perf_counter()
+            with pytest.raises(asyncio.CancelledError):
+                await task
+            while busy not in service.pool._idle:  # handed back once it reported CANCELLED
+                assert time.perf_counter() - started < CANCEL_GRACE_S
+                await asyncio.sleep(0.01)
+            assert busy.proc.is_alive()
+            fast = await service.compile(PipelineRequest("0", "k.mlir", CompileOptions()), 30)
+            assert fast.status == DONE and busy.proc.is_alive()
+        finally:
+            service.close()
+
+    asyncio.run(main())
+
+
+def test_a_real_compile_cancelled_midway_leaves_the_worker_sound() -> None:
+    """attention, cancelled while it lowers: the worker stops it (its printing children too) and
+    compiles the next request to the same PTX as a worker that was never interrupted."""
+    text = (pathlib.Path(__file__).parents[1] / "data" / "cutile" / "attention.mlir").read_text()
+    request = PipelineRequest(text, "/tmp/attention.mlir", CompileOptions(target=Target.parse_gpu_name("sm_90a")))
+
+    async def main() -> None:
+        service = _service(max_busy=1)
+        try:
+            task = asyncio.ensure_future(service.compile(request, 120))
+            while not any(w.ready for w in service.pool._all):
+                await asyncio.sleep(0.05)
+            await asyncio.sleep(0.4)
+            [busy] = [w for w in service.pool._all if w.ready and w not in service.pool._idle]
+            task.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await task
+            started = time.perf_counter()
+            while busy not in service.pool._idle:
+                assert time.perf_counter() - started < CANCEL_GRACE_S + 0.5 and busy.proc.is_alive()
+                await asyncio.sleep(0.01)
+            again = await service.compile(request, 120)
+            assert again.status == DONE and busy.proc.is_alive(), again.diagnostics
+            reference = run_request(request)
+            assert again.stage("ptx") is not None and reference.stage("ptx") is not None
+            assert again.stage("ptx").text == reference.stage("ptx").text  # type: ignore[union-attr]
+            assert [d.message for d in again.diagnostics] == [d.message for d in reference.diagnostics]
         finally:
             service.close()
 

@@ -27,6 +27,7 @@ from functools import cached_property
 from typing import Any
 
 from tile_lsp import __version__
+from tile_lsp.compiler import cancel
 from tile_lsp.compiler.diagnostics import Diagnostic, DiagnosticSink
 from tile_lsp.compiler.entry_merge import merge_units, merged_diagnostics
 from tile_lsp.compiler.pipeline import CompileResult, EarlyHook, StageOutput, compile_whole
@@ -474,24 +475,33 @@ def _compile_all(compile_unit: Callable[[Unit], UnitResult], units: list[Unit]) 
     results: list[UnitResult | None] = [None] * len(units)
     running: list[tuple[int, forked.Forked[UnitResult] | None]] = []
 
-    def collect(index: int, job: forked.Forked[UnitResult] | None) -> None:
+    def collect() -> None:
+        index, job = running[0]
         try:
-            results[index] = job.result() if job is not None else None
+            # (a cancel, compiler/cancel.py, is seen while waiting: the children do not see it)
+            results[index] = job.result(check=cancel.checkpoint) if job is not None else None
         except forked.ForkFailed:
             results[index] = None
+        running.pop(0)
         if results[index] is None:
             results[index] = compile_unit(units[index])
 
-    for index, unit in enumerate(units):
-        if len(running) >= jobs:
-            collect(*running.pop(0))
-        try:
-            job: forked.Forked[UnitResult] | None = forked.Forked(lambda unit=unit: compile_unit(unit))  # type: ignore[misc]
-        except OSError:
-            job = None
-        running.append((index, job))
-    for index, job in running:
-        collect(index, job)
+    try:
+        for index, unit in enumerate(units):
+            if len(running) >= jobs:
+                collect()
+            try:
+                job: forked.Forked[UnitResult] | None = forked.Forked(lambda unit=unit: compile_unit(unit))  # type: ignore[misc]
+            except OSError:
+                job = None
+            running.append((index, job))
+        while running:
+            collect()
+    except cancel.Cancelled:  # the children still running stop too
+        for _, job in running:
+            if job is not None:
+                job.kill()
+        raise
     return [r for r in results if r is not None]
 
 

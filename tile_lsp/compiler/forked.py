@@ -13,6 +13,7 @@ process-group kill takes it along).
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
 import pickle
@@ -69,11 +70,13 @@ class Forked(Generic[T]):
         self._value: T | None = None
         self._done = False
 
-    def result(self, timeout: float = 300.0) -> T:
+    def result(self, timeout: float = 300.0, check: Callable[[], None] | None = None) -> T:
+        """The child's value, once it has exited; `check` is called while waiting (it may raise:
+        the child then runs on, see `kill`)."""
         if self._done:
             return self._value  # type: ignore[return-value]
         assert self._file is not None
-        status = self._wait(timeout)
+        status = self._wait(timeout, check)
         try:
             if status != 0:
                 raise ForkFailed(_describe(status))
@@ -88,13 +91,29 @@ class Forked(Generic[T]):
         self._value, self._done = value, True
         return value
 
-    def _wait(self, timeout: float) -> int:
+    def kill(self) -> None:
+        """Stop the child (if it still runs) and drop its result."""
+        if self._done:
+            return
+        self._done = True
+        with contextlib.suppress(OSError):
+            os.kill(self._pid, signal.SIGKILL)
+        with contextlib.suppress(OSError):
+            os.waitpid(self._pid, 0)
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+        os.close(self._exit_r)
+
+    def _wait(self, timeout: float, check: Callable[[], None] | None = None) -> int:
         deadline = time.monotonic() + timeout
         delay = 0.0005
         while True:
             pid, status = os.waitpid(self._pid, os.WNOHANG)
             if pid:
                 return status
+            if check is not None:
+                check()
             if time.monotonic() > deadline:
                 os.kill(self._pid, signal.SIGKILL)
                 os.waitpid(self._pid, 0)

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
+from tile_lsp.compiler import cancel
 from tile_lsp.compiler.diagnostics import Diagnostic, DiagnosticSink
 from tile_lsp.compiler.provenance import SourceIndex, SourceRef, lines_of_source
 from tile_lsp.compiler.source import SourceText, Span
@@ -217,13 +218,26 @@ def compile_whole(
         if run is None:
             return result
     run.before_ptxas = before_ptxas
+    cancelled = False
     try:
         _run_stages(run, emit)
+    except cancel.Cancelled:
+        cancelled = True
+        _abandon(run)
+        raise
     finally:
-        _print_late(run)
-        _finish_deferred(run)
-        _join_prints(run)
+        if not cancelled:
+            _print_late(run)
+            _finish_deferred(run)
+            _join_prints(run)
     return result
+
+
+def _abandon(run: _Run) -> None:
+    """A cancelled run: its printing children are stopped, its texts never finished."""
+    pending, run.pending, run.late, run.deferred = run.pending, [], [], []
+    for _, job in pending:
+        job.kill()
 
 
 def _start_upstream(result: CompileResult, provenance: bool) -> _Run | None:
@@ -304,6 +318,7 @@ def _run_stages(run: _Run, emit: str) -> None:
     for name in STAGES[first:]:
         if STAGES.index(name) > last and not (name == "cubin" and emit == "ptx"):
             break
+        cancel.checkpoint()
         if name == "cubin":
             if run.before_ptxas is not None:
                 try:

@@ -17,6 +17,7 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
 )
 
+from tile_lsp.compiler import cancel
 from tile_lsp.compiler.diagnostics import DiagnosticSink
 from tile_lsp.compiler.mlir.context import op_span
 from tile_lsp.compiler.mlir.xdsl_fast import walk_ops
@@ -135,6 +136,7 @@ def apply_patterns_to(
         changed = False
         left: list[Operation] = []
         for op in pending:
+            cancel.checkpoint()
             if not _inside(op, module):  # erased or detached by an earlier rewrite
                 continue
             rewriter = PatternRewriter(op)

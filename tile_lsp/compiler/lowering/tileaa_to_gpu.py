@@ -58,6 +58,7 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.llvm import GEP_USE_SSA_VAL, LLVMPointerType
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
+from tile_lsp.compiler import cancel
 from tile_lsp.compiler.dialects.cuda_tile.floats import float_format
 from tile_lsp.compiler.lowering.common import LoweringContext
 from tile_lsp.compiler.lowering.gpu_convert import F8Format, convert_f8, f8_format, storage_type
@@ -749,6 +750,7 @@ class _KernelConverter:
             _early_return_body(self, fn, block)  # a loop that may return: what follows it is guarded
             return
         for op in block.ops:
+            cancel.checkpoint()
             self.convert_one(op)
 
     def convert_one(self, op: Operation) -> None:
