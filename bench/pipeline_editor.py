@@ -111,6 +111,19 @@ def edit_entry(text: str, index: int, n: int) -> str:
     return head + "".join(parts)
 
 
+async def pipeline_statuses(client: Any, doc: Doc, since: int) -> tuple[tuple[float, Any], tuple[float, Any]]:
+    """(when, params) of the `tileLsp/pipelineStatus` for `doc`'s current version that says its
+    stage diagnostics are published, and of the one that says its compile is over."""
+    version = doc.version
+
+    def status(params: Any, states: tuple[str, ...]) -> bool:
+        return bool(params.get("uri") == doc.uri and params.get("version") == version and params.get("state") in states)
+
+    done = await client.notification(STATUS, lambda p: status(p, ("done", "timeout", "crash")), since)
+    stages = await client.notification(STATUS, lambda p: status(p, ("stages", "done", "timeout", "crash")), since)
+    return stages, done
+
+
 async def one_entry(client: Any, tmp: pathlib.Path, edits: int) -> dict[str, Any]:
     text = ten_entry_file()
     doc = Doc(client, tmp / "ten.mlir", text)
@@ -151,13 +164,7 @@ async def latency_and_load(client: Any, tmp: pathlib.Path, edits: int) -> dict[s
         since = len(client.notifications)
         doc.change(edit_entry(doc.text, i % len(entries_of(text)), i))
         t = time.perf_counter()
-        version = doc.version
-
-        def status(params: Any, states: tuple[str, ...], version: int = version) -> bool:
-            return bool(params.get("uri") == doc.uri and params.get("version") == version and params.get("state") in states)
-
-        done_at, done = await client.notification(STATUS, lambda p: status(p, ("done", "timeout", "crash")), since)
-        stages_at, stages = await client.notification(STATUS, lambda p: status(p, ("stages", "done", "timeout", "crash")), since)
+        (stages_at, stages), (done_at, done) = await pipeline_statuses(client, doc, since)
         quiet.append(stages_at - t)
         quiet_early.append(float(stages["seconds"]))
         quiet_done.append(done_at - t)
@@ -219,13 +226,7 @@ async def typing_bursts(client: Any, tmp: pathlib.Path, bursts: int, keys: int =
             if k < keys - 1:
                 await asyncio.sleep(gap)
         t = time.perf_counter()
-        version = doc.version
-
-        def status(params: Any, states: tuple[str, ...], version: int = version) -> bool:
-            return bool(params.get("uri") == doc.uri and params.get("version") == version and params.get("state") in states)
-
-        done_at, _ = await client.notification(STATUS, lambda p: status(p, ("done", "timeout", "crash")), since)
-        stages_at, _ = await client.notification(STATUS, lambda p: status(p, ("stages", "done", "timeout", "crash")), since)
+        (stages_at, _), (done_at, _) = await pipeline_statuses(client, doc, since)
         stages_s.append(stages_at - t)
         done_s.append(done_at - t)
     return {"keys": keys, "gap_s": gap, "last_key_to_stage_diagnostics": summary(stages_s), "last_key_to_done": summary(done_s)}
