@@ -8,6 +8,7 @@ import os
 import pathlib
 import signal
 import time
+from typing import Any
 
 import pytest
 
@@ -165,17 +166,26 @@ def test_timeout_kills_the_run_and_the_next_one_works() -> None:
     asyncio.run(main())
 
 
+async def _cancel_while_running(service: BackgroundPipeline, request: PipelineRequest, after: float) -> list[Any]:
+    """Start `request`, cancel its only waiter `after` seconds after a worker took it up; the
+    workers that were busy."""
+    task = asyncio.ensure_future(service.compile(request, 120))
+    while not any(w.ready for w in service.pool._all):
+        await asyncio.sleep(0.05)
+    await asyncio.sleep(after)
+    busy = [w for w in service.pool._all if w.ready and w not in service.pool._idle]
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    return busy
+
+
 def test_cancelling_the_last_waiter_stops_the_worker() -> None:
     async def main() -> None:
         service = _service(sleeps, max_busy=1)
         try:
-            task = asyncio.ensure_future(service.compile(PipelineRequest("30", "k.mlir", CompileOptions()), 60))
-            await asyncio.sleep(1.0)
-            busy = [w for w in service.pool._all if w.ready]
-            task.cancel()
-            with pytest.raises(asyncio.CancelledError):
-                await task
-            assert service.inflight == {}
+            busy = await _cancel_while_running(service, PipelineRequest("30", "k.mlir", CompileOptions()), 1.0)
+            assert busy and service.inflight == {}
             # The one slot frees up: the next request runs although the first slept for 30 s.
             started = time.perf_counter()
             fast = await service.compile(PipelineRequest("0", "k.mlir", CompileOptions()), 30)
@@ -191,13 +201,8 @@ def test_a_cancelled_compile_stops_at_a_checkpoint_and_its_worker_serves_on() ->
     async def main() -> None:
         service = _service(works_with_checkpoints, max_busy=1)
         try:
-            task = asyncio.ensure_future(service.compile(PipelineRequest("30", "k.mlir", CompileOptions()), 60))
-            await asyncio.sleep(1.0)
-            [busy] = [w for w in service.pool._all if w.ready and w not in service.pool._idle]
-            task.cancel()
+            [busy] = await _cancel_while_running(service, PipelineRequest("30", "k.mlir", CompileOptions()), 1.0)
             started = time.perf_counter()
-            with pytest.raises(asyncio.CancelledError):
-                await task
             while busy not in service.pool._idle:  # handed back once it reported CANCELLED
                 assert time.perf_counter() - started < CANCEL_GRACE_S
                 await asyncio.sleep(0.01)
@@ -219,14 +224,7 @@ def test_a_real_compile_cancelled_midway_leaves_the_worker_sound() -> None:
     async def main() -> None:
         service = _service(max_busy=1)
         try:
-            task = asyncio.ensure_future(service.compile(request, 120))
-            while not any(w.ready for w in service.pool._all):
-                await asyncio.sleep(0.05)
-            await asyncio.sleep(0.4)
-            [busy] = [w for w in service.pool._all if w.ready and w not in service.pool._idle]
-            task.cancel()
-            with pytest.raises(asyncio.CancelledError):
-                await task
+            [busy] = await _cancel_while_running(service, request, 0.4)
             started = time.perf_counter()
             while busy not in service.pool._idle:
                 assert time.perf_counter() - started < CANCEL_GRACE_S + 0.5 and busy.proc.is_alive()
