@@ -185,3 +185,96 @@ def test_walk_ops_is_xdsl_walk_as_a_list() -> None:
         assert root is not None
         assert xdsl_fast.walk_ops(root) == list(root.walk())
     assert len(xdsl_fast.walk_ops(outer)) == 7
+
+
+def _operation_parts(op):  # type: ignore[no-untyped-def]
+    return (
+        (type(op).__name__, op.name),  # (UnregisteredOp.with_name makes a class per call)
+        list(op.operands),
+        [(use.operation, use.index) for use in op._operand_uses],
+        [(r.type, r.op is op, r.index, r.first_use, r.name_hint) for r in op.results],
+        dict(op.properties),
+        dict(op.attributes),
+        op.location,
+        list(op.successors),
+        len(op.regions),
+        op.parent,
+    )
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda a, b, c: arith.AddiOp(a, b),  # a property with a default (overflowFlags)
+        lambda a, b, c: arith.AddiOp(
+            a, b, overflow=arith.IntegerOverflowAttr(frozenset([arith.IntegerOverflowFlag.NSW]))
+        ),
+        lambda a, b, c: arith.ConstantOp.from_int_and_width(7, 32),  # no operands
+        lambda a, b, c: arith.SelectOp(c, a, a),  # one value used twice
+        lambda a, b, c: llvm.CallOp("f", a, b, return_type=i32),
+        lambda a, b, c: scf.YieldOp(),  # nothing at all
+        lambda a, b, c: scf.IfOp(c, [i32], Region(Block([scf.YieldOp(a)])), Region(Block([scf.YieldOp(b)]))),
+        lambda a, b, c: builtin.UnregisteredOp.with_name("my.op").create(operands=[a], result_types=[i32]),
+        lambda a, b, c: arith.AddiOp.create(operands=[a, b], result_types=[i32], attributes={"x": builtin.UnitAttr()}),
+    ],
+)
+def test_operation_init_builds_what_xdsl_builds(make) -> None:
+    """The same fields, and the operands' use lists in the same order (add_use prepends)."""
+    from xdsl.ir import Operation
+
+    def build(init):  # type: ignore[no-untyped-def]
+        _, (a, b, c) = _args()
+        saved = Operation.__init__
+        Operation.__init__ = init
+        try:
+            op = make(a, b, c)
+        finally:
+            Operation.__init__ = saved
+        chains = [[(u.operation is op, u.index) for u in v.uses] for v in (a, b, c)]
+        return _operation_parts(op)[:1] + _operation_parts(op)[3:], [len(op.operands), op.operand_types], chains
+
+    assert build(xdsl_fast.operation_init) == build(xdsl_fast.ORIGINAL_OPERATION_INIT)
+
+
+def test_operation_init_is_installed_and_takes_values_in_use_order() -> None:
+    from xdsl.ir import Operation
+
+    import tile_lsp.compiler.lowering  # noqa: F401
+
+    assert Operation.__init__ is xdsl_fast.operation_init
+    _, (a, b, _) = _args()
+    first = arith.AddiOp(a, b)
+    second = arith.AddiOp(b, a)
+    assert [(u.operation, u.index) for u in a.uses] == [(second, 1), (first, 0)]
+    assert [(u.operation, u.index) for u in b.uses] == [(second, 0), (first, 1)]
+    second.erase()
+    assert [(u.operation, u.index) for u in a.uses] == [(first, 0)]
+
+
+def test_values_getitem_matches_xdsl() -> None:
+    from xdsl.ir.core import SSAValues
+
+    _, values = _args()
+    seq = SSAValues(values)
+    for idx in (0, 2, -1, slice(1, None), slice(None, None, -1), True):
+        fast, slow = xdsl_fast.values_getitem(seq, idx), xdsl_fast.ORIGINAL_VALUES_GETITEM(seq, idx)
+        assert fast == slow and type(fast) is type(slow)
+    for bad in (3, -4):
+        with pytest.raises(IndexError):
+            xdsl_fast.values_getitem(seq, bad)
+
+
+def test_operation_init_keeps_the_implicit_builder_working() -> None:
+    """xDSL's ImplicitBuilder adds each op built inside it to its block (through the
+    Operation.__post_init__ it swaps in); scf.for's parser relies on it for the implied yield."""
+    from xdsl.builder import ImplicitBuilder
+    from xdsl.ir import Operation
+
+    import tile_lsp.compiler.lowering  # noqa: F401
+
+    assert Operation.__init__ is xdsl_fast.operation_init
+    block, (a, b, _) = _args()
+    with ImplicitBuilder(block):
+        added = arith.AddiOp(a, b)
+        yielded = scf.YieldOp.create()
+    assert list(block.ops) == [added, yielded]

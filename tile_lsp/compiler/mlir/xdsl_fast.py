@@ -5,9 +5,12 @@ value per operand/result definition. xDSL's `irdl_build_arg_list` asks `isinstan
 of every argument, an abstract-base-class check that costs more than the rest of the call, and
 `Operation.__init__` imports a module on every call to find the unknown location; equal
 attributes (integer types and constants, segment-size arrays) are built and verified again and
-again, and attribute hashes are recomputed field by field on every call. `install()` swaps in versions that decide the common case with exact type checks and hand everything else
-to xDSL's own code, so results (and error messages) are the same; tests/unit/test_xdsl_fast.py
-checks them against the originals.
+again, and attribute hashes are recomputed field by field on every call; `Operation.__init__`
+goes through property setters built for replacing operands, and every `op.results[i]` and
+`op.operands[i]` through an isinstance test and a `super()` call. `install()` swaps in versions
+that decide the common case with exact type checks and hand everything else to xDSL's own code,
+so results (and error messages) are the same; tests/backhalf/test_xdsl_fast.py checks them
+against the originals.
 """
 
 from __future__ import annotations
@@ -18,11 +21,20 @@ from typing import Any
 from xdsl.dialects.builtin import UNKNOWN_LOC, DenseArrayBase, IntegerAttr, IntegerType
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.ir import core as _core
+from xdsl.ir.core import OpResult, SSAValues, Use
 from xdsl.irdl import operations as _operations
+from xdsl.irdl.operations import IRDLOperation, OptionalDef
 
 ORIGINAL_BUILD_ARG_LIST = _operations.irdl_build_arg_list
 ORIGINAL_BUILD_OPERATIONS_ARG = _operations.irdl_build_operations_arg
 ORIGINAL_UNKNOWN_LOC = _core._unknown_loc
+ORIGINAL_OPERATION_INIT = Operation.__init__
+ORIGINAL_VALUES_GETITEM = SSAValues.__getitem__
+_TUPLE_GETITEM = tuple.__getitem__
+_IRDL_POST_INIT = IRDLOperation.__post_init__
+_OPERATION_POST_INIT = Operation.__post_init__
+
+_NO_ENTRIES: dict[str, Attribute] = {}
 
 # Whether values of a type are Sequences (the ABC check, made once per type).
 _IS_SEQUENCE: dict[type, bool] = {list: True, tuple: True}
@@ -86,6 +98,79 @@ def op_init(self: Any, op_def: Any, *, operands: Sequence[Any], result_types: Se
         regions=[],
     )
     return None
+
+
+def operation_init(self: Operation, *, operands: Sequence[SSAValue] = (), result_types: Sequence[Attribute] = (),
+                   properties: Any = _NO_ENTRIES, attributes: Any = _NO_ENTRIES, location: Any = None,
+                   successors: Sequence[Any] = (), regions: Sequence[Any] = ()) -> None:
+    """`Operation.__init__` for an op without successors or regions (nearly every op a stage
+    builds): the same fields set to the same values, without the property setters' generators,
+    their empty loops over the old operands and successors, or a walk over the op definition's
+    properties for defaults it does not have (a third of the time, ~10 us an op, is spent here
+    otherwise). Anything else is xDSL's own code."""
+    if successors or regions:
+        ORIGINAL_OPERATION_INIT(self, operands=operands, result_types=result_types, properties=properties,
+                                attributes=attributes, location=location, successors=successors, regions=regions)
+        return
+    values = SSAValues(operands)
+    if values:
+        uses = tuple([Use(self, index) for index in range(len(values))])
+        for value, use in zip(values, uses):
+            value.add_use(use)
+    else:
+        uses = ()
+    self._operands = values
+    self._operand_uses = uses
+    self.results = SSAValues([OpResult(t, self, index) for index, t in enumerate(result_types)])
+    self.properties = dict(properties)
+    self.attributes = dict(attributes)
+    self.location = UNKNOWN_LOC if location is None else location
+    self._successors = ()
+    self._successor_uses = ()
+    self.regions = ()
+    post_init = type(self).__post_init__
+    if post_init is _IRDL_POST_INIT:
+        _fill_defaults(self)
+        base = Operation.__post_init__
+        if base is not _OPERATION_POST_INIT:  # xDSL's ImplicitBuilder hooks in there
+            base(self)
+    else:
+        post_init(self)
+
+
+def values_getitem(self: SSAValues[Any], idx: Any) -> Any:
+    """`SSAValues.__getitem__` (`op.results[0]`, and every `op.operands[i]` goes through it too):
+    an int index without the isinstance test and the `super()` object; slices as before."""
+    if type(idx) is int:
+        return _TUPLE_GETITEM(self, idx)
+    return ORIGINAL_VALUES_GETITEM(self, idx)
+
+
+# Per IRDL op class: the (name, default) of its properties and of its attributes that
+# IRDLOperation.__post_init__ fills in when absent (most classes have none).
+_DEFAULTS: dict[type, tuple[tuple[tuple[str, Attribute], ...], tuple[tuple[str, Attribute], ...]]] = {}
+
+
+def _fill_defaults(op: Any) -> None:
+    """`IRDLOperation.__post_init__` (and Operation's name check) with its defaults found once."""
+    kind = type(op)
+    found = _DEFAULTS.get(kind)
+    if found is None:
+        op_def = kind.get_irdl_definition()
+
+        def defaults(defs: Any) -> tuple[tuple[str, Attribute], ...]:
+            return tuple((name, d.default_value) for name, d in defs.items()
+                         if not isinstance(d, OptionalDef) and d.default_value is not None)
+
+        found = _DEFAULTS[kind] = (defaults(op_def.properties), defaults(op_def.attributes))
+        assert kind.name != "" and isinstance(kind.name, str)
+    props, attrs = found
+    for name, default in props:
+        if name not in op.properties:
+            op.properties[name] = default
+    for name, default in attrs:
+        if name not in op.attributes:
+            op.attributes[name] = default
 
 
 def _all_of(values: Sequence[Any], known: dict[type, bool], base: type) -> bool:
@@ -226,10 +311,12 @@ def install() -> None:
     _operations.irdl_build_operations_arg = build_operations_arg  # type: ignore[assignment]
     _operations.irdl_op_init = op_init  # type: ignore[assignment]
     _core._unknown_loc = _unknown_loc  # type: ignore[assignment]
+    Operation.__init__ = operation_init  # type: ignore[method-assign, assignment]
+    SSAValues.__getitem__ = values_getitem  # type: ignore[method-assign, assignment]
     DenseArrayBase.from_list = staticmethod(dense_from_list)  # type: ignore[method-assign, assignment]
 
 
 __all__ = [
     "build_arg_list", "build_operations_arg", "cache_attribute_hashes", "dense_from_list", "install", "int_attr",
-    "int_type", "op_init", "walk_ops",
+    "int_type", "op_init", "operation_init", "values_getitem", "walk_ops",
 ]
