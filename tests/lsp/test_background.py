@@ -72,6 +72,17 @@ def works_with_checkpoints(request: PipelineRequest) -> PipelineReport:
     return PipelineReport(DONE, seconds=float(os.getpid()))
 
 
+_KEPT: list[Any] = []  # (in a worker) what `keeps_objects` keeps, like a cache
+
+
+def keeps_objects(request: PipelineRequest) -> PipelineReport:
+    """Keeps `request.text` many new objects; reports the worker's frozen-object count so far."""
+    import gc
+
+    _KEPT.extend([i] for i in range(int(request.text)))
+    return PipelineReport(DONE, seconds=float(gc.get_freeze_count()))
+
+
 def _service(fn=run_request, **kw) -> BackgroundPipeline:  # type: ignore[no-untyped-def]
     return BackgroundPipeline(WorkerPool(fn, warm=False, **kw))
 
@@ -191,6 +202,44 @@ def test_cancelling_the_last_waiter_stops_the_worker() -> None:
             fast = await service.compile(PipelineRequest("0", "k.mlir", CompileOptions()), 30)
             assert fast.status == DONE and time.perf_counter() - started < 10
             assert not any(w.proc.is_alive() for w in busy if w not in service.pool._idle)
+        finally:
+            service.close()
+
+    asyncio.run(main())
+
+
+def test_handed_over_is_set_once_a_worker_has_the_request() -> None:
+    async def main() -> None:
+        service = _service(sleeps, max_busy=1)
+        try:
+            request = PipelineRequest("1.0", "k.mlir", CompileOptions())
+            handed_over = asyncio.Event()
+            started = time.perf_counter()
+            run = asyncio.ensure_future(service.compile(request, 30, handed_over=handed_over))
+            await asyncio.wait_for(handed_over.wait(), 30)  # (the worker starts cold: imports)
+            assert not run.done()  # it has the request, and sleeps on it for a second
+            report = await run
+            assert report.status == DONE and time.perf_counter() - started >= 1.0
+            cached = asyncio.Event()
+            assert await service.compile(request, 30, handed_over=cached) is report and cached.is_set()
+        finally:
+            service.close()
+
+    asyncio.run(main())
+
+
+def test_a_worker_freezes_what_survives_its_gc() -> None:
+    """After a report the worker collects and freezes the survivors (its caches), so the next
+    collection scans only the next compile's objects, not every cache entry again."""
+
+    async def main() -> None:
+        service = _service(keeps_objects, max_busy=1)
+        try:
+            first = await service.compile(PipelineRequest("100000", "k.mlir", CompileOptions()), 30)
+            await asyncio.sleep(1.0)  # (its housekeeping runs once it has reported)
+            second = await service.compile(PipelineRequest("0", "k.mlir", CompileOptions()), 30)
+            assert first.status == second.status == DONE
+            assert second.seconds >= first.seconds + 100000  # the kept objects are frozen
         finally:
             service.close()
 
