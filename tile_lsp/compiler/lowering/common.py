@@ -16,6 +16,7 @@ from xdsl.pattern_rewriter import (
     PatternRewriteWalker,
     RewritePattern,
 )
+from xdsl.rewriter import InsertPoint
 
 from tile_lsp.compiler import cancel
 from tile_lsp.compiler.diagnostics import DiagnosticSink
@@ -132,6 +133,12 @@ def apply_patterns_to(
     pending = [op for op in walk_ops(module) if op is not module and wanted(op_name(op))]
     if last_first:
         pending.reverse()
+    # One rewriter for the pass, pointed at each op in turn as a new one would be (the
+    # listener's handlers copied once: building one per op visited was ~5% of the nvvm stage).
+    if not pending:
+        return
+    rewriter = PatternRewriter(pending[0])
+    rewriter.extend_from_listener(listener)
     while pending:
         changed = False
         left: list[Operation] = []
@@ -139,8 +146,7 @@ def apply_patterns_to(
             cancel.checkpoint()
             if not _inside(op, module):  # erased or detached by an earlier rewrite
                 continue
-            rewriter = PatternRewriter(op)
-            rewriter.extend_from_listener(listener)
+            _point_at(rewriter, op)
             current.append(op)
             try:
                 for pattern in patterns:
@@ -155,6 +161,15 @@ def apply_patterns_to(
                 left.append(op)
         pending = [*left, *created] if changed else []
         created = []
+
+
+def _point_at(rewriter: PatternRewriter, op: Operation) -> None:
+    """`rewriter` as `PatternRewriter(op)` makes it: matching `op`, inserting before it, no
+    action done, no name hint (the handlers stay: the same for every op of a pass)."""
+    rewriter._current_operation = op
+    rewriter.insertion_point = InsertPoint.before(op)
+    rewriter.has_done_action = False
+    rewriter._name_hint = None
 
 
 def _inside(op: Operation, root: Operation) -> bool:
