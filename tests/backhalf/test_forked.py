@@ -99,6 +99,36 @@ def test_only_the_stages_rewritten_later_are_forked_before_the_diagnostics(monke
         assert stage is not None and stage.text.count("\n") > 10 and stage.line_refs
 
 
+def test_a_stage_error_hands_out_the_diagnostics_before_the_texts_are_collected(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stage whose errors stop the compile: its diagnostics are final, so the early hook gets
+    them at once (the editor publishes them without waiting for the printing children), and the
+    stage texts still come back."""
+    from tile_lsp.compiler import pipeline as pipeline_mod
+
+    events: list[object] = []
+    real_nvvm, real_join = pipeline_mod._STAGE_RUNNERS["nvvm"], pipeline_mod._join_prints
+
+    def failing_nvvm(run: object) -> object:
+        out = real_nvvm(run)  # type: ignore[arg-type]
+        run.lctx.error(run.module, "broken on purpose")  # type: ignore[attr-defined]
+        return out
+
+    monkeypatch.setitem(pipeline_mod._STAGE_RUNNERS, "nvvm", failing_nvvm)
+    monkeypatch.setattr(pipeline_mod, "_join_prints", lambda run: (events.append("join"), real_join(run)))
+    monkeypatch.setattr(forked, "ENABLED", True)
+    options = CompileOptions(target=Target.parse_gpu_name("sm_90a"))
+    one_entry = KERNEL.with_name("layernorm.mlir")
+    result = compile_source(
+        SourceText(one_entry.read_text(), str(one_entry)), options, "ptx", cache=False,
+        early=lambda found: events.append([d.message for d in found]),
+    )
+    assert events == [["broken on purpose"], "join"]
+    assert [d.message for d in result.diagnostics] == ["broken on purpose"]
+    for name in ("gpu", "nvvm"):
+        stage = result.stage(name)
+        assert stage is not None and stage.text.count("\n") > 10 and stage.line_refs
+
+
 def test_without_a_process_to_fork_the_stage_is_printed_in_process(monkeypatch: pytest.MonkeyPatch) -> None:
     def no_fork() -> int:
         raise OSError(11, "Resource temporarily unavailable")

@@ -38,7 +38,8 @@ MISSING_TARGET = "invalid or missing --compute-capability option"
 log = logging.getLogger("tile_lsp")
 # `compile_source(early=...)`: called at most once per compile, with the file's diagnostics of
 # every stage through PTX, just before ptxas runs (the editor publishes them then; ptxas is the
-# slowest single step of an edit, and its messages follow with the finished compile).
+# slowest single step of an edit, and its messages follow with the finished compile), or where a
+# stage's errors stopped the compile (they are final then, and the stage texts still print).
 EarlyHook = Callable[[list[Diagnostic]], None]
 # Dialects the llvm stage takes as they are; anything else in the input starts at the nvvm stage.
 _LLVM_LEVEL = ("llvm", "nvvm")
@@ -182,8 +183,9 @@ def compile_source(
     `cache` (True: the process's in-memory cache; False/None: no cache) and merged into one
     result, with `unit_stats` saying which units were compiled and which were taken from it.
 
-    `early` (see `EarlyHook`) gets the diagnostics through the ptx stage before ptxas runs; it
-    is not called when no ptxas stage follows, nor when several entries compile at once."""
+    `early` (see `EarlyHook`) gets the diagnostics through the ptx stage before ptxas runs, or
+    those of the stages that ran when one's errors stopped the compile; it is not called when a
+    compile ends without errors short of ptxas, nor when several entries compile at once."""
     if emit in EMITS and detect_start(source) == "cuda_tile":
         from tile_lsp.compiler import entry_cache
 
@@ -320,11 +322,7 @@ def _run_stages(run: _Run, emit: str) -> None:
             break
         cancel.checkpoint()
         if name == "cubin":
-            if run.before_ptxas is not None:
-                try:
-                    run.before_ptxas(result)
-                except Exception:  # only an early look at the diagnostics: the compile goes on
-                    log.debug("the before-ptxas hook failed", exc_info=True)
+            _diagnostics_out(run)
             _print_late(run)
             _finish_deferred(run)  # ptxas's messages are placed through the PTX line map
         sink.stage = DIAGNOSTIC_STAGE.get(name, name)
@@ -340,7 +338,20 @@ def _run_stages(run: _Run, emit: str) -> None:
         elif not sink.has_errors and not (name == "cubin" and emit == "ptx"):
             lctx.error(module, f"stage {name} failed without a diagnostic")
         if sink.has_errors:
+            if name != "cubin":  # (ptxas's own errors come with the finished compile)
+                _diagnostics_out(run)
             break
+
+
+def _diagnostics_out(run: _Run) -> None:
+    """The stage diagnostics are final: the early hook gets them (once), before the stage texts
+    are finished (a stage that stopped the compile: before its printing is collected)."""
+    hook, run.before_ptxas = run.before_ptxas, None
+    if hook is not None:
+        try:
+            hook(run.result)
+        except Exception:  # only an early look at the diagnostics: the compile goes on
+            log.debug("the before-ptxas hook failed", exc_info=True)
 
 
 def _resolve_target(run: _Run) -> Target | None:
