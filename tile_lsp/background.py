@@ -52,6 +52,7 @@ CANCEL_SIGNAL = signal.SIGUSR1  # server -> worker: stop this compile at its nex
 CANCEL_GRACE_S = 0.5
 _COLLECT_EVERY = 8  # compiles a worker may run back to back before it runs the GC anyway
 FULL_COLLECT_EVERY = 32  # a worker's GC looks at its frozen objects again every this many collections
+FLUSH_IDLE_S = 0.5  # a worker idle this long writes the unit cache's deferred disk copies
 _CACHE_SIZE = 64
 # Imported once in the fork server, so that every worker forked from it starts warm.
 _PRELOAD = [
@@ -224,8 +225,8 @@ _UNIT_CACHE: Any = None
 def _unit_cache() -> Any:
     """This worker's per-entry cache: memory, backed by the same directory as `tile-lsp
     compile` ($XDG_CACHE_HOME/tile-lsp/units), so that a worker killed by a newer version (or a
-    fresh spare) still finds every entry compiled before. Disk writes wait until the report is
-    sent (`_worker_main` flushes them)."""
+    fresh spare) still finds every entry compiled before. Disk writes wait until the next
+    compile's ptxas runs or the worker is idle (`_Housekeeping`)."""
     global _UNIT_CACHE
     if _UNIT_CACHE is None:
         from tile_lsp.compiler.entry_cache import EntryCache, default_directory
@@ -268,6 +269,50 @@ def _receive(conn: Connection) -> Any:
             gc.enable()
 
 
+class _Housekeeping:
+    """A worker's garbage collection and unit-cache disk writes, done where they cost no one a
+    wait: while ptxas runs (`pipeline.BESIDE_PTXAS`; the pipeline has let go of the IR by then,
+    `pipeline._release_ir`), after a report unless the next job is already there, and when idle.
+
+    The cyclic GC never runs during a compile (it took ~10% of a large kernel's compile): what
+    survives a collection (the imports, the caches) is frozen out of the next ones, which then
+    cost only a compile's garbage (attention's stages: ~46k objects, ~40 ms; ~150 ms when the
+    caches were scanned again each time). Every FULL_COLLECT_EVERY-th collection unfreezes
+    first, so a cycle dropped from a cache since is still freed. The collection beside ptxas
+    freezes what is alive then, the report's texts and maps included: they hold no cycles, so
+    reference counting still frees them."""
+
+    def __init__(self) -> None:
+        self.uncollected = 0  # compiles finished since the last collection
+        self.collections = 0
+
+    def collect(self) -> None:
+        self.collections += 1
+        if self.collections % FULL_COLLECT_EVERY == 0:
+            gc.unfreeze()
+        gc.collect()
+        gc.freeze()
+        self.uncollected = 0
+
+    def beside_ptxas(self) -> None:
+        """The disk copies of the compiles before this one, and this compile's garbage."""
+        self.flush()
+        self.collect()
+
+    def after_report(self, job_waiting: bool) -> None:
+        """What the compile left after ptxas (little, when it ran), unless a job is waiting
+        (at most _COLLECT_EVERY compiles go uncollected, for compiles without a ptxas)."""
+        self.uncollected += 1
+        if job_waiting and self.uncollected < _COLLECT_EVERY:
+            return
+        self.collect()
+
+    @staticmethod
+    def flush() -> None:
+        if _UNIT_CACHE is not None:
+            _UNIT_CACHE.flush()
+
+
 def _worker_main(conn: Connection, compile_fn: Callable[[PipelineRequest], PipelineReport], warm: bool) -> None:
     """A worker process: warm up, say "ready", then compile requests until the pipe closes."""
     with contextlib.suppress(OSError):
@@ -289,15 +334,20 @@ def _worker_main(conn: Connection, compile_fn: Callable[[PipelineRequest], Pipel
         conn.send(("ready", None))
     except (OSError, ValueError):  # the server went away while this worker warmed up
         return
-    # The cyclic GC runs between compiles, not during them (it took ~10% of a large kernel's
-    # compile): what the imports and the warm-up made is frozen out of its scans.
+    # The cyclic GC runs between compiles and beside ptxas, never during the stages (see
+    # _Housekeeping): what the imports and the warm-up made is frozen out of its scans.
     gc.freeze()
     gc.disable()
-    uncollected = collections = 0
+    housekeeping = _Housekeeping()
+    from tile_lsp.compiler import pipeline
+
+    pipeline.BESIDE_PTXAS = housekeeping.beside_ptxas
     global _early_sink
     signal.signal(CANCEL_SIGNAL, _cancel_requested)
     while True:
         try:
+            if not conn.poll(FLUSH_IDLE_S):
+                housekeeping.flush()  # idle: the last compiles' disk copies
             message = conn.recv()
         except (EOFError, OSError):
             return
@@ -320,24 +370,7 @@ def _worker_main(conn: Connection, compile_fn: Callable[[PipelineRequest], Pipel
         except (OSError, ValueError):
             return
         del report
-        # Housekeeping after the report, unless the next job is already waiting: the disk copies
-        # of this compile's units, and the GC (at most _COLLECT_EVERY compiles go uncollected).
-        # What survives a collection (the caches, growing with each compile) is frozen out of the
-        # next ones, which then cost only their compile's garbage (attention: ~46k objects,
-        # ~40 ms; it was ~150 ms scanning the caches again each time). Every
-        # FULL_COLLECT_EVERY-th collection unfreezes first, so a cycle dropped from a cache since
-        # is still freed.
-        uncollected += 1
-        if conn.poll(0) and uncollected < _COLLECT_EVERY:
-            continue
-        if _UNIT_CACHE is not None:
-            _UNIT_CACHE.flush()
-        collections += 1
-        if collections % FULL_COLLECT_EVERY == 0:
-            gc.unfreeze()
-        gc.collect()
-        gc.freeze()
-        uncollected = 0
+        housekeeping.after_report(conn.poll(0))
 
 
 def _cancel_requested(signum: int, frame: Any) -> None:

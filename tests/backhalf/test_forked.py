@@ -129,6 +129,44 @@ def test_a_stage_error_hands_out_the_diagnostics_before_the_texts_are_collected(
         assert stage is not None and stage.text.count("\n") > 10 and stage.line_refs
 
 
+def test_while_ptxas_runs_the_ir_is_gone_and_the_texts_are_in(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`pipeline.BESIDE_PTXAS` (the editor's worker collects its garbage there) runs once the
+    stages' IR is let go (a collection then frees all of it) and the printing children are
+    collected: a collection touching the pages of a live child would copy them."""
+    import gc
+
+    from xdsl.ir import Operation
+
+    from tile_lsp.compiler import pipeline as pipeline_mod
+    from tile_lsp.compiler.backend.ptxas import find_ptxas
+
+    options = CompileOptions(target=Target.parse_gpu_name("sm_90a"))
+    if find_ptxas(options) is None:
+        pytest.skip("needs ptxas")
+    monkeypatch.setattr(forked, "ENABLED", True)
+    one_entry = KERNEL.with_name("layernorm.mlir")
+    source = SourceText(one_entry.read_text(), str(one_entry))
+
+    def live_ops() -> int:
+        gc.collect()
+        return sum(1 for o in gc.get_objects() if isinstance(o, Operation))
+
+    before = live_ops()
+    seen: list[tuple[int, list[object]]] = []
+    real_join = pipeline_mod._join_prints
+    monkeypatch.setattr(pipeline_mod, "_join_prints", lambda run: (seen.append((-1, list(run.pending))), real_join(run)))
+    monkeypatch.setattr(pipeline_mod, "BESIDE_PTXAS", lambda: seen.append((live_ops(), [])))
+    result = compile_source(source, options, "ptx", cache=False)
+    assert result.ok and result.stage("cubin") is not None
+    (joined, printing), (ops, _), *after = seen
+    assert joined == -1 and len(printing) == 3  # gpu, nvvm and llvm printed, collected first
+    assert ops <= before + 10, (before, ops)  # (the IR of the stages: thousands of ops)
+    assert after == [(-1, [])]  # (the compile's own join finds nothing left)
+    for name in ("gpu", "nvvm", "llvm"):
+        stage = result.stage(name)
+        assert stage is not None and stage.text.count("\n") > 10 and stage.line_refs
+
+
 def test_without_a_process_to_fork_the_stage_is_printed_in_process(monkeypatch: pytest.MonkeyPatch) -> None:
     def no_fork() -> int:
         raise OSError(11, "Resource temporarily unavailable")

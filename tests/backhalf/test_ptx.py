@@ -7,6 +7,7 @@ import os
 import pathlib
 import re
 import shutil
+import time
 
 import pytest
 
@@ -239,6 +240,37 @@ def test_ptxas_timeout_message() -> None:
     assert msg.text.startswith("ptxas timed out after 0.001 s (ptxas_timeout); command: ")
     assert result.command in msg.text
     shutil.rmtree(os.path.dirname(result.command.split()[-3]))
+
+
+def test_work_beside_ptxas_runs_while_it_does_and_counts_against_its_timeout() -> None:
+    """`run_ptxas(beside=...)`: called once, after ptxas has started (the editor's worker does its
+    housekeeping there); the same result as without it; a failure in it is not the compile's;
+    its time counts against ptxas_timeout."""
+    needs_ptxas()
+    target = Target(90, "a")
+    ptx, options = compile_kernel(target)
+    plain = run_ptxas(ptx, target, options)
+    seen: list[int] = []
+
+    def look() -> None:
+        if os.path.isdir("/proc/self"):
+            seen.append(len([p for p in os.listdir("/proc") if p.isdigit() and _is_ptxas(p)]))
+        raise RuntimeError("housekeeping broke")
+
+    beside = run_ptxas(ptx, target, options, beside=look)
+    assert beside.ok and beside.cubin == plain.cubin
+    assert seen in ([], [1])  # (where there is a /proc: ptxas was running)
+    slow = run_ptxas(ptx, target, CompileOptions(target, ptxas_timeout=0.2), beside=lambda: time.sleep(0.5))
+    assert slow.timed_out and not slow.ok
+    shutil.rmtree(os.path.dirname(slow.command.split()[-3]))
+
+
+def _is_ptxas(pid: str) -> bool:
+    try:
+        with open(f"/proc/{pid}/comm") as comm:
+            return comm.read().strip() == "ptxas"
+    except OSError:
+        return False
 
 
 def test_find_ptxas_honours_explicit_path(tmp_path: pathlib.Path) -> None:

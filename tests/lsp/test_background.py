@@ -246,6 +246,43 @@ def test_a_worker_freezes_what_survives_its_gc() -> None:
     asyncio.run(main())
 
 
+def test_housekeeping_waits_for_no_job(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker's housekeeping (background._Housekeeping): beside ptxas it writes the deferred
+    disk copies and collects; after a report it collects only when no job is waiting (or after
+    _COLLECT_EVERY compiles without one); every FULL_COLLECT_EVERY-th collection unfreezes."""
+    import gc
+
+    from tile_lsp import background
+
+    done: list[str] = []
+
+    class Cache:
+        def flush(self) -> None:
+            done.append("flush")
+
+    monkeypatch.setattr(background, "_UNIT_CACHE", Cache())
+    monkeypatch.setattr(gc, "collect", lambda *a: done.append("collect") or 0)
+    monkeypatch.setattr(gc, "freeze", lambda: done.append("freeze"))
+    monkeypatch.setattr(gc, "unfreeze", lambda: done.append("unfreeze"))
+    house = background._Housekeeping()
+    house.beside_ptxas()
+    assert done == ["flush", "collect", "freeze"]
+    done.clear()
+    for _ in range(background._COLLECT_EVERY - 1):
+        house.after_report(job_waiting=True)
+    assert done == []  # the next job goes first
+    house.after_report(job_waiting=True)
+    assert done == ["collect", "freeze"]  # but not forever
+    done.clear()
+    house.after_report(job_waiting=False)
+    assert done == ["collect", "freeze"]
+    while house.collections % background.FULL_COLLECT_EVERY != background.FULL_COLLECT_EVERY - 1:
+        house.collect()
+    done.clear()
+    house.collect()
+    assert done == ["unfreeze", "collect", "freeze"]
+
+
 def test_a_cancelled_compile_stops_at_a_checkpoint_and_its_worker_serves_on() -> None:
     async def main() -> None:
         service = _service(works_with_checkpoints, max_busy=1)

@@ -44,6 +44,11 @@ EarlyHook = Callable[[list[Diagnostic]], None]
 # Dialects the llvm stage takes as they are; anything else in the input starts at the nvvm stage.
 _LLVM_LEVEL = ("llvm", "nvvm")
 _CUDA_TILE = re.compile(r"^[^/\n]*?\bcuda_tile\.|^\s*entry\b", re.MULTILINE)
+# Work of this process for the time ptxas runs, after the stage texts are in (None: none). The
+# editor's worker collects its garbage there (tile_lsp.background): the IR is let go before
+# ptxas starts (`_release_ir`), and no printing child is alive to copy the pages a collection
+# touches.
+BESIDE_PTXAS: Callable[[], None] | None = None
 
 
 @dataclass
@@ -125,6 +130,10 @@ class _Run:
         # The llvm stage's text, printed once the diagnostics are out (`_print_late`): no later
         # stage changes the module, so it needs no snapshot taken at once.
         self.late: list[StageOutput] = []
+        # Set by `_release_ir` (before ptxas), after which `module` is gone: where a ptxas
+        # message with no PTX line goes (each located kernel's name and span), and the module's.
+        self.kernel_spans: list[tuple[str, Span]] = []
+        self.module_span: Span | None = None
 
     @property
     def debug_shown(self) -> bool:
@@ -143,7 +152,14 @@ class _Run:
     def internal_error(self, stage: str, exc: BaseException) -> None:
         where = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
         at = f" ({where.filename.rsplit('/', 1)[-1]}:{where.lineno})" if where else ""
-        self.lctx.error(self.module, f"internal error in stage {stage}: {type(exc).__name__}: {exc}{at}")
+        self.module_error(f"internal error in stage {stage}: {type(exc).__name__}: {exc}{at}")
+
+    def module_error(self, message: str) -> None:
+        """An error at the module (its source position), also once the IR is released."""
+        if self.module_span is not None:
+            self.sink.error(self.module_span, message)
+        else:
+            self.lctx.error(self.module, message)
 
 
 def detect_start(source: SourceText) -> str:
@@ -308,14 +324,14 @@ def _start_cuda_tile(result: CompileResult, provenance: bool) -> _Run | None:
 def _run_stages(run: _Run, emit: str) -> None:
     """Run the stages after the start stage up to `emit` (ptx also runs ptxas, when found, to
     check the PTX and report resources); stop at the first stage with an error."""
-    result, sink, lctx, module = run.result, run.sink, run.lctx, run.module
+    result, sink = run.result, run.sink  # (no local holds the IR: `_release_ir` lets it go)
     assert result.start_stage is not None
     first = STAGES.index(result.start_stage)
     if result.stages and result.stages[-1].name == result.start_stage:
         first += 1  # the start stage's output is made already (cuda_tile: the parsed text)
     last = STAGES.index(emit)
     if last < STAGES.index(result.start_stage):
-        lctx.error(module, f"--emit {emit} comes before stage {result.start_stage}, where this input starts")
+        run.module_error(f"--emit {emit} comes before stage {result.start_stage}, where this input starts")
         return
     for name in STAGES[first:]:
         if STAGES.index(name) > last and not (name == "cubin" and emit == "ptx"):
@@ -325,6 +341,7 @@ def _run_stages(run: _Run, emit: str) -> None:
             _diagnostics_out(run)
             _print_late(run)
             _finish_deferred(run)  # ptxas's messages are placed through the PTX line map
+            _release_ir(run)
         sink.stage = DIAGNOSTIC_STAGE.get(name, name)
         started = time.perf_counter()
         try:
@@ -336,11 +353,40 @@ def _run_stages(run: _Run, emit: str) -> None:
             produced.seconds = time.perf_counter() - started
             result.stages.append(produced)
         elif not sink.has_errors and not (name == "cubin" and emit == "ptx"):
-            lctx.error(module, f"stage {name} failed without a diagnostic")
+            run.module_error(f"stage {name} failed without a diagnostic")
         if sink.has_errors:
             if name != "cubin":  # (ptxas's own errors come with the finished compile)
                 _diagnostics_out(run)
             break
+
+
+def _release_ir(run: _Run) -> None:
+    """Before ptxas, the last stage: nothing after it reads the IR but the spans its messages
+    may need, taken now. The module, the op spans and the line-map index are let go (`module`
+    is deleted: a later read is a bug that fails loudly), so the garbage collection an editor's
+    worker runs while ptxas does (`backend.ptxas.IDLE_WORK`) frees every stage's IR instead of
+    freezing it with what survives."""
+    from tile_lsp.compiler.mlir.context import location_offset
+
+    module, lctx = run.module, run.lctx
+    run.module_span = lctx.span_of(module)
+    for op in _shallow_ops(module):
+        name = op.properties.get("sym_name") or op.attributes.get("sym_name")
+        if op.name.endswith(".func") and name is not None and location_offset(op.location, lctx.source) is not None:
+            run.kernel_spans.append((str(getattr(name, "data", name)), lctx.span_of(op)))
+    del run.module, module
+    lctx.spans = {}
+    run.index = None
+
+
+def _shallow_ops(module: Operation) -> list[Operation]:
+    """The module's ops and those of the modules in it (gpu.module): where functions are."""
+    found: list[Operation] = []
+    for op in module.regions[0].block.ops if module.regions and module.regions[0].blocks else ():
+        found.append(op)
+        if op.regions and not op.name.endswith(".func"):
+            found.extend(_shallow_ops(op))
+    return found
 
 
 def _diagnostics_out(run: _Run) -> None:
@@ -358,7 +404,9 @@ def _resolve_target(run: _Run) -> Target | None:
     """The compile target: the option, else a chip an `#nvvm.target` in the module names."""
     from tile_lsp.compiler.lowering.target_attach import existing_target
 
-    target = run.lctx.options.target or existing_target(run.module)
+    target = run.lctx.options.target
+    if target is None and run.module_span is None:  # (after `_release_ir` it was found already, if at all)
+        target = existing_target(run.module)
     if target is not None and run.lctx.options.target is None:
         run.lctx.options = replace(run.lctx.options, target=target)
     run.result.target = target
@@ -368,7 +416,7 @@ def _resolve_target(run: _Run) -> Target | None:
 def _require_target(run: _Run) -> Target | None:
     target = _resolve_target(run)
     if target is None:
-        run.lctx.error(run.module, MISSING_TARGET)
+        run.module_error(MISSING_TARGET)
     return target
 
 
@@ -584,9 +632,9 @@ def _run_cubin(run: _Run) -> StageOutput | None:
 
     if ptxas.find_ptxas(run.lctx.options) is None:
         if run.result.emit == "cubin":
-            run.lctx.error(run.module, "ptxas not found (give --ptxas PATH, set CUDA_HOME, or put it on PATH)")
+            run.module_error("ptxas not found (give --ptxas PATH, set CUDA_HOME, or put it on PATH)")
         return None  # `--emit ptx` without a ptxas: the PTX stands unchecked
-    res = ptxas.run_ptxas(run.ptx, target, run.lctx.options)
+    res = ptxas.run_ptxas(run.ptx, target, run.lctx.options, beside=lambda: _beside_ptxas(run))
     run.result.ptxas_command = res.command
     run.result.kernels = dict(res.kernels)
     _report_ptxas(run, res, target)
@@ -596,19 +644,22 @@ def _run_cubin(run: _Run) -> StageOutput | None:
     return StageOutput("cubin", f"{len(cubin)} bytes of {target.chip} cubin", 0.0, data=cubin)
 
 
-def _ptxas_anchor(run: _Run, message: str) -> Operation:
+def _beside_ptxas(run: _Run) -> None:
+    """While ptxas runs: the printing children are waited for (they must be, before the compile
+    returns), then `BESIDE_PTXAS`."""
+    _join_prints(run)
+    if BESIDE_PTXAS is not None:
+        BESIDE_PTXAS()
+
+
+def _ptxas_anchor(run: _Run, message: str) -> Span:
     """Where a ptxas message with no PTX line goes: the kernel it names, else the module's first
     kernel with a source position (one entry's unit: that entry, not the file's first line),
-    else the module."""
-    from tile_lsp.compiler.mlir.context import location_offset
-
-    located: list[tuple[str, Operation]] = []
-    for op in run.module.walk():
-        name = op.properties.get("sym_name") or op.attributes.get("sym_name")
-        if op.name.endswith(".func") and name is not None and location_offset(op.location, run.lctx.source) is not None:
-            located.append((str(getattr(name, "data", name)), op))
-    named = [op for name, op in located if re.search(rf"\b{re.escape(name)}\b", message)]
-    return (named or [op for _, op in located] or [run.module])[0]
+    else the module (`_release_ir` took these spans)."""
+    located = run.kernel_spans
+    named = [span for name, span in located if re.search(rf"\b{re.escape(name)}\b", message)]
+    fallback = run.module_span or _file_start(run.lctx.source)
+    return (named or [span for _, span in located] or [fallback])[0]
 
 
 def _report_ptxas(run: _Run, res: Any, target: Target) -> None:
@@ -627,17 +678,17 @@ def _report_ptxas(run: _Run, res: Any, target: Target) -> None:
             if span is not None:
                 run.sink.warning(span, text)
             else:
-                run.lctx.warning(_ptxas_anchor(run, msg.text), text)
+                run.sink.warning(_ptxas_anchor(run, msg.text), text)
             continue
         text += f"\nreproduce with: {res.command}"
         if span is not None:
             run.sink.error(span, text)
         else:
-            run.lctx.error(_ptxas_anchor(run, msg.text), text)
+            run.sink.error(_ptxas_anchor(run, msg.text), text)
         placed = True
     if not res.ok and not placed:
         detail = res.diagnostics.strip() if res.diagnostics else f"no output\nreproduce with: {res.command}"
-        run.lctx.error(_ptxas_anchor(run, detail), f"ptxas rejected the PTX for {target.chip}:\n{detail}")
+        run.sink.error(_ptxas_anchor(run, detail), f"ptxas rejected the PTX for {target.chip}:\n{detail}")
 
 
 _STAGE_RUNNERS: dict[str, Callable[[_Run], StageOutput | None]] = {

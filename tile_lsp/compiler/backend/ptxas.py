@@ -7,16 +7,21 @@ the command can be rerun as printed.
 from __future__ import annotations
 
 import functools
+import logging
 import os
 import re
 import shlex
 import shutil
 import subprocess
 import tempfile
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from tile_lsp.compiler.backend.cuda_tools import find_ptxas_binary
 from tile_lsp.compiler.target import CompileOptions, Target
+
+log = logging.getLogger("tile_lsp")
 
 
 @dataclass
@@ -147,8 +152,11 @@ def ptx_has_debug(ptx: str) -> bool:
     return _DEBUG_TARGET.search(ptx) is not None
 
 
-def run_ptxas(ptx: str, target: Target, options: CompileOptions, *, name: str = "kernel") -> PtxasResult:
-    """Assemble `ptx` for `target`; never raises for ptxas failures or timeouts."""
+def run_ptxas(
+    ptx: str, target: Target, options: CompileOptions, *, name: str = "kernel", beside: Callable[[], None] | None = None
+) -> PtxasResult:
+    """Assemble `ptx` for `target`; never raises for ptxas failures or timeouts. `beside` is
+    called once ptxas has started: work for this process while it would only wait."""
     ptxas = find_ptxas(options)
     if ptxas is None:
         where = options.ptxas or "PATH, CUDA_HOME/bin, /usr/local/cuda/bin or the nvidia-cuda-nvcc wheel"
@@ -163,24 +171,47 @@ def run_ptxas(ptx: str, target: Target, options: CompileOptions, *, name: str = 
     cmd = ptxas_command(ptxas, ptx_path, cubin_path, target, options, debug=debug, threads=threads)
     command = shlex.join(cmd)
     try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=options.ptxas_timeout)
+        stdout, stderr, returncode = _run(cmd, options.ptxas_timeout, beside)
     except subprocess.TimeoutExpired:
         msg = f"ptxas timed out after {options.ptxas_timeout:g} s (ptxas_timeout); command: {command}"
         return PtxasResult(False, None, {}, [PtxasMessage(None, "error", msg)], command, timed_out=True)
     except OSError as exc:
         return PtxasResult(False, None, {}, [PtxasMessage(None, "error", f"cannot run ptxas: {exc}")], command)
-    output = proc.stdout + proc.stderr
+    output = stdout + stderr
     messages = parse_messages(output)
     kernels = parse_resources(output)
-    ok = proc.returncode == 0 and os.path.isfile(cubin_path)
+    ok = returncode == 0 and os.path.isfile(cubin_path)
     cubin: bytes | None = None
     if ok:
         with open(cubin_path, "rb") as fh:
             cubin = fh.read()
         shutil.rmtree(workdir, ignore_errors=True)
     elif not any(m.severity == "error" for m in messages):
-        messages.append(PtxasMessage(None, "error", f"ptxas failed with exit status {proc.returncode}"))
+        messages.append(PtxasMessage(None, "error", f"ptxas failed with exit status {returncode}"))
     return PtxasResult(ok, cubin, kernels, messages, command, output)
+
+
+def _run(cmd: list[str], timeout: float, beside: Callable[[], None] | None) -> tuple[str, str, int]:
+    """`subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)`, with `beside()`
+    done while the process runs (its time counts against the timeout; ptxas's few kB of
+    output wait in the pipes meanwhile)."""
+    started = time.monotonic()
+    with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as proc:
+        try:
+            if beside is not None:
+                try:
+                    beside()
+                except Exception:  # work that only fills the wait: never worth a failed compile
+                    log.debug("work beside ptxas failed", exc_info=True)
+            stdout, stderr = proc.communicate(timeout=max(0.0, timeout - (time.monotonic() - started)))
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.communicate()
+            raise
+        except BaseException:  # a cancel: ptxas goes with it
+            proc.kill()
+            raise
+    return stdout, stderr, proc.returncode
 
 
 def parse_messages(output: str) -> list[PtxasMessage]:
