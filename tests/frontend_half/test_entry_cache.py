@@ -417,3 +417,38 @@ def test_an_edit_hands_out_its_diagnostics_before_ptxas_runs(monkeypatch: pytest
     other = early[0]
     assert SourceText(text).line_col(other.span.start)[0] not in edited_lines  # the cached entry's
     assert len(edited.diagnostics) == 2 and other in edited.diagnostics
+
+
+@pytest.mark.skipif(not HAS_PTXAS, reason="needs ptxas")
+def test_entries_an_edit_moves_are_relocated_beside_ptxas(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An edit that adds a line moves the entries after it. Their diagnostics move at once (the
+    early ones name the new lines); their texts and line maps (~30 ms for a large entry) move
+    while the edited entry's ptxas runs, not before its stages. CUDA 13's ptxas rejects sm_70,
+    so every entry has a ptxas error to follow."""
+    from tile_lsp.compiler import entry_cache, pipeline
+
+    text = (DATA / "vector_add.mlir").read_text(encoding="utf-8")
+    options, cache = CompileOptions(target=Target(70)), EntryCache()
+    cold = compile_source(SourceText(text, "v.mlir"), options, "ptx", cache=cache)
+    if cold.ok:
+        pytest.skip("this ptxas still accepts sm_70 (CUDA < 13)")
+    events: list[object] = []
+    real_relocate = entry_cache.relocate
+    monkeypatch.setattr(entry_cache, "relocate", lambda *a: (events.append("relocate"), real_relocate(*a))[1])
+    monkeypatch.setattr(pipeline, "BESIDE_PTXAS", lambda: events.append("beside"))
+    first = entry_names(text)[0]
+    opening = next(i for i, line in enumerate(text.splitlines(keepends=True)) if line.startswith(f"entry @{first}"))
+    lines = text.splitlines(keepends=True)
+    lines.insert(opening + 1, "  %moved = constant <i32: 1> : tile<i32>\n")
+    edited_text = "".join(lines)
+    edited = compile_source(SourceText(edited_text, "v.mlir"), options, "ptx", cache=cache, early=events.append)
+    assert edited.unit_stats is not None and edited.unit_stats.compiled == [first]
+    early, *rest = events
+    assert rest == ["relocate", "beside"]
+    moved_entry = entry_lines(edited_text)[entry_names(text)[1]]
+    line_of = lambda d: SourceText(edited_text).line_col(d.span.start)[0]  # noqa: E731
+    # Early: the moved entry's ptxas error, at its new lines (the edited entry's ptxas follows).
+    assert isinstance(early, list) and len(early) == 1 and line_of(early[0]) in moved_entry
+    assert early[0] in edited.diagnostics and len(edited.diagnostics) == 2
+    ptx_refs = [r for r in edited.stage_lines("ptx") if r is not None]
+    assert {r.line for r in ptx_refs} & set(moved_entry)  # and its PTX lines map there too

@@ -124,8 +124,10 @@ class _Run:
         # MLIR stage texts printed by forked children, collected before the compile returns.
         self.pending: list[tuple[StageOutput, Any]] = []
         self.before_ptxas: Callable[[CompileResult], None] | None = None  # compile_source's `early`
+        self.beside_ptxas: Callable[[], None] | None = None  # compile_whole's
         # Work for the shown texts and line maps only (no later stage reads it, no diagnostic
-        # comes of it): done after the early diagnostics, before ptxas (`_finish_deferred`).
+        # comes of it): done after the early diagnostics, the ptx stage's before ptxas (its map
+        # places ptxas's messages), the others while ptxas runs (`_finish_deferred`).
         self.deferred: list[tuple[StageOutput, Callable[[], None]]] = []
         # The llvm stage's text, printed once the diagnostics are out (`_print_late`): no later
         # stage changes the module, so it needs no snapshot taken at once.
@@ -220,9 +222,11 @@ def compile_whole(
     *,
     provenance: bool = True,
     before_ptxas: Callable[[CompileResult], None] | None = None,
+    beside_ptxas: Callable[[], None] | None = None,
 ) -> CompileResult:
     """`compile_source` on the whole text at once, without units or caches; `before_ptxas` is
-    called with the result so far just before the cubin stage (ptxas) runs."""
+    called with the result so far just before the cubin stage (ptxas) runs, `beside_ptxas`
+    while ptxas runs (before `BESIDE_PTXAS`; not at all when no ptxas runs)."""
     result = CompileResult(source, options, emit)
     if emit not in EMITS:
         DiagnosticSink("options", result.diagnostics).error(_file_start(source), f"unknown --emit stage '{emit}'")
@@ -236,6 +240,7 @@ def compile_whole(
         if run is None:
             return result
     run.before_ptxas = before_ptxas
+    run.beside_ptxas = beside_ptxas
     cancelled = False
     try:
         _run_stages(run, emit)
@@ -340,7 +345,7 @@ def _run_stages(run: _Run, emit: str) -> None:
         if name == "cubin":
             _diagnostics_out(run)
             _print_late(run)
-            _finish_deferred(run)  # ptxas's messages are placed through the PTX line map
+            _finish_deferred(run, "ptx")  # ptxas's messages are placed through the PTX line map
             _release_ir(run)
         sink.stage = DIAGNOSTIC_STAGE.get(name, name)
         started = time.perf_counter()
@@ -490,8 +495,10 @@ def _defer(run: _Run, out: StageOutput, work: Callable[[], None]) -> StageOutput
     return out
 
 
-def _finish_deferred(run: _Run) -> None:
-    pending, run.deferred = run.deferred, []
+def _finish_deferred(run: _Run, only: str | None = None) -> None:
+    """Do the deferred work (of stage `only`, when given)."""
+    pending = [item for item in run.deferred if only is None or item[0].name == only]
+    run.deferred = [item for item in run.deferred if not (only is None or item[0].name == only)]
     for out, work in pending:
         started = time.perf_counter()
         try:
@@ -587,9 +594,11 @@ def _run_llvm_ir(run: _Run) -> StageOutput | None:
     if index is None:
         return out
 
+    forced = run.forced_lineinfo  # (taken now: the map is made after `_release_ir`)
+
     def mapped() -> None:
         refs = provenance.llvm_ir_refs(optimized, index)
-        if run.forced_lineinfo:
+        if forced:
             out.text, kept = provenance.strip_llvm_debug(optimized)
             refs = provenance.reindex(refs, kept)
         out.line_refs = refs
@@ -613,9 +622,11 @@ def _run_ptx(run: _Run) -> StageOutput | None:
     if index is None:
         return out
 
+    forced = run.forced_lineinfo
+
     def mapped() -> None:  # (before ptxas: it is given the shown PTX, its messages placed by the map)
         refs = provenance.ptx_refs(ptx, index)
-        if run.forced_lineinfo:
+        if forced:
             out.text, kept = provenance.strip_ptx_debug(ptx)
             run.ptx = out.text
             refs = provenance.reindex(refs, kept)
@@ -646,8 +657,12 @@ def _run_cubin(run: _Run) -> StageOutput | None:
 
 def _beside_ptxas(run: _Run) -> None:
     """While ptxas runs: the printing children are waited for (they must be, before the compile
-    returns), then `BESIDE_PTXAS`."""
+    returns), the other deferred line maps made (the llvm-ir stage's), then the run's own
+    `beside_ptxas`, then `BESIDE_PTXAS`."""
     _join_prints(run)
+    _finish_deferred(run)
+    if run.beside_ptxas is not None:
+        run.beside_ptxas()
     if BESIDE_PTXAS is not None:
         BESIDE_PTXAS()
 
