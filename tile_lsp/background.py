@@ -717,7 +717,7 @@ class BackgroundPipeline:
                 if stopping is not None and time.monotonic() - stopping > CANCEL_GRACE_S:
                     self.pool.release(worker, healthy=False)  # it did not stop in time: kill it
                     return PipelineReport(CANCELLED)
-                if worker.conn.poll(_POLL_S):
+                if time.monotonic() <= deadline and worker.conn.poll(min(_POLL_S, max(0.0, deadline - time.monotonic()))):
                     got, report = _receive(worker.conn)
                     if got != job:
                         continue

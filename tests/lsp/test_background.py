@@ -61,6 +61,18 @@ def sleeps(request: PipelineRequest) -> PipelineReport:
     return PipelineReport(DONE)
 
 
+def chatty(request: PipelineRequest) -> PipelineReport:
+    """Sends an early report every 5 ms for `request.text` seconds, then reports."""
+    from tile_lsp import background
+
+    deadline = time.monotonic() + float(request.text)
+    while time.monotonic() < deadline:
+        if background._early_sink is not None:
+            background._early_sink(EarlyReport([], 0.0))
+        time.sleep(0.005)
+    return PipelineReport(DONE)
+
+
 def works_with_checkpoints(request: PipelineRequest) -> PipelineReport:
     """Like `sleeps`, but at the pipeline's checkpoints (compiler/cancel.py) all along."""
     from tile_lsp.compiler import cancel
@@ -171,6 +183,22 @@ def test_timeout_kills_the_run_and_the_next_one_works() -> None:
             assert slow.diagnostics[0].severity is Severity.WARNING
             fast = await service.compile(PipelineRequest("0", "k.mlir", CompileOptions()), 30)
             assert fast.status == DONE
+        finally:
+            service.close()
+
+    asyncio.run(main())
+
+
+def test_the_timeout_holds_while_messages_keep_coming() -> None:
+    """The deadline is checked whatever the worker sends: a run whose early reports come every
+    few ms still times out (it was only checked when a poll found nothing)."""
+
+    async def main() -> None:
+        service = _service(chatty)
+        try:
+            started = time.perf_counter()
+            slow = await service.compile(PipelineRequest("3", "k.mlir", CompileOptions()), 0.2, lambda _: None)
+            assert slow.status == TIMEOUT and time.perf_counter() - started < 2.5
         finally:
             service.close()
 
