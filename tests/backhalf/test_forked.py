@@ -167,6 +167,36 @@ def test_while_ptxas_runs_the_ir_is_gone_and_the_texts_are_in(monkeypatch: pytes
         assert stage is not None and stage.text.count("\n") > 10 and stage.line_refs
 
 
+def test_where_the_ir_cannot_be_let_go_the_compile_goes_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`_release_ir` is only a saving: when it fails, the IR stays, and a ptxas message with no
+    PTX line still lands on its kernel (CUDA 13's ptxas rejects sm_70 for the whole file)."""
+    from tile_lsp.compiler import pipeline as pipeline_mod
+
+    example = pathlib.Path(__file__).resolve().parents[2] / "examples" / "block_sum.mlir"
+    text = example.read_text()
+    options = CompileOptions(target=Target(70))
+    plain = compile_source(SourceText(text, str(example)), options, "ptx", cache=False)
+    if plain.ok:
+        pytest.skip("this ptxas still accepts sm_70 (CUDA < 13)")
+    real = pipeline_mod._shallow_ops
+    calls: list[int] = []
+
+    def fails_once(module: object) -> object:
+        calls.append(1)
+        if len(calls) == 1:
+            raise RuntimeError("cannot walk")
+        return real(module)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pipeline_mod, "_shallow_ops", fails_once)
+    kept = compile_source(SourceText(text, str(example)), options, "ptx", cache=False)
+    assert len(calls) >= 2  # the release gave up; the anchor walked the module still there
+    [diag] = kept.diagnostics
+    assert diag.stage == "ptxas" and diag.span == plain.diagnostics[0].span
+    assert SourceText(text).line_col(diag.span.start)[0] == next(
+        i for i, line in enumerate(text.splitlines()) if "gpu.func @" in line
+    )
+
+
 def test_without_a_process_to_fork_the_stage_is_printed_in_process(monkeypatch: pytest.MonkeyPatch) -> None:
     def no_fork() -> int:
         raise OSError(11, "Resource temporarily unavailable")

@@ -371,17 +371,28 @@ def _release_ir(run: _Run) -> None:
     is deleted: a later read is a bug that fails loudly), so the garbage collection an editor's
     worker runs while ptxas does (`backend.ptxas.IDLE_WORK`) frees every stage's IR instead of
     freezing it with what survives."""
+    try:
+        module_span, kernels = _kernel_spans(run)
+    except Exception:  # (only a saving: the IR then stays until the compile returns)
+        log.debug("the IR could not be let go before ptxas", exc_info=True)
+        return
+    run.module_span, run.kernel_spans = module_span, kernels
+    del run.module
+    run.lctx.spans = {}
+    run.index = None
+
+
+def _kernel_spans(run: _Run) -> tuple[Span, list[tuple[str, Span]]]:
+    """The module's span, and each function's with a source position (name, span)."""
     from tile_lsp.compiler.mlir.context import location_offset
 
-    module, lctx = run.module, run.lctx
-    run.module_span = lctx.span_of(module)
-    for op in _shallow_ops(module):
+    lctx = run.lctx
+    kernels: list[tuple[str, Span]] = []
+    for op in _shallow_ops(run.module):
         name = op.properties.get("sym_name") or op.attributes.get("sym_name")
         if op.name.endswith(".func") and name is not None and location_offset(op.location, lctx.source) is not None:
-            run.kernel_spans.append((str(getattr(name, "data", name)), lctx.span_of(op)))
-    del run.module, module
-    lctx.spans = {}
-    run.index = None
+            kernels.append((str(getattr(name, "data", name)), lctx.span_of(op)))
+    return lctx.span_of(run.module), kernels
 
 
 def _shallow_ops(module: Operation) -> list[Operation]:
@@ -670,10 +681,10 @@ def _beside_ptxas(run: _Run) -> None:
 def _ptxas_anchor(run: _Run, message: str) -> Span:
     """Where a ptxas message with no PTX line goes: the kernel it names, else the module's first
     kernel with a source position (one entry's unit: that entry, not the file's first line),
-    else the module (`_release_ir` took these spans)."""
-    located = run.kernel_spans
+    else the module (spans `_release_ir` took, or taken now where it kept the IR)."""
+    module_span, located = (run.module_span, run.kernel_spans) if run.module_span is not None else _kernel_spans(run)
     named = [span for name, span in located if re.search(rf"\b{re.escape(name)}\b", message)]
-    fallback = run.module_span or _file_start(run.lctx.source)
+    fallback = module_span
     return (named or [span for _, span in located] or [fallback])[0]
 
 
