@@ -416,8 +416,8 @@ def compile_by_entry(
         done.append(None)
 
     def move_all() -> None:
-        """The moved units' texts and line maps (~30 ms for a large one): beside the edited
-        unit's ptxas when one unit compiles (an edit), else here."""
+        """The moved units' texts and line maps (~20-30 ms for attention's second entry): beside
+        the edited unit's ptxas when one unit compiles (an edit), else here."""
         for slot, got, unit, key in moving:
             moved = relocate(got, unit, source, options)
             if cache is not None:
@@ -620,8 +620,8 @@ class _Shift:
 
 
 def relocate_diagnostics(got: UnitResult, unit: Unit) -> UnitResult:
-    """`got` with its diagnostics (and layouts) moved to `unit`'s positions, its texts and line
-    maps not yet (`relocate` moves everything); `layout` stays `got`'s."""
+    """`got` with its diagnostics moved to `unit`'s positions (what the early diagnostics need),
+    its texts, line maps and layouts not yet (`relocate` moves everything); `layout` stays `got`'s."""
     if got.layout == unit.layout or not got.layout:
         return got
     shift = _Shift(got.layout, unit)

@@ -369,7 +369,7 @@ def _release_ir(run: _Run) -> None:
     """Before ptxas, the last stage: nothing after it reads the IR but the spans its messages
     may need, taken now. The module, the op spans and the line-map index are let go (`module`
     is deleted: a later read is a bug that fails loudly), so the garbage collection an editor's
-    worker runs while ptxas does (`backend.ptxas.IDLE_WORK`) frees every stage's IR instead of
+    worker runs while ptxas does (`BESIDE_PTXAS`) frees every stage's IR instead of
     freezing it with what survives."""
     try:
         module_span, kernels = _kernel_spans(run)
