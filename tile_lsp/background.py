@@ -285,6 +285,7 @@ class _Housekeeping:
     def __init__(self) -> None:
         self.uncollected = 0  # compiles finished since the last collection
         self.collections = 0
+        self.beside_done = False  # this compile's collection ran beside its ptxas
 
     def collect(self) -> None:
         self.collections += 1
@@ -298,10 +299,15 @@ class _Housekeeping:
         """The disk copies of the compiles before this one, and this compile's garbage."""
         self.flush()
         self.collect()
+        self.beside_done = True
 
     def after_report(self, job_waiting: bool) -> None:
-        """What the compile left after ptxas (little, when it ran), unless a job is waiting
-        (at most _COLLECT_EVERY compiles go uncollected, for compiles without a ptxas)."""
+        """A collection unless one ran beside this compile's ptxas (the few hundred objects
+        left since wait for the next one) or a job is waiting (at most _COLLECT_EVERY compiles
+        go uncollected, for compiles without a ptxas)."""
+        if self.beside_done:
+            self.beside_done = False
+            return
         self.uncollected += 1
         if job_waiting and self.uncollected < _COLLECT_EVERY:
             return

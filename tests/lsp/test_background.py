@@ -295,6 +295,8 @@ def test_housekeeping_waits_for_no_job(monkeypatch: pytest.MonkeyPatch) -> None:
     house = background._Housekeeping()
     house.beside_ptxas()
     assert done == ["flush", "collect", "freeze"]
+    house.after_report(job_waiting=False)
+    assert done == ["flush", "collect", "freeze"]  # collected beside ptxas: none after the report
     done.clear()
     for _ in range(background._COLLECT_EVERY - 1):
         house.after_report(job_waiting=True)
