@@ -14,10 +14,10 @@ from dataclasses import dataclass
 
 import pytest
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Operation
+from xdsl.ir import Operation, SSAValue
 
 from backhalf.util import mlir_opt, mlir_opt_batch, mlir_opt_ok, parse_ok, print_ir, run_batch, run_memo
-from tile_lsp.compiler.lowering.common import LoweringContext, apply_patterns
+from tile_lsp.compiler.lowering.common import LoweringContext, apply_patterns, apply_patterns_to
 from tile_lsp.compiler.lowering.nvgpu_to_nvvm import gmma_descriptor_bits, nvgpu_patterns
 from tile_lsp.compiler.mlir.dialects import nvgpu as ng
 from tile_lsp.compiler.source import SourceText
@@ -434,6 +434,64 @@ def test_mma_sync(types: tuple[str, str, str], shape: str, intrinsic_types: str,
         assert all(str(v.type) == "i32" for v in mma.operands[: n_regs[0] + n_regs[1]]), [str(v.type) for v in mma.operands]
     seq = [op.name for op in module.walk() if op.name.startswith("llvm.") or op.name == "nvvm.mma.sync"]
     assert_in_order(seq, ["llvm.extractvalue", "nvvm.mma.sync", "llvm.extractvalue", "llvm.insertvalue"])
+
+
+def _packed_operands(elem: str, rows_a: list[int]) -> str:
+    """mma.sync m16n8k16 whose A and B are packed from i32 registers as the gpu stage packs them:
+    a bitcast per register and a `vector.insert` per row, A's rows written in the order `rows_a`
+    (register %r<i> for row i; a repeated row is written again from %r9)."""
+    lines = [f"  %pa = ub.poison : vector<4x2x{elem}>", f"  %pb = ub.poison : vector<2x2x{elem}>"]
+    prev, seen = "%pa", set()
+    for n, row in enumerate(rows_a):
+        reg = "%r9" if row in seen else f"%r{row}"
+        seen.add(row)
+        lines += [f"  %xa{n} = llvm.bitcast {reg} : i32 to vector<2x{elem}>",
+                  f"  %a{n} = vector.insert %xa{n}, {prev} [{row}] : vector<2x{elem}> into vector<4x2x{elem}>"]
+        prev = f"%a{n}"
+    lines += [f"  %xb0 = llvm.bitcast %s0 : i32 to vector<2x{elem}>",
+              f"  %b0 = vector.insert %xb0, %pb [0] : vector<2x{elem}> into vector<2x2x{elem}>",
+              f"  %xb1 = llvm.bitcast %s1 : i32 to vector<2x{elem}>",
+              f"  %b1 = vector.insert %xb1, %b0 [1] : vector<2x{elem}> into vector<2x2x{elem}>",
+              f"  %d = nvgpu.mma.sync ({prev}, %b1, %c) {{mmaShape = [16, 8, 16]}} : "
+              f"(vector<4x2x{elem}>, vector<2x2x{elem}>, vector<2x2xf32>) -> vector<2x2xf32>"]
+    args = ", ".join(f"%r{i}: i32" for i in (0, 1, 2, 3, 9)) + ", %s0: i32, %s1: i32, %c: vector<2x2xf32>"
+    return func(args, "\n".join(lines), "%d : vector<2x2xf32>")
+
+
+def test_mma_sync_reads_packed_rows_directly() -> None:
+    """Operands the gpu stage packed row by row (`vector.insert`) reach nvvm.mma.sync as the rows
+    themselves: bf16 registers as the i32 they were bitcast from (no array round trip), f16 as
+    the rows; the last write of a row counts; the packing chain is gone once nothing reads it."""
+    def lowered(elem: str, rows_a: list[int]) -> tuple[ModuleOp, Operation, list[SSAValue]]:
+        module, _, _ = lower(_packed_operands(elem, rows_a))
+        (mma,) = ops_named(module, "nvvm.mma.sync")
+        (function,) = ops_named(module, "func.func")
+        return module, mma, list(function.regions[0].blocks[0].args)
+
+    module, mma, (r0, r1, r2, r3, r9, s0, s1, _) = lowered("bf16", [0, 1, 2, 3])
+    assert list(mma.operands[:6]) == [r0, r1, r2, r3, s0, s1]
+    assert ops_named(module, "vector.insert") == []
+    # Rows written out of order, row 0 twice (the later write, from %r9, wins).
+    module, mma, (r0, r1, r2, r3, r9, s0, s1, _) = lowered("bf16", [3, 0, 2, 1, 0])
+    assert list(mma.operands[:6]) == [r9, r1, r2, r3, s0, s1]
+    # f16 registers are the rows (vector<2xf16>): the bitcasts themselves.
+    module, mma, _ = lowered("f16", [0, 1, 2, 3])
+    assert [getattr(v.owner, "name", None) for v in mma.operands[:6]] == ["llvm.bitcast"] * 6
+    # The nvvm stage's driver removes no dead code as it goes: the pattern erases the chain, so
+    # the stage's later pass does not lower ops that are dead.
+    parsed = parse_ok(_packed_operands("f16", [0, 1, 2, 3]))
+    assert parsed.module is not None
+    lctx = LoweringContext(SourceText("", "t.mlir"), CompileOptions(target=Target.parse_gpu_name("sm_90a")))
+    apply_patterns_to(parsed.module, nvgpu_patterns(lctx), lambda name: name.startswith("nvgpu."))
+    assert ops_named(parsed.module, "nvvm.mma.sync") and ops_named(parsed.module, "vector.insert") == []
+
+
+def test_mma_sync_partly_packed_operand_unpacks_the_vector() -> None:
+    """A row no `vector.insert` wrote (row 3 of A): A is unpacked from the vector as before."""
+    module, _, _ = lower(_packed_operands("f16", [0, 1, 2]))
+    (mma,) = ops_named(module, "nvvm.mma.sync")
+    assert [getattr(v.owner, "name", None) for v in mma.operands[:4]] == ["llvm.extractvalue"] * 4
+    assert [getattr(v.owner, "name", None) for v in mma.operands[4:6]] == ["llvm.bitcast"] * 2
 
 
 @pytest.mark.parametrize(

@@ -13,7 +13,9 @@ ops are MLIR 22's, so mlir-opt 22 accepts the result):
 * tma.create.descriptor: a 128-byte (16 x i64) stack object written field by field.
 * warpgroup.generate.descriptor: folded constant `llvm.or` the 14-bit `llvm.ptrtoint` base.
 * warpgroup.mma: fence -> mma_async (xN) -> commit -> wait, in this order.
-* ldmatrix: `nvvm.ldmatrix` + extractvalue/bitcast repack; mma.sync: `nvvm.mma.sync` + repack;
+* ldmatrix: `nvvm.ldmatrix` + extractvalue/bitcast repack; mma.sync: `nvvm.mma.sync` + repack
+  (an operand packed by `vector.insert`s, as the gpu stage packs them, gives its rows directly,
+  a bitcast i32 its i32: MLIR would fold the same round trip in canonicalization);
   mma.sp.sync: `llvm.inline_asm` with MLIR's sparse template and constraints.
 * device_async_*: `nvvm.cp.async.shared.global` / `commit.group` / `wait.group`.
 * rcp: scalarised `nvvm.rcp.approx.ftz.f`; cvt_fptrunc: `nvvm.convert.f32x2.to.{f16x2,bf16x2}`;
@@ -26,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import cast
 
-from xdsl.dialects import llvm
+from xdsl.dialects import llvm, vector
 from xdsl.dialects.builtin import (
     BFloat16Type,
     DenseArrayBase,
@@ -177,6 +179,9 @@ def _insert(rewriter: PatternRewriter, container: SSAValue, value: SSAValue, ind
 def _bitcast(rewriter: PatternRewriter, value: SSAValue, t: Attribute) -> SSAValue:
     if value.type == t:
         return value
+    owner = value.owner
+    if isinstance(owner, llvm.BitcastOp) and owner.arg.type == t:  # a bitcast back: the original
+        return owner.arg
     return _ins(rewriter, llvm.BitcastOp(value, t)).results[0]
 
 
@@ -194,6 +199,42 @@ def _vector_as_array(rewriter: PatternRewriter, value: SSAValue) -> tuple[SSAVal
     arr_t = _array(rows, row_t)
     arr = cast_to(rewriter, value, arr_t)
     return arr, [_extract(rewriter, arr, i, row_t) for i in range(rows)]
+
+
+def _inserted_rows(value: SSAValue) -> list[SSAValue] | None:
+    """The R rows of a 2-D `vector<RxCxT>` that a chain of `vector.insert`s at static positions
+    [0] .. [R-1] wrote whole (the gpu stage packs mma operands so): the rows themselves, without
+    the array round trip of `_vector_as_array`. None when some row is not written that way."""
+    t = value.type
+    if not isinstance(t, VectorType) or len(t.get_shape()) != 2:
+        return None
+    count, cols = t.get_shape()
+    row_t = VectorType(t.element_type, [cols])
+    rows: list[SSAValue | None] = [None] * count
+    left = count
+    current = value
+    while left:
+        op = current.owner
+        if not isinstance(op, vector.InsertOp) or op.dynamic_position or op.source.type != row_t:
+            return None
+        position = op.static_position.get_values()
+        if len(position) != 1 or not 0 <= position[0] < count:
+            return None
+        if rows[position[0]] is None:  # the last insert at a position is the one that counts
+            rows[position[0]] = op.source
+            left -= 1
+        current = op.dest
+    return cast(list[SSAValue], rows)
+
+
+def _erase_unused_inserts(rewriter: PatternRewriter, value: SSAValue) -> None:
+    """Erase the `vector.insert` chain ending in `value` as far as nothing else reads it (the
+    operand chains `_inserted_rows` looked through, once their last mma is lowered)."""
+    op = value.owner
+    while isinstance(op, vector.InsertOp) and not op.result.uses:
+        dest = op.dest
+        rewriter.erase(op)
+        op = dest.owner
 
 
 def _rows_to_vector(rewriter: PatternRewriter, rows: Sequence[SSAValue], t: VectorType) -> SSAValue:
@@ -835,11 +876,14 @@ def _ptx_type(elem: Attribute, tf32: bool) -> str | None:
 
 
 def _operand_regs(rewriter: PatternRewriter, value: SSAValue, *, accumulate: bool) -> list[SSAValue] | None:
-    """The per-thread registers of an mma operand (MLIR's layout: rows, bitcast to i32 when narrow)."""
-    split = _vector_as_array(rewriter, value)
-    if split is None:
-        return None
-    _, rows = split
+    """The per-thread registers of an mma operand (MLIR's layout: rows, bitcast to i32 when narrow).
+    Rows a `vector.insert` chain wrote are taken as they are: no array round trip to unpack."""
+    rows = _inserted_rows(value)
+    if rows is None:
+        split = _vector_as_array(rewriter, value)
+        if split is None:
+            return None
+        _, rows = split
     t = value.type
     assert isinstance(t, VectorType)
     elem = t.element_type
@@ -913,7 +957,10 @@ class MmaSyncPattern(_Pattern):
         res_t = _mma_result_struct(ct)
         mma = na.MmaSyncOp.build(operands=[a, b, c], result_types=[res_t], properties=props)
         res = _ins(rewriter, mma).results[0]
+        operands = (op.matrixA, op.matrixB, op.matrixC)
         _replace(rewriter, op, [_unpack_result(rewriter, res, ct)])
+        for value in operands:
+            _erase_unused_inserts(rewriter, value)
         return True
 
 
