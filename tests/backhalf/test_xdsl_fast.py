@@ -278,3 +278,44 @@ def test_operation_init_keeps_the_implicit_builder_working() -> None:
         added = arith.AddiOp(a, b)
         yielded = scf.YieldOp.create()
     assert list(block.ops) == [added, yielded]
+
+
+def _replace_with(replace, name_old: str | None, name_new: str | None):  # type: ignore[no-untyped-def]
+    """Replace `a` by `b` where `a` is used twice by one op and once by another, and `b`
+    already has a use: operands, every use list's order, and the name hint carried over."""
+    _, (a, b, c) = _args()
+    a.name_hint, b.name_hint = name_old, name_new
+    twice = arith.AddiOp(a, a)
+    other = arith.SubiOp(c, a)
+    keeps = arith.MuliOp(b, c)
+    replace(a, b)
+    return (
+        [[id(v) for v in op.operands] for op in (twice, other, keeps)],
+        [[(id(u.operation), u.index) for u in v.uses] for v in (a, b, c)],
+        a.first_use is None,
+        b.name_hint,
+        [id(x) for x in (a, b, c)],
+    ), (a, b, c, twice, other, keeps)
+
+
+@pytest.mark.parametrize("names", [(None, None), ("x", None), ("x", "y"), (None, "y")])
+def test_replace_all_uses_with_matches_xdsl(names) -> None:
+    from xdsl.ir import SSAValue
+
+    import tile_lsp.compiler.lowering  # noqa: F401
+
+    assert SSAValue.replace_all_uses_with is xdsl_fast.replace_all_uses_with
+
+    def shape(replace):  # type: ignore[no-untyped-def]
+        facts, (a, b, c, *ops) = _replace_with(replace, *names)
+        where = {id(v): k for k, v in zip("abc", (a, b, c), strict=True)} | {id(o): i for i, o in enumerate(ops)}
+        operands, uses, cleared, hint, _ = facts
+        return ([[where[v] for v in row] for row in operands], [[(where[o], i) for o, i in row] for row in uses],
+                cleared, hint)
+
+    fast = shape(xdsl_fast.replace_all_uses_with)
+    assert fast == shape(xdsl_fast.ORIGINAL_REPLACE_ALL_USES_WITH)
+    assert fast[0] == [["b", "b"], ["c", "b"], ["b", "c"]]
+    _, (a, b, *_) = _replace_with(xdsl_fast.replace_all_uses_with, *names)
+    xdsl_fast.replace_all_uses_with(b, b)  # onto itself: nothing changes
+    assert len(list(b.uses)) == 4

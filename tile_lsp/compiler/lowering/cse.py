@@ -17,7 +17,7 @@ block, as MLIR's canonicalizer places them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable
 
 from xdsl.ir import Block, Operation
 
@@ -39,22 +39,45 @@ def is_pure(op: Operation) -> bool:
     return not op.regions and bool(op.results) and (name.startswith(_PURE_PREFIXES) or name in _PURE_NAMES)
 
 
-def _key(op: Operation) -> Hashable:
+def _key(op: Operation) -> _Key | None:
+    """What makes two pure ops the same: operands by identity (`id`: the values are alive while
+    the pass runs; a Python-level `SSAValue.__hash__` per operand was a tenth of the pass).
+    None when an attribute is unhashable (never merged)."""
+    props = op.properties
+    attrs = op.attributes
+    results = op.results
+    key = (
+        op.name,
+        tuple(map(id, op.operands)),
+        results[0].type if len(results) == 1 else tuple(r.type for r in results),
+        tuple(sorted(props.items())) if len(props) > 1 else tuple(props.items()),
+        tuple(sorted(attrs.items())) if len(attrs) > 1 else tuple(attrs.items()),
+    )
     try:
-        props = tuple(sorted(op.properties.items())) if op.properties else ()
-        attrs = tuple(sorted(op.attributes.items())) if op.attributes else ()
-        key = (op.name, tuple(op.operands), tuple(r.type for r in op.results), props, attrs)
-        hash(key)
+        return _Key(key)
     except TypeError:  # an unhashable attribute: never merged
         return None
-    return key
+
+
+class _Key(tuple):  # type: ignore[type-arg]
+    """A key hashed once: (its hash, the key). The tables ask for it two or three times per op,
+    and a plain tuple hashes every element again each time. Equal hashes still compare the keys
+    (parameterless types, f16 and f32 among them, all hash alike)."""
+
+    __slots__ = ()
+
+    def __new__(cls, key: tuple[object, ...]) -> _Key:
+        return tuple.__new__(cls, (hash(key), key))
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        return self[0]  # type: ignore[no-any-return]
 
 
 def eliminate_common_subexpressions(root: Operation, pure: Callable[[Operation], bool] = is_pure) -> int:
     """Merge repeated pure ops under `root` in place; returns how many ops were removed."""
-    table: dict[Hashable, Operation] = {}
+    table: dict[_Key, Operation] = {}
     # The current function's constants (hoisted to its entry block) and the last one placed there.
-    constants: dict[Hashable, Operation] = {}
+    constants: dict[_Key, Operation] = {}
     hoist: list[Block | Operation | None] = [None]
     removed = 0
 
@@ -75,9 +98,9 @@ def eliminate_common_subexpressions(root: Operation, pure: Callable[[Operation],
             block.insert_op_after(op, at)
         hoist[0] = op
 
-    def visit_block(block: Block) -> list[Hashable]:
+    def visit_block(block: Block) -> list[_Key]:
         nonlocal removed
-        added: list[Hashable] = []
+        added: list[_Key] = []
         for op in list(block.ops):
             if op.regions:
                 if op.name in _ISOLATED:
@@ -115,7 +138,7 @@ def eliminate_common_subexpressions(root: Operation, pure: Callable[[Operation],
             for old, new in zip(op.results, found.results, strict=True):
                 old.replace_all_uses_with(new)
             op.detach()
-            op.erase()
+            op.drop_all_references()  # (its results are unused now: nothing to erase them for)
             removed += 1
         return added
 
