@@ -319,3 +319,73 @@ def test_replace_all_uses_with_matches_xdsl(names) -> None:
     _, (a, b, *_) = _replace_with(xdsl_fast.replace_all_uses_with, *names)
     xdsl_fast.replace_all_uses_with(b, b)  # onto itself: nothing changes
     assert len(list(b.uses)) == 4
+
+
+def test_attribute_post_init_checks_each_kind_once_and_still_rejects() -> None:
+    from xdsl.ir import Attribute
+
+    import tile_lsp.compiler.lowering  # noqa: F401
+
+    assert Attribute.__post_init__ is xdsl_fast.attribute_post_init
+    assert builtin.IntegerAttr(3, i32) == builtin.IntegerAttr(3, i32)
+    assert builtin.IntegerAttr in xdsl_fast._CHECKED_KINDS
+
+    class Neither(Attribute):  # neither Data nor ParametrizedAttribute: refused, every time
+        name = "test.neither"
+
+    for _ in range(2):
+        with pytest.raises(TypeError, match="Data or ParametrizedAttribute"):
+            Neither()
+    assert Neither not in xdsl_fast._CHECKED_KINDS
+    with pytest.raises(Exception) as fast_error:  # the verifier still runs (a width too small for 300)
+        builtin.IntegerAttr(300, builtin.i8)
+    with pytest.raises(Exception) as slow_error:
+        saved = Attribute.__post_init__
+        Attribute.__post_init__ = xdsl_fast.ORIGINAL_ATTRIBUTE_POST_INIT
+        try:
+            builtin.IntegerAttr(300, builtin.i8)
+        finally:
+            Attribute.__post_init__ = saved
+    assert str(fast_error.value) == str(slow_error.value)
+
+
+def test_ssavalue_get_matches_xdsl() -> None:
+    from xdsl.ir import SSAValue
+
+    import tile_lsp.compiler.lowering  # noqa: F401
+
+    assert SSAValue.get is xdsl_fast.ssavalue_get
+    block, (a, b, flag) = _args()
+    add = arith.AddiOp(a, b)
+    for arg, kind in ((a, None), (add.result, None), (add, None), (a, builtin.IntegerType), (flag, builtin.IntegerType)):
+        options = {} if kind is None else {"type": kind}
+        assert xdsl_fast.ssavalue_get(arg, **options) is xdsl_fast.ORIGINAL_SSAVALUE_GET(arg, **options)
+    def outcome(get, arg, options):  # type: ignore[no-untyped-def]
+        try:
+            return "value", get(arg, **options)
+        except Exception as exc:  # noqa: BLE001 (the same error is what is compared)
+            return type(exc), str(exc)
+
+    for bad, options in ((a, {"type": builtin.Float32Type}), (scf.YieldOp(), {}), (3, {})):
+        fast = outcome(xdsl_fast.ssavalue_get, bad, options)
+        assert fast == outcome(xdsl_fast.ORIGINAL_SSAVALUE_GET, bad, options)
+    assert outcome(xdsl_fast.ssavalue_get, a, {"type": builtin.Float32Type})[0] is ValueError
+
+
+def test_attach_op_refuses_what_xdsl_refuses() -> None:
+    from xdsl.ir import Block
+
+    import tile_lsp.compiler.lowering  # noqa: F401
+
+    assert Block._attach_op is xdsl_fast.attach_op
+    block, (a, b, _) = _args()
+    add = arith.AddiOp(a, b)
+    block.add_op(add)
+    assert add.parent is block
+    with pytest.raises(ValueError, match="already attached"):
+        Block().add_op(add)
+    inner = Block()
+    outer = scf.ExecuteRegionOp([], Region(inner))
+    with pytest.raises(ValueError, match="contained in the operation"):
+        inner.add_op(outer)  # an op into a block of its own region
+    assert outer.parent is None

@@ -323,6 +323,8 @@ class LineInfo:
         """The `!dbg` node for an op at `loc` inside the function whose subprogram is `scope`."""
         if not self.enabled or scope is None:
             return None
+        if type(loc) is FileLineColLoc:  # (nearly every op's: no walk through the other kinds)
+            return self.md.add(f"!DILocation(line: {loc.line.data}, column: {loc.column.data}, scope: !{scope})")
         if isinstance(loc, builtin.NameLoc):
             return self.location(loc.location, scope)
         if isinstance(loc, builtin.FusedLoc):

@@ -28,6 +28,8 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation
 
+_UNREGISTERED = builtin.UnregisteredOp.name
+
 # LLVM 22's NVPTX 64-bit data layout (what `TargetMachine.target_data` reports).
 NVPTX_DATALAYOUT = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 NVPTX_TRIPLE = "nvptx64-nvidia-cuda"
@@ -244,24 +246,26 @@ def _leaf_count(t: Attribute) -> int:
 
 def constant_of(op: Operation) -> str | None:
     """The inline constant an op stands for (constants, undef/poison/zero, addressof), or None."""
-    if isinstance(op, x.ConstantOp):
-        return constant_text(op.value, op.result.type)
-    if op.name == "llvm.mlir.undef":
+    name = op.name  # (name compares: this is asked of every operand of every op)
+    if name == "llvm.mlir.constant":
+        return constant_text(op.value, op.result.type)  # type: ignore[attr-defined]
+    if name == "llvm.mlir.undef":
         return "undef"
-    if op.name == "llvm.mlir.poison":
+    if name == "llvm.mlir.poison":
         return "poison"
-    if op.name == "llvm.mlir.zero":
+    if name == "llvm.mlir.zero":
         return "zeroinitializer"
-    if isinstance(op, x.AddressOfOp):
-        return "@" + symbol(op.global_name.root_reference.data)
+    if name == "llvm.mlir.addressof":
+        return "@" + symbol(op.global_name.root_reference.data)  # type: ignore[attr-defined]
     return None
 
 
 def op_name(op: Operation) -> str:
     """The name as written (unregistered ops keep theirs in `op_name`)."""
-    if isinstance(op, builtin.UnregisteredOp):
-        return op.op_name.data
-    return op.name
+    name = op.name
+    if name == _UNREGISTERED:  # (a name compare: xDSL makes a subclass per unregistered name)
+        return op.op_name.data  # type: ignore[attr-defined, no-any-return]
+    return name
 
 
 def symbol(name: str) -> str:

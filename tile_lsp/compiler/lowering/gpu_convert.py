@@ -94,7 +94,7 @@ F8_FORMATS: dict[type[Attribute], F8Format] = {Float8E4M3FNType: E4M3FN, Float8E
 
 def f8_format(t: Attribute) -> F8Format | None:
     """The narrow float format (fp8, fp4, e8m0) of a scalar or tile type, if it is one."""
-    if isinstance(t, TensorType):
+    if type(t) is TensorType:
         t = t.element_type
     return F8_FORMATS.get(type(t))
 

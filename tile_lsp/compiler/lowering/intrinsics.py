@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from xdsl.dialects import builtin, llvm
 from xdsl.dialects.builtin import (
@@ -34,6 +35,8 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from tile_lsp.compiler.lowering.common import LoweringContext
 from tile_lsp.compiler.mlir.dialects.llvm_ext import ExtractElementOp, UIToFPOp
 from tile_lsp.compiler.mlir.xdsl_fast import walk_ops
+
+_CALL_INTRINSIC = llvm.CallIntrinsicOp.name
 
 ITERATION_LIMIT = 30
 """How many rewrites deep one call's lowering may go (new calls a rewrite creates count one deeper)."""
@@ -342,8 +345,9 @@ def lower_intrinsics(
     active = [r for r in (RULES if rules is None else rules) if r.level == level]
     if not active:
         return 0
-    worklist: list[tuple[llvm.CallIntrinsicOp, int]] = [
-        (op, 0) for op in walk_ops(module) if isinstance(op, llvm.CallIntrinsicOp) and op.intrin.data.startswith("llvm.nvvm.")
+    worklist: list[tuple[llvm.CallIntrinsicOp, int]] = [  # (name compares: no ABC isinstance per op)
+        (cast(llvm.CallIntrinsicOp, op), 0) for op in walk_ops(module)
+        if op.name == _CALL_INTRINSIC and cast(llvm.CallIntrinsicOp, op).intrin.data.startswith("llvm.nvvm.")
     ]
     worklist.reverse()
     rewrites = 0

@@ -36,6 +36,8 @@ from tile_lsp.compiler.mlir.dialects import nvvm
 from tile_lsp.compiler.mlir.xdsl_fast import walk_ops
 from tile_lsp.compiler.target import Target
 
+_UNREGISTERED = builtin.UnregisteredOp.name
+
 # --------------------------------------------------------------------------------------------
 # Dispatch map
 
@@ -530,9 +532,10 @@ class SmFloor:
 
 def op_name(op: Operation) -> str:
     """The op's name as written (an unregistered op keeps it in `op_name__`)."""
-    if isinstance(op, builtin.UnregisteredOp):
-        return op.op_name.data
-    return op.name
+    name = op.name
+    if name == _UNREGISTERED:  # (a name compare: xDSL makes a subclass per unregistered name)
+        return op.op_name.data  # type: ignore[attr-defined, no-any-return]
+    return name
 
 
 def sm_floor(op: Operation, table: dict[str, NvvmLowering], arch_floors: dict[str, object]) -> SmFloor:

@@ -169,9 +169,9 @@ Value = SSAValue | Dist | TensorView | TileView | Token | Streamed | _Failed
 def _elem(t: Attribute) -> Attribute:
     """The per-thread scalar type of a tile (or scalar) type: tf32 values live in f32 registers
     and memory words (rounded to tf32 where a conversion makes them)."""
-    if isinstance(t, TensorType):
+    if type(t) is TensorType:  # (exact type tests: asked of every value; an ABC miss costs ~0.3 us)
         t = t.element_type
-    return Float32Type() if isinstance(t, FloatTF32Type) else storage_type(t)
+    return Float32Type() if type(t) is FloatTF32Type else storage_type(t)
 
 
 def _narrow_float(t: Attribute) -> Attribute | None:
@@ -400,7 +400,7 @@ class _KernelConverter:
         if self.loc is not None:
             op.location = self.loc
             for nested in walk_ops(op):
-                if nested is not op and isinstance(nested.location, UnknownLoc):
+                if nested is not op and type(nested.location) is UnknownLoc:
                     nested.location = self.loc
         self.block.add_op(op)
         return op

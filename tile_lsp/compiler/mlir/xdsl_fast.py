@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from xdsl.dialects.builtin import UNKNOWN_LOC, DenseArrayBase, IntegerAttr, IntegerType
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Data, Operation, ParametrizedAttribute, SSAValue
 from xdsl.ir import core as _core
 from xdsl.ir.core import OpResult, SSAValues, Use
 from xdsl.irdl import operations as _operations
@@ -31,6 +31,9 @@ ORIGINAL_UNKNOWN_LOC = _core._unknown_loc
 ORIGINAL_OPERATION_INIT = Operation.__init__
 ORIGINAL_VALUES_GETITEM = SSAValues.__getitem__
 ORIGINAL_REPLACE_ALL_USES_WITH = SSAValue.replace_all_uses_with
+ORIGINAL_ATTRIBUTE_POST_INIT = Attribute.__post_init__
+ORIGINAL_SSAVALUE_GET = SSAValue.get
+ORIGINAL_ATTACH_OP = Block._attach_op
 _TUPLE_GETITEM = tuple.__getitem__
 _IRDL_POST_INIT = IRDLOperation.__post_init__
 _OPERATION_POST_INIT = Operation.__post_init__
@@ -65,6 +68,9 @@ def build_operations_arg(operand: Any) -> SSAValue | list[SSAValue]:
     """`irdl_build_operations_arg`, same cases in the same order."""
     if operand is None:
         return []
+    kind = operand.__class__
+    if kind is OpResult or kind is BlockArgument:  # (exact types first: an ABC isinstance that misses costs ~0.3 us)
+        return operand  # type: ignore[no-any-return]
     if isinstance(operand, SSAValue):
         return operand
     if isinstance(operand, Operation):
@@ -171,6 +177,43 @@ def replace_all_uses_with(self: SSAValue[Any], value: SSAValue[Any]) -> None:
     self.first_use = None
     if value._name is None and self._name is not None:
         value._name = self._name  # (a name already checked when it was set on `self`)
+
+
+# Attribute classes whose instances passed `Attribute.__post_init__`'s kind check once.
+_CHECKED_KINDS: set[type] = set()
+
+
+def attribute_post_init(self: Attribute) -> None:
+    """`Attribute.__post_init__` with its Data-or-ParametrizedAttribute test made once per class:
+    the test is two isinstance calls against ABCs, each a Python-level `__instancecheck__` when
+    it misses (~0.3 us), and the stages build thousands of attributes per kernel."""
+    self._verify()
+    kind = type(self)
+    if kind not in _CHECKED_KINDS:
+        if not isinstance(self, Data | ParametrizedAttribute):
+            raise TypeError("Attributes should only be Data or ParametrizedAttribute")
+        _CHECKED_KINDS.add(kind)
+
+
+def ssavalue_get(arg: Any, *, type: Any = Attribute) -> Any:
+    """`SSAValue.get` (every xDSL op constructor calls it per operand): a value of any type asked
+    for as such comes back without the ABC match; everything else is xDSL's own code."""
+    if type is Attribute:
+        kind = arg.__class__
+        if kind is OpResult or kind is BlockArgument:
+            return arg
+    return ORIGINAL_SSAVALUE_GET(arg, type=type)
+
+
+def attach_op(self: Block, operation: Operation) -> None:
+    """`Block._attach_op`: an op without regions cannot contain the block, so xDSL's walk from
+    the block to the top (looking for the op among its ancestors) is made only for ops with
+    regions. The same errors otherwise."""
+    if operation.parent:
+        raise ValueError("Can't add to a block an operation already attached to a block.")
+    if operation.regions and operation.is_ancestor(self):
+        raise ValueError("Can't add an operation to a block contained in the operation.")
+    operation.parent = self
 
 
 # Per IRDL op class: the (name, default) of its properties and of its attributes that
@@ -341,10 +384,14 @@ def install() -> None:
     Operation.__init__ = operation_init  # type: ignore[method-assign, assignment]
     SSAValues.__getitem__ = values_getitem  # type: ignore[method-assign, assignment]
     SSAValue.replace_all_uses_with = replace_all_uses_with  # type: ignore[method-assign]
+    Attribute.__post_init__ = attribute_post_init  # type: ignore[method-assign]
+    SSAValue.get = staticmethod(ssavalue_get)  # type: ignore[method-assign, assignment]
+    Block._attach_op = attach_op  # type: ignore[method-assign]
     DenseArrayBase.from_list = staticmethod(dense_from_list)  # type: ignore[method-assign, assignment]
 
 
 __all__ = [
-    "build_arg_list", "build_operations_arg", "cache_attribute_hashes", "dense_from_list", "install", "int_attr",
-    "int_type", "op_init", "operation_init", "replace_all_uses_with", "values_getitem", "walk_ops",
+    "attach_op", "attribute_post_init", "build_arg_list", "build_operations_arg", "cache_attribute_hashes",
+    "dense_from_list", "install", "int_attr", "int_type", "op_init", "operation_init", "replace_all_uses_with",
+    "ssavalue_get", "values_getitem", "walk_ops",
 ]
