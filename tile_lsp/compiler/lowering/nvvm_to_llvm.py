@@ -30,13 +30,11 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
-from tile_lsp.compiler.lowering.common import LoweringContext, apply_patterns_to
+from tile_lsp.compiler.lowering.common import LoweringContext, apply_patterns_to, op_name
 from tile_lsp.compiler.mlir.context import attr_text as _type_text
 from tile_lsp.compiler.mlir.dialects import nvvm
 from tile_lsp.compiler.mlir.xdsl_fast import walk_ops
 from tile_lsp.compiler.target import Target
-
-_UNREGISTERED = builtin.UnregisteredOp.name
 
 # --------------------------------------------------------------------------------------------
 # Dispatch map
@@ -528,14 +526,6 @@ class SmFloor:
         if self.arch_specific:
             return f"'{op_name}' requires {self.chip} but the target is {target.chip}"
         return f"'{op_name}' requires {self.chip} or newer but the target is {target.chip}"
-
-
-def op_name(op: Operation) -> str:
-    """The op's name as written (an unregistered op keeps it in `op_name__`)."""
-    name = op.name
-    if name == _UNREGISTERED:  # (a name compare: xDSL makes a subclass per unregistered name)
-        return op.op_name.data  # type: ignore[attr-defined, no-any-return]
-    return name
 
 
 def sm_floor(op: Operation, table: dict[str, NvvmLowering], arch_floors: dict[str, object]) -> SmFloor:
