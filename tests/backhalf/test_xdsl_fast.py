@@ -382,10 +382,14 @@ def test_attach_op_refuses_what_xdsl_refuses() -> None:
     add = arith.AddiOp(a, b)
     block.add_op(add)
     assert add.parent is block
-    with pytest.raises(ValueError, match="already attached"):
-        Block().add_op(add)
     inner = Block()
     outer = scf.ExecuteRegionOp([], Region(inner))
-    with pytest.raises(ValueError, match="contained in the operation"):
-        inner.add_op(outer)  # an op into a block of its own region
-    assert outer.parent is None
+    for target, op, expected in ((Block(), add, "already attached"),
+                                 (inner, outer, "contained in the operation")):  # (an op into its own region)
+        messages = []
+        for attach in (xdsl_fast.attach_op, xdsl_fast.ORIGINAL_ATTACH_OP):
+            with pytest.raises(ValueError, match=expected) as error:
+                attach(target, op)
+            messages.append(str(error.value))
+        assert messages[0] == messages[1]
+    assert outer.parent is None and add.parent is block
