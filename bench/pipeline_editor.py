@@ -139,7 +139,23 @@ async def pipeline_statuses(client: Any, doc: Doc, since: int) -> tuple[tuple[fl
 
     done = await client.notification(STATUS, lambda p: status(p, ("done", "timeout", "crash")), since)
     stages = await client.notification(STATUS, lambda p: status(p, ("stages", "done", "timeout", "crash")), since)
+    if done[1]["state"] != "done":
+        raise SystemExit(f"version {version}: the pipeline ended in {done[1]['state']!r}, not a timing to report")
+    _no_errors(client, doc)
     return stages, done
+
+
+def _no_errors(client: Any, doc: Doc) -> None:
+    """Every edit measured here is valid text: an error in the last diagnostics published for its
+    version means the pipeline broke (a failing compile is fast, and would read as a speed-up),
+    so the run stops."""
+    for _, params in reversed(client.published):
+        if params.get("uri") == doc.uri and params.get("version") == doc.version:
+            errors = [d for d in params.get("diagnostics", []) if d.get("severity", 1) == 1]
+            if errors:
+                raise SystemExit(f"version {doc.version} of {doc.uri}: {errors[0].get('message', '')[:300]}")
+            return
+    raise SystemExit(f"version {doc.version} of {doc.uri}: no diagnostics were published for it")
 
 
 async def one_entry(client: Any, tmp: pathlib.Path, edits: int) -> dict[str, Any]:
@@ -205,6 +221,8 @@ async def latency_and_load(client: Any, tmp: pathlib.Path, edits: int) -> dict[s
             await asyncio.sleep(0.01)
         found = task.result()
         latencies.append(time.perf_counter() - t)
+        if not found["ok"]:
+            raise SystemExit(f"attention edit {i}: the compile failed: {str(found.get('output', ''))[:300]}")
         units.append(found.get("units", {}))
         if isinstance(found.get("pipelineSeconds"), (int, float)):
             worker.append(float(found["pipelineSeconds"]))

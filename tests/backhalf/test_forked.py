@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from tile_lsp.compiler import forked
+from tile_lsp.compiler import forked, pipeline
 from tile_lsp.compiler.pipeline import MLIR_STAGES, compile_source
 from tile_lsp.compiler.source import SourceText
 from tile_lsp.compiler.target import CompileOptions, Target
@@ -46,6 +46,29 @@ def test_a_chained_child_starts_after_the_one_before() -> None:
     first = forked.Forked(lambda: (time.sleep(0.3), time.monotonic())[1])
     second = forked.Forked(time.monotonic, after=first)
     assert second.result() >= first.result()
+
+
+def test_a_nice_child_runs_at_a_lower_priority() -> None:
+    mine = os.nice(0)
+    assert forked.Forked(lambda: os.nice(0), nice=5).result() == min(mine + 5, 19)
+    assert forked.Forked(lambda: os.nice(0)).result() == mine
+
+
+def test_the_printing_children_yield_to_the_compile(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The stages' printing children run niced: the compile goes on at full priority."""
+    seen: list[int] = []
+    real = forked.Forked
+
+    def spy(fn: object, after: object = None, *, nice: int = 0) -> object:
+        seen.append(nice)
+        return real(fn, after, nice=nice)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(forked, "Forked", spy)
+    options = CompileOptions(target=Target.parse_gpu_name("sm_90a"))
+    one_entry = KERNEL.parent / "argmax.mlir"  # (a file's entries would compile in forked children)
+    result = compile_source(SourceText(one_entry.read_text(), str(one_entry)), options, "llvm", cache=False)
+    assert result.ok and result.stage("gpu").text
+    assert seen and all(n == pipeline.PRINT_NICENESS > 0 for n in seen)
 
 
 def _texts(

@@ -35,12 +35,13 @@ class ForkFailed(RuntimeError):
 class Forked(Generic[T]):
     """`fn()` computed in a forked child; `result()` waits for it (at most `timeout` seconds).
     With `after`, the child starts its work only once that child has exited: a chain of them
-    uses one core, leaving the other to this process."""
+    uses one core, leaving the other to this process. With `nice`, the child lowers its CPU
+    priority by that much (POSIX niceness), so it yields to this process on a busy machine."""
 
     _exit_r: int
     _done: bool
 
-    def __init__(self, fn: Callable[[], T], after: Forked[object] | None = None) -> None:
+    def __init__(self, fn: Callable[[], T], after: Forked[object] | None = None, *, nice: int = 0) -> None:
         self._file: IO[bytes] | None = tempfile.TemporaryFile()  # noqa: SIM115 (closed in result())
         wait_fd = after._exit_r if after is not None and not after._done else None
         self._exit_r, exit_w = os.pipe()  # readable at EOF once the child (its last holder) exits
@@ -55,6 +56,9 @@ class Forked(Generic[T]):
             code = 1
             try:
                 gc.disable()  # a collection would touch (copy) every page of the snapshot
+                if nice:
+                    with contextlib.suppress(OSError):
+                        os.nice(nice)
                 if wait_fd is not None:
                     while os.read(wait_fd, 1):
                         pass

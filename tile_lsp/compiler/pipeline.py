@@ -49,6 +49,9 @@ _CUDA_TILE = re.compile(r"^[^/\n]*?\bcuda_tile\.|^\s*entry\b", re.MULTILINE)
 # ptxas starts (`_release_ir`), and no printing child is alive to copy the pages a collection
 # touches.
 BESIDE_PTXAS: Callable[[], None] | None = None
+# The niceness of the children that print the stages: they yield the CPU to the compile that goes
+# on (its diagnostics wait on it, never on them) and to the editor's server on a busy machine.
+PRINT_NICENESS = 10
 
 
 @dataclass
@@ -464,7 +467,7 @@ def _print_forked(run: _Run, out: StageOutput) -> None:
     module, index = run.module, run.index
     after = run.pending[-1][1] if run.pending else None
     try:
-        job = forked.Forked(lambda: _print_stage(module, index), after)
+        job = forked.Forked(lambda: _print_stage(module, index), after, nice=PRINT_NICENESS)
     except OSError:  # no process to be had (limits, memory): print here
         out.text, out.located_text, out.line_refs = _print_stage(module, index)
     else:
