@@ -393,3 +393,36 @@ def test_attach_op_refuses_what_xdsl_refuses() -> None:
             messages.append(str(error.value))
         assert messages[0] == messages[1]
     assert outer.parent is None and add.parent is block
+
+
+@pytest.mark.parametrize("predicate", ["eq", "ult", "uge", 3, "bogus", 11])  # (11: xDSL builds it too)
+def test_cmpi_init_builds_what_xdsl_builds(predicate) -> None:
+    from xdsl.dialects.builtin import i64
+
+    block, (a, b, c) = _args()
+    assert arith.CmpiOp.__init__ is xdsl_fast.cmpi_init
+
+    def parts(init):  # type: ignore[no-untyped-def]
+        op = arith.CmpiOp.__new__(arith.CmpiOp)
+        try:
+            init(op, a, b, predicate)
+        except Exception as exc:  # (xDSL's VerifyException for an unknown mnemonic)
+            return ("error", type(exc).__name__, str(exc))
+        return (op.name, list(op.operands), [r.type for r in op.results], dict(op.properties), dict(op.attributes))
+
+    fast, slow = parts(xdsl_fast.cmpi_init), parts(xdsl_fast.ORIGINAL_CMPI_INIT)
+    assert fast == slow
+    if predicate == "bogus":
+        assert fast[0] == "error"
+    else:
+        assert fast[3]["predicate"].type == i64
+    with pytest.raises(TypeError, match="same type"):  # mismatched operands, as xDSL says
+        arith.CmpiOp(a, c, "eq")
+
+
+def test_shared_vector_types_and_strings_equal_fresh_ones() -> None:
+    from xdsl.dialects.builtin import StringAttr, VectorType, f16
+
+    assert xdsl_fast.vector_type(f16, [2, 2]) is xdsl_fast.vector_type(f16, (2, 2)) == VectorType(f16, [2, 2])
+    assert xdsl_fast.vector_type(f16, (2,)) != xdsl_fast.vector_type(f16, (2, 1))
+    assert xdsl_fast.string_attr("llvm.nvvm.x") is xdsl_fast.string_attr("llvm.nvvm.x") == StringAttr("llvm.nvvm.x")

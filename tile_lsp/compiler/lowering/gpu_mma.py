@@ -53,6 +53,7 @@ from tile_lsp.compiler.lowering.tileaa_to_gpu import Dist, _create, _elem, _Kern
 from tile_lsp.compiler.mlir.dialects import llvm_memory
 from tile_lsp.compiler.mlir.dialects import nvgpu as ng
 from tile_lsp.compiler.mlir.dialects import nvvm_arch as na
+from tile_lsp.compiler.mlir.xdsl_fast import int_attr, vector_type
 
 WARP = 32
 MMA_M, MMA_N, MMA_K = 16, 8, 16
@@ -167,6 +168,17 @@ class MmaPlan:
     @property
     def nt(self) -> int:
         return self.warp_n // MMA_N
+
+
+_MMA_SHAPES: dict[tuple[int, ...], ArrayAttr[IntegerAttr]] = {}
+
+
+def _mma_shape_attr(shape: tuple[int, ...]) -> ArrayAttr[IntegerAttr]:
+    """nvgpu.mma.sync's `mmaShape` array, shared (one per shape)."""
+    found = _MMA_SHAPES.get(shape)
+    if found is None:
+        found = _MMA_SHAPES[shape] = ArrayAttr([int_attr(x, i64) for x in shape])
+    return found
 
 
 def _matrix_shape(t: Attribute) -> tuple[int, int] | None:
@@ -379,7 +391,7 @@ class _Mma:
 
     def vector_of(self, parts: Sequence[SSAValue]) -> SSAValue:
         """A 1-D vector of `parts` (poison + vector.insert per lane)."""
-        t = VectorType(parts[0].type, [len(parts)])
+        t = vector_type(parts[0].type, (len(parts),))
         vec = self.cv.v(_create("ub.poison", [], t))
         for q, x in enumerate(parts):
             vec = self.cv.v(_create("vector.insert", [x, vec], t, {"static_position": DenseArrayBase.from_list(i64, [q])}))
@@ -433,8 +445,8 @@ class _Mma:
                 b_frags.extend(regs[h : h + 2] for h in range(0, count, 2))
         if self.nvgpu:
             lanes = 1 if p.tf32 else 2
-            a_frags = [[self.pack(regs, VectorType(self.in_elem, [4, lanes]))] for regs in a_frags]
-            b_frags = [[self.pack(regs, VectorType(self.in_elem, [2, lanes]))] for regs in b_frags]
+            a_frags = [[self.pack(regs, vector_type(self.in_elem, (4, lanes)))] for regs in a_frags]
+            b_frags = [[self.pack(regs, vector_type(self.in_elem, (2, lanes)))] for regs in b_frags]
         new_accs = [self.mma(a_frags[i], b_frags[j], body.args[1 + i * p.nt + j])
                     for i in range(p.mt) for j in range(p.nt)]
         cv.emit(scf.YieldOp(*new_accs))
@@ -455,7 +467,7 @@ class _Mma:
         cv = self.cv
         shape = (MMA_M, MMA_N, self.plan.k_step)
         if self.nvgpu:
-            props: dict[str, Attribute] = {"mmaShape": ArrayAttr([IntegerAttr(x, i64) for x in shape])}
+            props: dict[str, Attribute] = {"mmaShape": _mma_shape_attr(shape)}
             if self.plan.tf32:
                 props["tf32Enabled"] = UnitAttr()
             mma = ng.MmaSyncOp.build(operands=[a[0], b[0], acc], result_types=[self.acc_vec], properties=props)
@@ -477,12 +489,12 @@ class _Mma:
 
     def acc_pair(self, acc: SSAValue, h: int) -> SSAValue:
         """`vector<2xacc>` of accumulator row h (mma_fragment_c elements 2h, 2h+1)."""
-        return self.cv.v(_create("vector.extract", [acc], VectorType(self.acc, [2]),
+        return self.cv.v(_create("vector.extract", [acc], vector_type(self.acc, (2,)),
                                  {"static_position": DenseArrayBase.from_list(i64, [h])}))
 
     @property
     def acc_vec(self) -> VectorType:
-        return VectorType(self.acc, [2, 2])
+        return vector_type(self.acc, (2, 2))
 
     def swizzle_term(self, lrow: SSAValue, row_elems: int) -> SSAValue:
         s, m = swizzle_params(row_elems, self.plan.chunk)
@@ -517,7 +529,7 @@ class _Mma:
         """32-bit registers -> the `vector<Rx2xf16>` (tf32: `vector<Rx1xf32>`) operand
         nvgpu.mma.sync takes."""
         cv = self.cv
-        row_t = VectorType(self.in_elem, [t.get_shape()[1]])
+        row_t = vector_type(self.in_elem, (t.get_shape()[1],))
         vec = cv.v(_create("ub.poison", [], t))
         for i, reg in enumerate(regs):
             pair = cv.v(_create("llvm.bitcast", [reg], row_t))
@@ -578,7 +590,7 @@ class _Mma:
             cv.emit(llvm_memory.StoreOp(parts[0] if v == 1 else self.vector_of(parts), self.ptr(base, index)))
         cv.exchange_barrier()
         _, lines = self.fragment_lines(tiles)
-        pair_t = VectorType(self.acc, [2])
+        pair_t = vector_type(self.acc, (2,))
         for pos, i in enumerate(tiles):
             for j in range(p.nt):
                 pairs = [cv.v(llvm_memory.LoadOp(self.ptr(base, self.bin(arith.AddiOp, lines[2 * pos + h], MMA_N * j)), pair_t))
@@ -611,7 +623,7 @@ class _Mma:
             if v == 1:
                 slots[r] = cv.v(llvm_memory.LoadOp(ptr, self.acc))
                 continue
-            vec = cv.v(llvm_memory.LoadOp(ptr, VectorType(self.acc, [v])))
+            vec = cv.v(llvm_memory.LoadOp(ptr, vector_type(self.acc, (v,))))
             for q in range(v):
                 slots[r + q] = cv.v(_create("vector.extract", [vec], self.acc,
                                             {"static_position": DenseArrayBase.from_list(i64, [q])}))

@@ -68,7 +68,7 @@ from tile_lsp.compiler.mlir.dialects.llvm_ext import (
     PoisonOp,
     StoreOp,
 )
-from tile_lsp.compiler.mlir.xdsl_fast import int_attr
+from tile_lsp.compiler.mlir.xdsl_fast import int_attr, vector_type
 
 UNSUPPORTED = "not supported by the nvvm stage: {what}"
 TENSORMAP_BYTES = 128
@@ -150,8 +150,15 @@ def _binop(
     return _ins(rewriter, cls(a, b)).results[0]
 
 
+_ARRAYS: dict[tuple[int, Attribute], llvm.LLVMArrayType] = {}
+
+
 def _array(n: int, t: Attribute) -> llvm.LLVMArrayType:
-    return llvm.LLVMArrayType(IntAttr(n), t)
+    """`!llvm.array<n x t>`, shared."""
+    found = _ARRAYS.get((n, t))
+    if found is None:
+        found = _ARRAYS[(n, t)] = llvm.LLVMArrayType(IntAttr(n), t)
+    return found
 
 
 def _to_int(rewriter: PatternRewriter, value: SSAValue, t: IntegerType = i32) -> SSAValue:
@@ -195,7 +202,7 @@ def _vector_as_array(rewriter: PatternRewriter, value: SSAValue) -> tuple[SSAVal
     if not isinstance(t, VectorType) or len(t.get_shape()) != 2:
         return None
     rows, cols = t.get_shape()
-    row_t = VectorType(t.element_type, [cols])
+    row_t = vector_type(t.element_type, (cols,))
     arr_t = _array(rows, row_t)
     arr = cast_to(rewriter, value, arr_t)
     return arr, [_extract(rewriter, arr, i, row_t) for i in range(rows)]
@@ -209,7 +216,7 @@ def _inserted_rows(value: SSAValue) -> list[SSAValue] | None:
     if not isinstance(t, VectorType) or len(t.get_shape()) != 2:
         return None
     count, cols = t.get_shape()
-    row_t = VectorType(t.element_type, [cols])
+    row_t = vector_type(t.element_type, (cols,))
     rows: list[SSAValue | None] = [None] * count
     left = count
     current = value
@@ -240,7 +247,7 @@ def _erase_unused_inserts(rewriter: PatternRewriter, value: SSAValue) -> None:
 def _rows_to_vector(rewriter: PatternRewriter, rows: Sequence[SSAValue], t: VectorType) -> SSAValue:
     """Repack 1-D rows into `!llvm.array<R x vector<C>>` and cast back to the 2-D vector type `t`."""
     shape = t.get_shape()
-    row_t = VectorType(t.element_type, [shape[1]])
+    row_t = vector_type(t.element_type, (shape[1],))
     arr_t = _array(shape[0], row_t)
     acc = _poison(rewriter, arr_t)
     for i, row in enumerate(rows):
@@ -907,7 +914,7 @@ def _mma_result_struct(c_type: VectorType) -> llvm.LLVMStructType:
     elem = c_type.element_type
     rows, cols = c_type.get_shape()
     if isinstance(elem, (Float16Type, BFloat16Type)):
-        return llvm.LLVMStructType.from_type_list([VectorType(elem, [cols])] * rows)
+        return llvm.LLVMStructType.from_type_list([vector_type(elem, (cols,))] * rows)
     return llvm.LLVMStructType.from_type_list([elem] * (rows * cols))
 
 
@@ -915,7 +922,7 @@ def _unpack_result(rewriter: PatternRewriter, res: SSAValue, c_type: VectorType)
     """Struct of fragments -> `!llvm.array<R x vector<C>>` -> the nvgpu result vector type."""
     elem = c_type.element_type
     rows, cols = c_type.get_shape()
-    row_t = VectorType(elem, [cols])
+    row_t = vector_type(elem, (cols,))
     out_rows: list[SSAValue] = []
     if isinstance(elem, (Float16Type, BFloat16Type)):
         out_rows = [_extract(rewriter, res, i, row_t) for i in range(rows)]
@@ -1049,7 +1056,7 @@ class LdMatrixPattern(_Pattern):
         }
         ld = _ins(rewriter, na.LdMatrixOp.create(operands=[ptr], result_types=[res_t], properties=props)).results[0]
         rows, cols = rt.get_shape()
-        row_t = VectorType(rt.element_type, [cols])
+        row_t = vector_type(rt.element_type, (cols,))
         out_rows: list[SSAValue] = []
         for i in range(rows):
             word = ld if num == 1 else _extract(rewriter, ld, i, i32)

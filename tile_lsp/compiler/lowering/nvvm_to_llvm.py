@@ -33,7 +33,7 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from tile_lsp.compiler.lowering.common import LoweringContext, apply_patterns_to, op_name
 from tile_lsp.compiler.mlir.context import attr_text as _type_text
 from tile_lsp.compiler.mlir.dialects import nvvm
-from tile_lsp.compiler.mlir.xdsl_fast import walk_ops
+from tile_lsp.compiler.mlir.xdsl_fast import int_attr, string_attr, walk_ops
 from tile_lsp.compiler.target import Target
 
 # --------------------------------------------------------------------------------------------
@@ -68,7 +68,7 @@ class NvvmLowering:
 
 
 def constant(rewriter: PatternRewriter, value: int, type: Attribute = i32) -> SSAValue:
-    op = llvm.ConstantOp(IntegerAttr(value, cast(IntegerType, type)), type)
+    op = llvm.ConstantOp(int_attr(value, type), type)
     rewriter.insert(op)
     return op.result
 
@@ -77,7 +77,7 @@ def call_intrinsic(
     rewriter: PatternRewriter, name: str, args: Sequence[SSAValue], result: Attribute | None = None
 ) -> llvm.CallIntrinsicOp:
     """`llvm.call_intrinsic "name"(args) : (...) -> result`, inserted before the matched op."""
-    call = llvm.CallIntrinsicOp(name, list(args), [result] if result is not None else [])
+    call = llvm.CallIntrinsicOp(string_attr(name), list(args), [result] if result is not None else [])
     rewriter.insert(call)
     return call
 

@@ -8,6 +8,7 @@ stage's legality check reports it at the op (never a crash).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
@@ -236,7 +237,7 @@ class LowerCompare(RewritePattern):
             if text not in ICMP:
                 return
             value = ICMP.index(text)
-        predicate = IntegerAttr(value, i64)
+        predicate = cast("IntegerAttr[IntegerType]", int_attr(value, i64))
         properties: dict[str, Attribute] = {"predicate": predicate}
         if op.name == "arith.cmpf":
             properties["fastmathFlags"] = _fastmath(op) or llvm.FastMathAttr(None)

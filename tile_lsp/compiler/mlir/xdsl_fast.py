@@ -18,7 +18,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from xdsl.dialects.builtin import UNKNOWN_LOC, DenseArrayBase, IntegerAttr, IntegerType
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import UNKNOWN_LOC, DenseArrayBase, IntegerAttr, IntegerType, StringAttr, VectorType
 from xdsl.ir import Attribute, Block, BlockArgument, Data, Operation, ParametrizedAttribute, SSAValue
 from xdsl.ir import core as _core
 from xdsl.ir.core import OpResult, SSAValues, Use
@@ -34,6 +35,7 @@ ORIGINAL_REPLACE_ALL_USES_WITH = SSAValue.replace_all_uses_with
 ORIGINAL_ATTRIBUTE_POST_INIT = Attribute.__post_init__
 ORIGINAL_SSAVALUE_GET = SSAValue.get
 ORIGINAL_ATTACH_OP = Block._attach_op
+ORIGINAL_CMPI_INIT = arith.CmpiOp.__init__
 _TUPLE_GETITEM = tuple.__getitem__
 _IRDL_POST_INIT = IRDLOperation.__post_init__
 _OPERATION_POST_INIT = Operation.__post_init__
@@ -312,6 +314,27 @@ def int_attr(value: int, type: int | Attribute) -> IntegerAttr:
     return found
 
 
+_VECTOR_TYPES: dict[tuple[Attribute, tuple[int, ...]], VectorType] = {}
+_STRINGS: dict[str, StringAttr] = {}
+
+
+def vector_type(element: Attribute, shape: Sequence[int]) -> VectorType:
+    """`VectorType(element, shape)` (fixed-size), shared."""
+    key = (element, tuple(shape))
+    found = _VECTOR_TYPES.get(key)
+    if found is None:
+        found = _VECTOR_TYPES[key] = VectorType(element, key[1])
+    return found
+
+
+def string_attr(text: str) -> StringAttr:
+    """`StringAttr(text)`, shared."""
+    found = _STRINGS.get(text)
+    if found is None:
+        found = _STRINGS[text] = StringAttr(text)
+    return found
+
+
 def dense_from_list(data_type: Any, data: Any) -> DenseArrayBase:
     """`DenseArrayBase.from_list`, shared for integer arrays of ints (segment sizes, GEP indices)."""
     if isinstance(data_type, IntegerType) and all(type(v) is int for v in data):
@@ -321,6 +344,25 @@ def dense_from_list(data_type: Any, data: Any) -> DenseArrayBase:
             found = _DENSE_ARRAYS[key] = ORIGINAL_DENSE_FROM_LIST(data_type, data)
         return found
     return ORIGINAL_DENSE_FROM_LIST(data_type, data)
+
+
+# arith.cmpi's predicate mnemonics (xDSL's CmpiOp.__init__ table).
+_CMPI_PREDICATES = {"eq": 0, "ne": 1, "slt": 2, "sle": 3, "sgt": 4, "sge": 5, "ult": 6, "ule": 7, "ugt": 8, "uge": 9}
+
+
+def cmpi_init(self: arith.CmpiOp, operand1: Operation | SSAValue, operand2: Operation | SSAValue, arg: int | str) -> None:
+    """`arith.CmpiOp(lhs, rhs, predicate)` with its `i1` result type and its predicate attribute
+    shared (xDSL builds and verifies both, ~8 attributes, per op; bounds tests make hundreds of
+    compares per kernel). An unknown mnemonic goes to xDSL's own constructor and its error."""
+    if isinstance(arg, str):
+        code = _CMPI_PREDICATES.get(arg)
+        if code is None:
+            ORIGINAL_CMPI_INIT(self, operand1, operand2, arg)
+            return
+        arg = code
+    lhs, rhs = SSAValue.get(operand1), SSAValue.get(operand2)
+    arith.CmpiOp._validate_operand_types(lhs, rhs)
+    IRDLOperation.__init__(self, operands=[lhs, rhs], result_types=[int_type(1)], properties={"predicate": int_attr(arg, 64)})
 
 
 _HASH_KEY = "_tile_lsp_hash"
@@ -388,10 +430,11 @@ def install() -> None:
     SSAValue.get = staticmethod(ssavalue_get)  # type: ignore[method-assign, assignment]
     Block._attach_op = attach_op  # type: ignore[method-assign]
     DenseArrayBase.from_list = staticmethod(dense_from_list)  # type: ignore[method-assign, assignment]
+    arith.CmpiOp.__init__ = cmpi_init  # type: ignore[method-assign]
 
 
 __all__ = [
-    "attach_op", "attribute_post_init", "build_arg_list", "build_operations_arg", "cache_attribute_hashes",
+    "attach_op", "attribute_post_init", "build_arg_list", "build_operations_arg", "cache_attribute_hashes", "cmpi_init",
     "dense_from_list", "install", "int_attr", "int_type", "op_init", "operation_init", "replace_all_uses_with",
-    "ssavalue_get", "values_getitem", "walk_ops",
+    "ssavalue_get", "string_attr", "values_getitem", "vector_type", "walk_ops",
 ]

@@ -13,7 +13,7 @@ lowered, but lowering emits the MLIR 22 names.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from xdsl.dialects.builtin import IntAttr, IntegerAttr, IntegerType, StringAttr, UnitAttr, i32, i64
 from xdsl.dialects.llvm import LLVMPointerType
@@ -42,6 +42,11 @@ from xdsl.utils.str_enum import StrEnum
 # ----------------------------------------------------------------------------------------------
 
 
+# The attributes `get` made, shared: (class, value) -> enum attribute; (m, n, k) -> MMA shape.
+_ENUMS: dict[tuple[type, str], Any] = {}
+_SHAPES: dict[tuple[int, int, int], Any] = {}  # (k = -1: an ldmatrix/stmatrix shape)
+
+
 class _NvvmEnumAttr(ParametrizedAttribute):
     """`#nvvm.<mnemonic><value>`: an MLIR EnumAttr with the default `<$value>` format."""
 
@@ -62,7 +67,11 @@ class _NvvmEnumAttr(ParametrizedAttribute):
 
     @classmethod
     def get(cls, value: str) -> _NvvmEnumAttr:
-        return cls(StringAttr(value))
+        key = (cls, value)
+        found = _ENUMS.get(key)
+        if found is None:  # (shared: the lowering asks for the same few values per op)
+            found = _ENUMS[key] = cls(StringAttr(value))
+        return found
 
     @property
     def data(self) -> str:
@@ -189,7 +198,10 @@ class MMAShapeAttr(ParametrizedAttribute):
 
     @classmethod
     def get(cls, m: int, n: int, k: int) -> MMAShapeAttr:
-        return cls(IntegerAttr(m, i32), IntegerAttr(n, i32), IntegerAttr(k, i32))
+        found = _SHAPES.get((m, n, k))
+        if found is None:  # (shared, as the enums are)
+            found = _SHAPES[(m, n, k)] = cls(IntegerAttr(m, i32), IntegerAttr(n, i32), IntegerAttr(k, i32))
+        return found
 
 
 @irdl_attr_definition
@@ -218,7 +230,10 @@ class LdStMatrixShapeAttr(ParametrizedAttribute):
 
     @classmethod
     def get(cls, m: int, n: int) -> LdStMatrixShapeAttr:
-        return cls(IntegerAttr(m, i32), IntegerAttr(n, i32))
+        found = _SHAPES.get((m, n, -1))
+        if found is None:  # (shared, as the MMA shapes are)
+            found = _SHAPES[(m, n, -1)] = cls(IntegerAttr(m, i32), IntegerAttr(n, i32))
+        return found
 
 
 # ----------------------------------------------------------------------------------------------
