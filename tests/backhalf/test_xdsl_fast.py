@@ -12,6 +12,9 @@ from xdsl.irdl.operations import VarIRConstruct
 from tile_lsp.compiler.mlir import xdsl_fast
 
 
+_DEST, _OTHER = Block(arg_types=[i32]), Block()
+
+
 def _args():
     block = Block(arg_types=[i32, i32, i1])
     return block, block.args
@@ -107,6 +110,17 @@ def _built_by(init, make):  # type: ignore[no-untyped-def]
         lambda a, b, c, op: arith.AddiOp.create(operands=[a, b], result_types=[i32]),
         lambda a, b, c, op: arith.AddiOp.build(operands=[a, None], result_types=[i32]),  # an error
         lambda a, b, c, op: arith.AddiOp.build(operands=[a], result_types=[i32]),  # too few
+        lambda a, b, c, op: scf.YieldOp(),  # an empty variadic
+        lambda a, b, c, op: scf.YieldOp.build(operands=[(a, b)]),  # a tuple
+        lambda a, b, c, op: scf.YieldOp.build(operands=[[a, op]]),  # an op among the values
+        lambda a, b, c, op: llvm.CallIntrinsicOp("llvm.nvvm.x", [a, b], [i32]),  # operand segment sizes
+        lambda a, b, c, op: llvm.CallIntrinsicOp("llvm.nvvm.y", [], []),
+        lambda a, b, c, op: llvm.CallOp("h", a, return_type=None),  # an optional result left out
+        lambda a, b, c, op: llvm.CallOp.build(operands=[[a], []], result_types=[[i32, i32]]),  # two for an optional
+        lambda a, b, c, op: arith.AddiOp.build(operands=[[a], b], result_types=[i32]),  # a list for a single
+        lambda a, b, c, op: llvm.BrOp(_DEST, a, b),  # a successor
+        lambda a, b, c, op: llvm.CondBrOp(c, _DEST, [a], _OTHER, []),  # two, and operand segment sizes
+        lambda a, b, c, op: llvm.BrOp.build(operands=[[a]], successors=[[_DEST, _OTHER]]),  # two for one
     ],
 )
 def test_op_init_builds_what_xdsl_builds(make) -> None:
@@ -170,8 +184,16 @@ def test_op_init_takes_the_short_way_for_plain_ops(monkeypatch: pytest.MonkeyPat
     for op in (arith.AddiOp(a, b), arith.SelectOp(c, a, b), arith.CmpiOp(a, b, "slt"), llvm.ZExtOp(c, i32)):
         block.add_op(op)
         op.verify()
+    for op in (scf.YieldOp(a, b), scf.YieldOp(), llvm.CallIntrinsicOp("llvm.nvvm.x", [a, b], [i32])):
+        block.add_op(op)  # variadic operands, segment sizes: the short way too
+        op.verify()
+    dest = Block(arg_types=[i32])
+    branch = llvm.BrOp(dest, a)  # successors too, each block knowing its use
+    assert list(branch.successors) == [dest] and [use.operation for use in dest.uses] == [branch]
+    branch.successors = []
+    assert not list(dest.uses)
     with pytest.raises(AssertionError, match="own irdl_op_init"):
-        scf.YieldOp(a, b)  # variadic: xDSL's way
+        scf.IfOp(c, [i32], Region(Block([scf.YieldOp(a)])), Region(Block([scf.YieldOp(b)])))  # regions: xDSL's way
 
 
 def test_walk_ops_is_xdsl_walk_as_a_list() -> None:

@@ -24,7 +24,15 @@ from xdsl.ir import Attribute, Block, BlockArgument, Data, Operation, Parametriz
 from xdsl.ir import core as _core
 from xdsl.ir.core import OpResult, SSAValues, Use
 from xdsl.irdl import operations as _operations
-from xdsl.irdl.operations import IRDLOperation, OptionalDef
+from xdsl.irdl.operations import (
+    AttrSizedOperandSegments,
+    AttrSizedResultSegments,
+    AttrSizedSegments,
+    IRDLOperation,
+    OptionalDef,
+    SameVariadicSize,
+    VariadicDef,
+)
 
 ORIGINAL_BUILD_ARG_LIST = _operations.irdl_build_arg_list
 ORIGINAL_BUILD_OPERATIONS_ARG = _operations.irdl_build_operations_arg
@@ -83,41 +91,95 @@ def build_operations_arg(operand: Any) -> SSAValue | list[SSAValue]:
 ORIGINAL_OP_INIT = _operations.irdl_op_init
 _IS_VALUE: dict[type, bool] = {}
 _IS_ATTRIBUTE: dict[type, bool] = {}
+_IS_BLOCK: dict[type, bool] = {}
 
 
 def op_init(self: Any, op_def: Any, *, operands: Sequence[Any], result_types: Sequence[Any],
             properties: Any, attributes: Any, successors: Sequence[Any], regions: Sequence[Any]) -> None:
-    """`irdl_op_init` for the common op: no segment-size or same-size options, one value per
-    operand and one type per result definition, no regions or successors. Its operand and result
-    lists are then the arguments themselves, so it goes straight to `Operation.__init__`;
-    everything else (and every error) is xDSL's own code."""
-    plain = not (op_def.options or regions or successors or op_def.regions or op_def.successors
-                 or len(operands) != len(op_def.operands) or len(result_types) != len(op_def.results))
-    plain = plain and _all_of(operands, _IS_VALUE, SSAValue) and _all_of(result_types, _IS_ATTRIBUTE, Attribute)
-    if not plain:
-        return ORIGINAL_OP_INIT(self, op_def, operands=operands, result_types=result_types, properties=properties,
-                                attributes=attributes, successors=successors, regions=regions)
-    Operation.__init__(
-        self,
-        operands=list(operands),
-        result_types=list(result_types),
-        properties={k: v for k, v in properties.items() if v is not None},
-        attributes={k: v for k, v in attributes.items() if v is not None},
-        successors=[],
-        regions=[],
-    )
-    return None
+    """`irdl_op_init` for the common op: no regions, one value (or, for a variadic or optional
+    definition, a list of values) per operand definition and the same for result types and
+    successors, operand and result segment sizes the only options. Its operand and result lists are then the arguments
+    flattened, so it goes straight to `Operation.__init__`; everything else (and every error)
+    is xDSL's own code."""
+    if not (regions or op_def.regions):
+        shape = _SHAPES.get(type(self))
+        if shape is None:
+            shape = _SHAPES[type(self)] = _op_shape(op_def)
+        if shape is not _IRREGULAR:
+            operand_kinds, result_kinds, successor_kinds, segments = shape
+            flat_operands = _flatten(operands, operand_kinds, _IS_VALUE, SSAValue)
+            flat_results = _flatten(result_types, result_kinds, _IS_ATTRIBUTE, Attribute)
+            flat_successors = _flatten(successors, successor_kinds, _IS_BLOCK, Block)
+            if flat_operands is not None and flat_results is not None and flat_successors is not None:
+                built_properties = {k: v for k, v in properties.items() if v is not None}
+                built_attributes = {k: v for k, v in attributes.items() if v is not None}
+                for of_results, as_property, name in segments:
+                    sizes = _sizes(result_types if of_results else operands)
+                    (built_properties if as_property else built_attributes)[name] = dense_from_list(int_type(32), sizes)
+                Operation.__init__(
+                    self, operands=flat_operands, result_types=flat_results, properties=built_properties,
+                    attributes=built_attributes, successors=flat_successors, regions=[],
+                )
+                return None
+    return ORIGINAL_OP_INIT(self, op_def, operands=operands, result_types=result_types, properties=properties,
+                            attributes=attributes, successors=successors, regions=regions)
+
+
+# Per IRDL op class: (operand, result and successor kinds, segment-size options), a kind being 0 (single),
+# 1 (variadic) or 2 (optional); _IRREGULAR when a region/successor segment or same-size option
+# asks for xDSL's own builder.
+_IRREGULAR: Any = object()
+_SHAPES: dict[type, Any] = {}
+
+
+def _op_shape(op_def: Any) -> Any:
+    def kinds(defs: Any) -> tuple[int, ...]:
+        return tuple(2 if isinstance(d, OptionalDef) else 1 if isinstance(d, VariadicDef) else 0 for _, d in defs)
+
+    segments = []
+    for option in op_def.options:  # (xDSL's builder acts on these two kinds and ignores the rest)
+        if type(option) is AttrSizedOperandSegments or type(option) is AttrSizedResultSegments:
+            segments.append((type(option) is AttrSizedResultSegments, option.as_property, option.attribute_name))
+        elif isinstance(option, AttrSizedSegments | SameVariadicSize):
+            return _IRREGULAR
+    return kinds(op_def.operands), kinds(op_def.results), kinds(op_def.successors), tuple(segments)
+
+
+def _flatten(args: Sequence[Any], kinds: tuple[int, ...], known: dict[type, bool], base: type) -> list[Any] | None:
+    """The arguments as one list when each is one `base` (for any definition) or, for a variadic
+    definition, a list or tuple of them (at most one for an optional one); None otherwise."""
+    if len(args) != len(kinds):
+        return None
+    flat: list[Any] = []
+    for arg, kind in zip(args, kinds):
+        cls = arg.__class__
+        if cls is list or cls is tuple:
+            if kind == 0 or (kind == 2 and len(arg) > 1) or not _all_of(arg, known, base):
+                return None
+            flat.extend(arg)
+        else:
+            is_base = known.get(cls)
+            if is_base is None:
+                is_base = known[cls] = isinstance(arg, base)
+            if not is_base:
+                return None
+            flat.append(arg)
+    return flat
+
+
+def _sizes(args: Sequence[Any]) -> list[int]:
+    return [len(arg) if arg.__class__ is list or arg.__class__ is tuple else 1 for arg in args]
 
 
 def operation_init(self: Operation, *, operands: Sequence[SSAValue] = (), result_types: Sequence[Attribute] = (),
                    properties: Any = _NO_ENTRIES, attributes: Any = _NO_ENTRIES, location: Any = None,
                    successors: Sequence[Any] = (), regions: Sequence[Any] = ()) -> None:
-    """`Operation.__init__` for an op without successors or regions (nearly every op a stage
-    builds): the same fields set to the same values, without the property setters' generators,
-    their empty loops over the old operands and successors, or a walk over the op definition's
-    properties for defaults it does not have (a third of the time, ~10 us an op, is spent here
-    otherwise). Anything else is xDSL's own code."""
-    if successors or regions:
+    """`Operation.__init__` for an op without regions (nearly every op a stage builds): the same
+    fields set to the same values, without the property setters' generators, their empty loops
+    over the old operands and successors, or a walk over the op definition's properties for
+    defaults it does not have (a third of the time, ~10 us an op, is spent here otherwise).
+    Anything else is xDSL's own code."""
+    if regions:
         ORIGINAL_OPERATION_INIT(self, operands=operands, result_types=result_types, properties=properties,
                                 attributes=attributes, location=location, successors=successors, regions=regions)
         return
@@ -134,8 +196,16 @@ def operation_init(self: Operation, *, operands: Sequence[SSAValue] = (), result
     self.properties = dict(properties)
     self.attributes = dict(attributes)
     self.location = UNKNOWN_LOC if location is None else location
-    self._successors = ()
-    self._successor_uses = ()
+    if successors:  # (the setter's way, its loop over the old ones left out: there are none)
+        blocks = tuple(successors)
+        block_uses = tuple([Use(self, index) for index in range(len(blocks))])
+        for block, use in zip(blocks, block_uses):
+            block.add_use(use)
+        self._successors = blocks
+        self._successor_uses = block_uses
+    else:
+        self._successors = ()
+        self._successor_uses = ()
     self.regions = ()
     post_init = type(self).__post_init__
     if post_init is _IRDL_POST_INIT:
