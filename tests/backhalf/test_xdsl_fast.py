@@ -11,7 +11,6 @@ from xdsl.irdl.operations import VarIRConstruct
 
 from tile_lsp.compiler.mlir import xdsl_fast
 
-
 _DEST, _OTHER = Block(arg_types=[i32]), Block()
 
 
