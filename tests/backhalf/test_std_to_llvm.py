@@ -227,8 +227,8 @@ _CUTILE = __import__("pathlib").Path(__file__).resolve().parents[1] / "data" / "
 
 @pytest.mark.parametrize("name", ["attention", "layernorm", "control_flow"])
 def test_in_place_lowering_and_last_first_scf_leave_the_same_ir(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The nvvm stage's shortcuts change nothing in what it makes: one-to-one ops turned into
-    their llvm op in place (`_in_place`) vs a new op each, and scf ops lowered last first (each
+    """The nvvm stage's shortcuts change nothing in what it makes: one-to-one ops and branches
+    turned into their llvm op in place (`_in_place`, `_branch_in_place`) vs a new op each, and scf ops lowered last first (each
     block split then moves only the ops up to the next, already lowered, one) vs in walk order.
     Every stage text, from nvvm to PTX, is the same."""
     from tile_lsp.compiler.lowering import common, std_to_llvm, to_nvvm
@@ -253,9 +253,19 @@ def test_in_place_lowering_and_last_first_scf_leave_the_same_ir(name: str, monke
         taken.append(done)
         return done
 
+    branch_in_place = std_to_llvm._branch_in_place
+    branches = []
+
+    def counted_branch(*args: object) -> bool:
+        done = branch_in_place(*args)  # type: ignore[arg-type]
+        branches.append(done)
+        return done
+
     monkeypatch.setattr(std_to_llvm, "_in_place", counted)
+    monkeypatch.setattr(std_to_llvm, "_branch_in_place", counted_branch)
     fast = stages()
-    assert sum(taken) > 10  # the shortcut was taken (and the slow run below never takes it)
+    assert sum(taken) > 10  # the shortcuts were taken (and the slow run below never takes them)
+    assert sum(branches) > 2
     assert std_to_llvm.IN_PLACE
     monkeypatch.setattr(std_to_llvm, "IN_PLACE", False)
 

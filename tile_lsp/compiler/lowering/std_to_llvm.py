@@ -324,12 +324,30 @@ def _branch_args(rewriter: PatternRewriter, block: Block, values: Sequence[SSAVa
     return [cast_to(rewriter, v, a.type) for v, a in zip(values, block.args, strict=True)]
 
 
+def _branch_in_place(rewriter: PatternRewriter, op: Operation, cls: type[Operation], groups: Sequence[Sequence[SSAValue]]) -> bool:
+    """Turn the branch `op` itself into the llvm branch `cls` when no operand needs a cast: each
+    group of operands (per successor, whose arguments are converted) has its block's argument
+    types already, and there is no attribute. Same operands, successors and segment sizes as
+    the op the rewrite would build (`_in_place` for branches; a test compares the two)."""
+    if not IN_PLACE or op.attributes:
+        return False
+    for values, block in zip(groups, op.successors, strict=True):
+        if any(v.type != a.type for v, a in zip(values, block.args, strict=True)):
+            return False
+    op.__class__ = cls
+    rewriter.handle_operation_modification(op)
+    rewriter.has_done_action = True
+    return True
+
+
 class LowerBranches(RewritePattern):
     """`cf.br` / `cf.cond_br` -> `llvm.br` / `llvm.cond_br` (successor arguments converted)."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         if op.name == "cf.br":
             dest = op.successors[0]
+            if convert_block_args(dest) and _branch_in_place(rewriter, op, llvm.BrOp, [list(op.operands)]):
+                return
             args = _branch_args(rewriter, dest, list(op.operands))
             if args is not None:
                 rewriter.replace(op, llvm.BrOp(dest, *args), [])
@@ -340,6 +358,13 @@ class LowerBranches(RewritePattern):
             cond = cast_to(rewriter, op.operands[0], int_type(1))
             then_vals = list(op.operands[1 : 1 + n_then])
             else_vals = list(op.operands[1 + n_then :])
+            if (
+                cond is op.operands[0]
+                and convert_block_args(op.successors[0])
+                and convert_block_args(op.successors[1])
+                and _branch_in_place(rewriter, op, llvm.CondBrOp, [then_vals, else_vals])
+            ):
+                return
             then_args = _branch_args(rewriter, op.successors[0], then_vals)
             else_args = _branch_args(rewriter, op.successors[1], else_vals)
             if then_args is None or else_args is None:
