@@ -266,11 +266,17 @@ def test_work_beside_ptxas_runs_while_it_does_and_counts_against_its_timeout() -
 
 
 def _is_ptxas(pid: str) -> bool:
+    """Whether process `pid` is a child of this one running ptxas: by its command line, since a
+    `ptxas` that is a shell wrapper (`exec .../ptxas "$@"`) is named `sh` until it execs."""
     try:
-        with open(f"/proc/{pid}/comm") as comm:
-            return comm.read().strip() == "ptxas"
-    except OSError:
+        with open(f"/proc/{pid}/stat") as stat:
+            if stat.read().rsplit(")", 1)[1].split()[1] != str(os.getpid()):
+                return False
+        with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
+            argv = cmdline.read().split(b"\0")
+    except (OSError, IndexError):
         return False
+    return any(os.path.basename(arg) == b"ptxas" for arg in argv[:2])
 
 
 def test_find_ptxas_honours_explicit_path(tmp_path: pathlib.Path) -> None:
