@@ -245,24 +245,18 @@ def test_in_place_lowering_and_last_first_scf_leave_the_same_ir(name: str, monke
         assert result.ok, [d.message for d in result.diagnostics]
         return {s.name: s.text for s in result.stages if s.name in ("nvvm", "llvm", "llvm-ir", "ptx")}
 
-    in_place = std_to_llvm._in_place
-    taken = []
+    def counting(name: str) -> list[bool]:
+        """Each answer of std_to_llvm's shortcut `name` while the compile runs."""
+        shortcut, answers = getattr(std_to_llvm, name), []
 
-    def counted(*args: object) -> bool:
-        done = in_place(*args)  # type: ignore[arg-type]
-        taken.append(done)
-        return done
+        def counted(*args: object) -> bool:
+            answers.append(shortcut(*args))
+            return answers[-1]
 
-    branch_in_place = std_to_llvm._branch_in_place
-    branches = []
+        monkeypatch.setattr(std_to_llvm, name, counted)
+        return answers
 
-    def counted_branch(*args: object) -> bool:
-        done = branch_in_place(*args)  # type: ignore[arg-type]
-        branches.append(done)
-        return done
-
-    monkeypatch.setattr(std_to_llvm, "_in_place", counted)
-    monkeypatch.setattr(std_to_llvm, "_branch_in_place", counted_branch)
+    taken, branches = counting("_in_place"), counting("_branch_in_place")
     fast = stages()
     assert sum(taken) > 10  # the shortcuts were taken (and the slow run below never takes them)
     assert sum(branches) > 2
