@@ -42,9 +42,11 @@ from xdsl.utils.str_enum import StrEnum
 # ----------------------------------------------------------------------------------------------
 
 
-# The attributes `get` made, shared: (class, value) -> enum attribute; (m, n, k) -> MMA shape.
+# The attributes `get` made, shared: (class, value) -> enum attribute; (m, n, k) -> MMA shape;
+# (m, n) -> ldmatrix/stmatrix shape.
 _ENUMS: dict[tuple[type, str], Any] = {}
-_SHAPES: dict[tuple[int, int, int], Any] = {}  # (k = -1: an ldmatrix/stmatrix shape)
+_SHAPES: dict[tuple[int, int, int], Any] = {}
+_LDST_SHAPES: dict[tuple[int, int], Any] = {}
 
 
 class _NvvmEnumAttr(ParametrizedAttribute):
@@ -230,9 +232,9 @@ class LdStMatrixShapeAttr(ParametrizedAttribute):
 
     @classmethod
     def get(cls, m: int, n: int) -> LdStMatrixShapeAttr:
-        found = _SHAPES.get((m, n, -1))
+        found = _LDST_SHAPES.get((m, n))
         if found is None:  # (shared, as the MMA shapes are)
-            found = _SHAPES[(m, n, -1)] = cls(IntegerAttr(m, i32), IntegerAttr(n, i32))
+            found = _LDST_SHAPES[(m, n)] = cls(IntegerAttr(m, i32), IntegerAttr(n, i32))
         return found
 
 
