@@ -447,3 +447,12 @@ def test_shared_vector_types_and_strings_equal_fresh_ones() -> None:
     assert xdsl_fast.vector_type(f16, [2, 2]) is xdsl_fast.vector_type(f16, (2, 2)) == VectorType(f16, [2, 2])
     assert xdsl_fast.vector_type(f16, (2,)) != xdsl_fast.vector_type(f16, (2, 1))
     assert xdsl_fast.string_attr("llvm.nvvm.x") is xdsl_fast.string_attr("llvm.nvvm.x") == StringAttr("llvm.nvvm.x")
+    built: list[int] = []
+
+    def build() -> StringAttr:
+        built.append(1)
+        return StringAttr("made once")
+
+    first = xdsl_fast.shared(("test-shared", 1), build)
+    assert xdsl_fast.shared(("test-shared", 1), build) is first and len(built) == 1
+    assert xdsl_fast.shared(("test-shared", 2), build) is not first and len(built) == 2

@@ -53,7 +53,7 @@ from tile_lsp.compiler.lowering.tileaa_to_gpu import Dist, _create, _elem, _Kern
 from tile_lsp.compiler.mlir.dialects import llvm_memory
 from tile_lsp.compiler.mlir.dialects import nvgpu as ng
 from tile_lsp.compiler.mlir.dialects import nvvm_arch as na
-from tile_lsp.compiler.mlir.xdsl_fast import int_attr, vector_type
+from tile_lsp.compiler.mlir.xdsl_fast import int_attr, shared, vector_type
 
 WARP = 32
 MMA_M, MMA_N, MMA_K = 16, 8, 16
@@ -170,15 +170,9 @@ class MmaPlan:
         return self.warp_n // MMA_N
 
 
-_MMA_SHAPES: dict[tuple[int, ...], ArrayAttr[IntegerAttr]] = {}
-
-
 def _mma_shape_attr(shape: tuple[int, ...]) -> ArrayAttr[IntegerAttr]:
     """nvgpu.mma.sync's `mmaShape` array, shared (one per shape)."""
-    found = _MMA_SHAPES.get(shape)
-    if found is None:
-        found = _MMA_SHAPES[shape] = ArrayAttr([int_attr(x, i64) for x in shape])
-    return found
+    return shared(("nvgpu-mma-shape", shape), lambda: ArrayAttr([int_attr(x, i64) for x in shape]))
 
 
 def _matrix_shape(t: Attribute) -> tuple[int, int] | None:

@@ -68,7 +68,7 @@ from tile_lsp.compiler.mlir.dialects.llvm_ext import (
     PoisonOp,
     StoreOp,
 )
-from tile_lsp.compiler.mlir.xdsl_fast import int_attr, vector_type
+from tile_lsp.compiler.mlir.xdsl_fast import int_attr, shared, vector_type
 
 UNSUPPORTED = "not supported by the nvvm stage: {what}"
 TENSORMAP_BYTES = 128
@@ -150,15 +150,9 @@ def _binop(
     return _ins(rewriter, cls(a, b)).results[0]
 
 
-_ARRAYS: dict[tuple[int, Attribute], llvm.LLVMArrayType] = {}
-
-
 def _array(n: int, t: Attribute) -> llvm.LLVMArrayType:
     """`!llvm.array<n x t>`, shared."""
-    found = _ARRAYS.get((n, t))
-    if found is None:
-        found = _ARRAYS[(n, t)] = llvm.LLVMArrayType(IntAttr(n), t)
-    return found
+    return shared(("llvm-array", n, t), lambda: llvm.LLVMArrayType(IntAttr(n), t))
 
 
 def _to_int(rewriter: PatternRewriter, value: SSAValue, t: IntegerType = i32) -> SSAValue:

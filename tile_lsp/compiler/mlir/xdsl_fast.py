@@ -16,8 +16,8 @@ against the originals.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import UNKNOWN_LOC, DenseArrayBase, IntegerAttr, IntegerType, StringAttr, VectorType
@@ -35,6 +35,7 @@ from xdsl.irdl.operations import (
     VariadicDef,
 )
 
+T = TypeVar("T")
 ORIGINAL_BUILD_ARG_LIST = _operations.irdl_build_arg_list
 ORIGINAL_BUILD_OPERATIONS_ARG = _operations.irdl_build_operations_arg
 ORIGINAL_UNKNOWN_LOC = _core._unknown_loc
@@ -385,6 +386,18 @@ def int_attr(value: int, type: int | Attribute) -> IntegerAttr:
     return found
 
 
+_SHARED: dict[object, Any] = {}
+
+
+def shared(key: object, build: Callable[[], T]) -> T:
+    """The attribute `build()` makes, built once per `key` and then shared (attributes are
+    immutable values). The key names what is built, e.g. `("mma-shape", m, n, k)`."""
+    found = _SHARED.get(key)
+    if found is None:
+        found = _SHARED[key] = build()
+    return found  # type: ignore[no-any-return]
+
+
 _VECTOR_TYPES: dict[tuple[Attribute, tuple[int, ...]], VectorType] = {}
 _STRINGS: dict[str, StringAttr] = {}
 
@@ -507,5 +520,5 @@ def install() -> None:
 __all__ = [
     "attach_op", "attribute_post_init", "build_arg_list", "build_operations_arg", "cache_attribute_hashes", "cmpi_init",
     "dense_from_list", "install", "int_attr", "int_type", "op_init", "operation_init", "replace_all_uses_with",
-    "ssavalue_get", "string_attr", "values_getitem", "vector_type", "walk_ops",
+    "shared", "ssavalue_get", "string_attr", "values_getitem", "vector_type", "walk_ops",
 ]

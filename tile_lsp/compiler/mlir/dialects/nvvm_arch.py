@@ -13,7 +13,7 @@ lowered, but lowering emits the MLIR 22 names.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from xdsl.dialects.builtin import IntAttr, IntegerAttr, IntegerType, StringAttr, UnitAttr, i32, i64
 from xdsl.dialects.llvm import LLVMPointerType
@@ -37,16 +37,11 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
+from tile_lsp.compiler.mlir.xdsl_fast import shared
+
 # ----------------------------------------------------------------------------------------------
 # attributes
 # ----------------------------------------------------------------------------------------------
-
-
-# The attributes `get` made, shared: (class, value) -> enum attribute; (m, n, k) -> MMA shape;
-# (m, n) -> ldmatrix/stmatrix shape.
-_ENUMS: dict[tuple[type, str], Any] = {}
-_SHAPES: dict[tuple[int, int, int], Any] = {}
-_LDST_SHAPES: dict[tuple[int, int], Any] = {}
 
 
 class _NvvmEnumAttr(ParametrizedAttribute):
@@ -69,11 +64,7 @@ class _NvvmEnumAttr(ParametrizedAttribute):
 
     @classmethod
     def get(cls, value: str) -> _NvvmEnumAttr:
-        key = (cls, value)
-        found = _ENUMS.get(key)
-        if found is None:  # (shared: the lowering asks for the same few values per op)
-            found = _ENUMS[key] = cls(StringAttr(value))
-        return found
+        return shared((cls, value), lambda: cls(StringAttr(value)))  # (the same few values, asked per op)
 
     @property
     def data(self) -> str:
@@ -200,10 +191,7 @@ class MMAShapeAttr(ParametrizedAttribute):
 
     @classmethod
     def get(cls, m: int, n: int, k: int) -> MMAShapeAttr:
-        found = _SHAPES.get((m, n, k))
-        if found is None:  # (shared, as the enums are)
-            found = _SHAPES[(m, n, k)] = cls(IntegerAttr(m, i32), IntegerAttr(n, i32), IntegerAttr(k, i32))
-        return found
+        return shared((cls, m, n, k), lambda: cls(IntegerAttr(m, i32), IntegerAttr(n, i32), IntegerAttr(k, i32)))
 
 
 @irdl_attr_definition
@@ -232,10 +220,7 @@ class LdStMatrixShapeAttr(ParametrizedAttribute):
 
     @classmethod
     def get(cls, m: int, n: int) -> LdStMatrixShapeAttr:
-        found = _LDST_SHAPES.get((m, n))
-        if found is None:  # (shared, as the MMA shapes are)
-            found = _LDST_SHAPES[(m, n)] = cls(IntegerAttr(m, i32), IntegerAttr(n, i32))
-        return found
+        return shared((cls, m, n), lambda: cls(IntegerAttr(m, i32), IntegerAttr(n, i32)))
 
 
 # ----------------------------------------------------------------------------------------------
