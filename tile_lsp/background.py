@@ -229,9 +229,12 @@ def _unit_cache() -> Any:
     compile's ptxas runs or the worker is idle (`_Housekeeping`)."""
     global _UNIT_CACHE
     if _UNIT_CACHE is None:
-        from tile_lsp.compiler.entry_cache import EntryCache, default_directory
+        from tile_lsp.compiler.backend.cuda_tools import set_trim_directory
+        from tile_lsp.compiler.entry_cache import EntryCache, default_directory, libdevice_directory
 
-        _UNIT_CACHE = EntryCache(directory=default_directory(os.environ, os.path.expanduser("~")), defer_writes=True)
+        directory = default_directory(os.environ, os.path.expanduser("~"))
+        set_trim_directory(libdevice_directory(directory))
+        _UNIT_CACHE = EntryCache(directory=directory, defer_writes=True)
     return _UNIT_CACHE
 
 

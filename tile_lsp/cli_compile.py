@@ -14,7 +14,7 @@ import sys
 from dataclasses import asdict, is_dataclass
 
 from tile_lsp.compiler.diagnostics import DiagnosticSink, format_text, to_json
-from tile_lsp.compiler.entry_cache import EntryCache, default_directory
+from tile_lsp.compiler.entry_cache import EntryCache, default_directory, libdevice_directory
 from tile_lsp.compiler.pipeline import MISSING_TARGET, CompileResult, StageOutput, compile_source
 from tile_lsp.compiler.source import SourceText, Span
 from tile_lsp.compiler.target import CompileOptions, Target
@@ -89,6 +89,9 @@ def _entry_cache(args: argparse.Namespace) -> EntryCache | None:
         return None
     explicit = getattr(args, "cache_dir", None)
     directory = os.path.join(explicit, "units") if explicit else default_directory(os.environ, os.path.expanduser("~"))
+    from tile_lsp.compiler.backend.cuda_tools import set_trim_directory
+
+    set_trim_directory(libdevice_directory(directory))
     return EntryCache(directory=directory)
 
 

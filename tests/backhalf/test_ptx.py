@@ -162,6 +162,38 @@ def test_trimmed_libdevice_is_cached_per_file_version(tmp_path: pathlib.Path) ->
     assert missing.missing == ("__nv_nope",) and not missing.bitcode
 
 
+
+def test_trimmed_libdevice_is_kept_on_disk_for_the_next_process(tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a trim directory, a process that has never trimmed libdevice for a set of functions
+    takes it from the directory (no parse); a damaged file is a miss, trimmed and written again."""
+    import llvmlite.binding as binding
+
+    from tile_lsp.compiler.backend import cuda_tools
+    from tile_lsp.compiler.backend import llvm as backend
+
+    path = needs_libdevice()
+    tm = backend.target_machine(Target(80))
+    wanted = frozenset({"__nv_expf", "__nv_logf"})
+    args = ("nvptx64-nvidia-cuda", str(tm.target_data), tm)
+    monkeypatch.setattr(backend, "_TRIMMED", {})
+    monkeypatch.setattr(cuda_tools, "_TRIM_DIRECTORY", None)
+    parses = []
+    real_parse = binding.parse_bitcode
+    monkeypatch.setattr(binding, "parse_bitcode", lambda data: parses.append(len(data)) or real_parse(data))
+    cuda_tools.set_trim_directory(str(tmp_path / "libdevice"))
+    first = backend._trimmed_libdevice(path, wanted, *args)
+    (stored,) = (tmp_path / "libdevice").iterdir()
+    assert parses and stored.suffix == ".trim"
+    parses.clear()
+    backend._TRIMMED.clear()  # as a new process finds it
+    again = backend._trimmed_libdevice(path, wanted, *args)
+    assert parses == [] and again == first and again is not first
+    stored.write_bytes(stored.read_bytes()[:100])  # truncated
+    backend._TRIMMED.clear()
+    mended = backend._trimmed_libdevice(path, wanted, *args)
+    assert parses and mended == first
+    assert backend._load_trimmed(str(stored)) == first  # written again, whole
+
 def test_optimize_reports_invalid_ir() -> None:
     sink = DiagnosticSink()
     out = optimize("define void @f() {\n  ret i32 0\n}\n", CompileOptions(Target(80)), sink)

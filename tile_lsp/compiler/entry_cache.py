@@ -260,6 +260,11 @@ def default_directory(environ: Mapping[str, str], home: str) -> str:
     return os.path.join(base, "tile-lsp", "units")
 
 
+def libdevice_directory(units: str) -> str:
+    """Where trimmed libdevices are kept (`backend.cuda_tools.set_trim_directory`), beside the units."""
+    return os.path.join(os.path.dirname(units), "libdevice")
+
+
 def process_cache() -> EntryCache:
     """The in-memory cache of this process (the language server's workers keep theirs warm)."""
     return _PROCESS_CACHE

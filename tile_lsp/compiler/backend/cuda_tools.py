@@ -79,3 +79,20 @@ def find_libdevice() -> str | None:
         if others:
             return others[0]
     return None
+
+
+# Where trimmed libdevices are kept on disk (`backend.llvm._trimmed_libdevice`), so that a new
+# process (a `tile-lsp compile`, a compile daemon's child, a fresh language-server worker) does
+# not parse and trim libdevice again for a set of functions seen before; None: memory only. Set
+# by the callers that own a cache directory: the compiler reads no environment. (Here, not in
+# `llvm`, so that setting it imports neither llvmlite nor xDSL.)
+_TRIM_DIRECTORY: str | None = None
+
+
+def set_trim_directory(directory: str | None) -> None:
+    global _TRIM_DIRECTORY
+    _TRIM_DIRECTORY = directory
+
+
+def trim_directory() -> str | None:
+    return _TRIM_DIRECTORY

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import faulthandler
 import gc
+import hashlib
 import os
 import pickle
 import re
@@ -20,7 +21,7 @@ import threading
 from dataclasses import dataclass, field
 from functools import cache
 
-from tile_lsp.compiler.backend.cuda_tools import find_libdevice
+from tile_lsp.compiler.backend.cuda_tools import find_libdevice, trim_directory
 from tile_lsp.compiler.backend.llvmir_values import NVPTX_TRIPLE
 from tile_lsp.compiler.diagnostics import DiagnosticSink
 from tile_lsp.compiler.source import Span
@@ -76,15 +77,53 @@ class _TrimmedLibdevice:
 
 _TRIMMED: dict[tuple[str, int, int, frozenset[str], str, str], _TrimmedLibdevice] = {}
 _TRIMMED_MAX = 64
+def _trim_file(key: tuple[str, int, int, frozenset[str], str, str]) -> str | None:
+    directory = trim_directory()
+    if directory is None:
+        return None
+    llvm = _llvm()
+    path, mtime, size, wanted, triple, layout = key
+    text = "\0".join([path, str(mtime), str(size), *sorted(wanted), triple, layout, repr(llvm.llvm_version_info)])
+    return os.path.join(directory, hashlib.sha256(text.encode()).hexdigest() + ".trim")
+
+
+def _load_trimmed(file: str | None) -> _TrimmedLibdevice | None:
+    if file is None:
+        return None
+    try:
+        with open(file, "rb") as fh:
+            found = pickle.loads(fh.read())
+    except Exception:  # missing, truncated or another version's: a miss  # noqa: BLE001
+        return None
+    return found if isinstance(found, _TrimmedLibdevice) else None
+
+
+def _store_trimmed(file: str | None, trimmed: _TrimmedLibdevice) -> None:
+    if file is None:
+        return
+    try:
+        os.makedirs(os.path.dirname(file), exist_ok=True)
+        tmp = f"{file}.{os.getpid()}.tmp"
+        with open(tmp, "wb") as fh:
+            fh.write(pickle.dumps(trimmed, protocol=pickle.HIGHEST_PROTOCOL))
+        os.replace(tmp, file)
+    except OSError:  # a read-only or full cache directory only costs speed
+        pass
 
 
 def _trimmed_libdevice(path: str, wanted: frozenset[str], triple: str, data_layout: str, tm) -> _TrimmedLibdevice:  # type: ignore[no-untyped-def]
-    """libdevice minus what `wanted` does not reach (cached per file version and name set:
-    parsing and trimming the 470 KB library is most of the cost of linking it)."""
+    """libdevice minus what `wanted` does not reach (cached per file version and name set, in
+    memory and in the trim directory: parsing and trimming the 470 KB library is most of the
+    cost of linking it)."""
     st = os.stat(path)
     key = (path, st.st_mtime_ns, st.st_size, wanted, triple, data_layout)
     found = _TRIMMED.get(key)
     if found is not None:
+        return found
+    file = _trim_file(key)
+    found = _load_trimmed(file)
+    if found is not None:
+        _remember_trimmed(key, found)
         return found
     llvm = _llvm()
     with open(path, "rb") as fh:
@@ -108,10 +147,15 @@ def _trimmed_libdevice(path: str, wanted: frozenset[str], triple: str, data_layo
         lib.data_layout = data_layout
         bitcode = lib.as_bitcode()
     result = _TrimmedLibdevice(bitcode, kept, len(definitions), missing)
+    _remember_trimmed(key, result)
+    _store_trimmed(file, result)
+    return result
+
+
+def _remember_trimmed(key: tuple[str, int, int, frozenset[str], str, str], trimmed: _TrimmedLibdevice) -> None:
     if len(_TRIMMED) >= _TRIMMED_MAX:
         _TRIMMED.pop(next(iter(_TRIMMED)))
-    _TRIMMED[key] = result
-    return result
+    _TRIMMED[key] = trimmed
 
 
 # DWARF sections in PTX use label differences, which ptxas accepts from PTX ISA 7.5 on.
