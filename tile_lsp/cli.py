@@ -11,21 +11,23 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from tile_lsp.compiler.diagnostics import Diagnostic, format_text, to_json
-from tile_lsp.compiler.source import SourceText, Span
-from tile_lsp.compiler.textio import decode_source
-
 if TYPE_CHECKING:
+    from tile_lsp.compiler.diagnostics import Diagnostic
     from tile_lsp.compiler.frontend import ParseResult
+    from tile_lsp.compiler.source import SourceText
 
-# The parser, and xDSL under it, are imported by the commands that use them: a `compile` whose
-# units all come from the cache starts without them.
+# Everything else is imported by the commands that use it: a command that a running daemon
+# (`tile_lsp.daemon`) takes over starts nothing else, and a `compile` whose units all come from
+# the cache starts without the parser and xDSL.
 
 # `compile --emit` stages (= pipeline.EMITS; spelled out so the CLI starts without the pipeline).
 COMPILE_EMITS = ("cuda_tile", "tileaa", "gpu", "nvvm", "llvm", "llvm-ir", "ptx", "cubin")
 
 
 def _load(path: str) -> tuple[SourceText, list[Diagnostic]]:
+    from tile_lsp.compiler.source import SourceText
+    from tile_lsp.compiler.textio import decode_source
+
     if path == "-":
         data = sys.stdin.buffer.read()
     else:
@@ -37,12 +39,14 @@ def _load(path: str) -> tuple[SourceText, list[Diagnostic]]:
 
 def _parse_file(source: SourceText, split: bool) -> list[ParseResult]:
     from tile_lsp.compiler.frontend import parse_chunk, split_chunks
+    from tile_lsp.compiler.source import Span
 
     spans = split_chunks(source.text) if split else [Span(0, len(source.text))]
     return [parse_chunk(source, s) for s in spans]
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    from tile_lsp.compiler.diagnostics import format_text, to_json
     from tile_lsp.compiler.upstream import analyze_upstream, is_upstream
 
     any_error = False
@@ -71,6 +75,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_opt(args: argparse.Namespace) -> int:
+    from tile_lsp.compiler.diagnostics import format_text
     from tile_lsp.compiler.syntax.printer import Printer
     from tile_lsp.compiler.upstream import is_upstream
 
@@ -99,8 +104,10 @@ def cmd_opt(args: argparse.Namespace) -> int:
 
 def _opt_upstream(args: argparse.Namespace, source: SourceText, diags: list[Diagnostic]) -> int:
     """`opt` on upstream-dialect MLIR: parse + verify with our dialects, print with xDSL."""
+    from tile_lsp.compiler.diagnostics import format_text
     from tile_lsp.compiler.frontend import split_chunks
     from tile_lsp.compiler.mlir.context import parse_upstream, print_ir
+    from tile_lsp.compiler.source import Span
 
     spans = split_chunks(source.text) if args.split_input_file else [Span(0, len(source.text))]
     texts: list[str] = []
@@ -144,6 +151,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_daemon(args: argparse.Namespace) -> int:
+    from tile_lsp.daemon import command
+
+    return command(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="tile-lsp", description="Toolchain and language server for CUDA Tile IR.")
     sub = ap.add_subparsers(dest="command")
@@ -151,12 +164,14 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--split-input-file", action="store_true", help="treat '// -----' as chunk separators")
     check.add_argument("--format", choices=("text", "json"), default="text")
     check.add_argument("files", nargs="+", metavar="FILE")
+    check.add_argument("--no-daemon", action="store_true", help=NO_DAEMON_HELP)
     check.set_defaults(func=cmd_check)
     opt = sub.add_parser("opt", help="parse, verify and print (custom form by default)")
     opt.add_argument("--split-input-file", action="store_true")
     opt.add_argument("--generic", action="store_true", help="print MLIR's generic op form")
     opt.add_argument("-o", dest="output", metavar="OUT")
     opt.add_argument("file", metavar="FILE")
+    opt.add_argument("--no-daemon", action="store_true", help=NO_DAEMON_HELP)
     opt.set_defaults(func=cmd_opt)
     comp = sub.add_parser("compile", help="lower cuda_tile or gpu/nvgpu/nvvm/llvm MLIR to PTX or cubin")
     comp.add_argument("--gpu-name", metavar="sm_XX[a]", help="target GPU, e.g. sm_90a")
@@ -172,6 +187,7 @@ def build_parser() -> argparse.ArgumentParser:
     comp.add_argument("--no-cache", action="store_true", help="compile every entry (no per-entry cache on disk)")
     comp.add_argument("--cache-dir", metavar="DIR", help="per-entry cache (default $XDG_CACHE_HOME/tile-lsp)")
     comp.add_argument("file", metavar="FILE")
+    comp.add_argument("--no-daemon", action="store_true", help=NO_DAEMON_HELP)
     comp.set_defaults(func=cmd_compile)
     run = sub.add_parser("run", help="run a cuda_tile entry on host data (NumPy interpreter, GPU, or both)")
     run.add_argument("file", metavar="FILE")
@@ -186,13 +202,35 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--out", metavar="DIR", help="write every array argument as DIR/argN.npy after the run")
     run.add_argument("--seed", type=int, default=0, help="seed of the random inputs (default 0)")
     run.set_defaults(func=cmd_run)
+    dmn = sub.add_parser("daemon", help="a warm compile server: compile, check and opt then run in it (fast starts)")
+    dmn.add_argument("action", choices=("start", "stop", "status", "serve"),
+                     help="start (in the background), stop, status, or serve (in this process)")
+    dmn.add_argument("--idle-timeout", type=float, default=1800.0, metavar="S",
+                     help="exit after S seconds without a command (default 1800)")
+    dmn.add_argument("--json", action="store_true", help="status as JSON")
+    dmn.set_defaults(func=cmd_daemon)
     srv = sub.add_parser("serve", help="run the language server (stdio; --tcp PORT binds 127.0.0.1)")
     srv.add_argument("--tcp", type=int, metavar="PORT", help="listen on 127.0.0.1:PORT instead of stdio")
     srv.set_defaults(func=cmd_serve)
     return ap
 
 
+NO_DAEMON_HELP = "run in this process even when a compile daemon runs (`tile-lsp daemon`)"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """The CLI. A command line of this process (`argv` None) goes to a running compile daemon
+    when it can (see `tile_lsp.daemon`); an explicit `argv` always runs here."""
+    if argv is None:
+        import os
+
+        from tile_lsp import daemon
+
+        line = sys.argv[1:]
+        if daemon.wanted(line, os.environ):
+            code = daemon.run_via_daemon(line)
+            if code is not None:
+                return code
     ap = build_parser()
     args = ap.parse_args(argv)
     if args.command is None:  # editors start `tile-lsp` bare: serve over stdio

@@ -1,0 +1,793 @@
+"""A warm compile server for the CLI: `tile-lsp daemon start`, then every `tile-lsp compile`,
+`check` and `opt` runs in it instead of starting the compiler cold.
+
+A fresh `tile-lsp compile` spends most of its time before compiling anything: importing xDSL
+(which builds several hundred op classes and parses their assembly formats), loading LLVM and
+parsing libdevice. The daemon pays that once. It imports the compiler, compiles a small kernel
+to warm every lazy table, and then waits on a Unix socket.
+
+**One request, one forked child.** The client (`run_via_daemon`, called by `tile_lsp.cli.main`
+before anything else is imported) sends its argv, working directory and environment, and its own
+stdin, stdout and stderr as file descriptors (SCM_RIGHTS). The daemon forks; the child puts those
+descriptors in place of its own, moves to the client's directory, takes its environment and runs
+`tile_lsp.cli.main(argv)`, exactly as the client would have. Its output goes straight to the
+client's terminal, pipes or files; its exit status goes back over the socket and becomes the
+client's. A crash in a child is that compile's failure only. When the client goes away (Ctrl-C,
+killed), the child and everything it started (ptxas) are killed.
+
+**Never stale.** Before each request the daemon compares the stat signature of its own source
+(and of xDSL and llvmlite) with the one it started with. When it has changed it says so and
+exits; the client then compiles in its own process and starts a fresh daemon for the next time.
+
+**Never in the way.** No daemon, a refused connection, `--no-daemon` or `TILE_LSP_DAEMON=0`: the
+client compiles in its own process, as before. The socket lives in a directory only its user
+can enter (`$XDG_RUNTIME_DIR/tile-lsp`, else `$TMPDIR/tile-lsp-UID`), one per Python and
+tile_lsp install. The daemon exits after `--idle-timeout` seconds without requests.
+
+This module is imported on every CLI start: it imports nothing heavy at module level.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import signal
+import socket
+import struct
+import sys
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+PROTOCOL = 1
+DAEMON_COMMANDS = frozenset({"compile", "check", "opt"})
+DEFAULT_IDLE_TIMEOUT = 1800.0
+_PACKAGE = os.path.dirname(os.path.abspath(__file__))
+_HEADER = struct.Struct("!I")
+_MAX_HEADER = 16 << 20
+_MAX_SOCKET_PATH = 100  # sun_path holds 107 bytes on Linux (103 on macOS): room for bind's temporary name
+_EVENT_READ = 1  # selectors.EVENT_READ (selectors is imported by the server only)
+
+
+# --------------------------------------------------------------------------- where
+def socket_dir(environ: Mapping[str, str]) -> str:
+    runtime = environ.get("XDG_RUNTIME_DIR")
+    if runtime and os.path.isabs(runtime):
+        return os.path.join(runtime, "tile-lsp")
+    import tempfile
+
+    return os.path.join(tempfile.gettempdir(), f"tile-lsp-{os.getuid()}")
+
+
+def socket_path(environ: Mapping[str, str]) -> str:
+    """The daemon's socket for this Python, this environment (venv) and this tile_lsp install
+    (under /tmp when the runtime directory's path is too long for a Unix socket)."""
+    interpreter = os.path.realpath(sys.executable)  # (python and python3 in a venv are one)
+    key = hashlib.sha256(f"{interpreter}\0{sys.prefix}\0{_PACKAGE}".encode()).hexdigest()[:16]
+    path = os.path.join(socket_dir(environ), f"daemon-{key}.sock")
+    if len(os.fsencode(path)) > _MAX_SOCKET_PATH:
+        path = os.path.join(f"/tmp/tile-lsp-{os.getuid()}", f"daemon-{key}.sock")
+    return path
+
+
+def _private_dir(path: str, create: bool) -> bool:
+    """Whether `path` is a directory that only this user can enter (made so when `create`)."""
+    if create:
+        with contextlib.suppress(FileExistsError):
+            os.makedirs(path, mode=0o700)
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return False
+    import stat
+
+    return stat.S_ISDIR(st.st_mode) and st.st_uid == os.getuid() and st.st_mode & 0o077 == 0
+
+
+def source_signature() -> tuple[tuple[str, int, int], ...]:
+    """(path, size, mtime) of every Python file of tile_lsp, and of xDSL's and llvmlite's
+    `__init__.py` (an upgrade rewrites them): when it changes, a running daemon is stale."""
+    files: list[str] = []
+    for root, dirs, names in os.walk(_PACKAGE):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        files += [os.path.join(root, n) for n in sorted(names) if n.endswith(".py")]
+    for module in ("xdsl", "llvmlite"):
+        mod = sys.modules.get(module)
+        if mod is not None and getattr(mod, "__file__", None):
+            files.append(mod.__file__)  # type: ignore[arg-type]
+    out = []
+    for path in files:
+        try:
+            st = os.stat(path)
+        except OSError:
+            continue
+        out.append((path, st.st_size, st.st_mtime_ns))
+    return tuple(out)
+
+
+# --------------------------------------------------------------------------- wire format
+def _send(sock: socket.socket, message: Mapping[str, Any], fds: Sequence[int] = ()) -> None:
+    body = json.dumps(message).encode()
+    head = _HEADER.pack(len(body))
+    if fds:
+        socket.send_fds(sock, [head], list(fds))
+    else:
+        sock.sendall(head)
+    sock.sendall(body)
+
+
+def _recv_exact(sock: socket.socket, n: int) -> bytes:
+    chunks, got = [], 0
+    while got < n:
+        chunk = sock.recv(n - got)
+        if not chunk:
+            raise ConnectionError("connection closed")
+        chunks.append(chunk)
+        got += len(chunk)
+    return b"".join(chunks)
+
+
+def _recv(sock: socket.socket, want_fds: int = 0) -> tuple[dict[str, Any], list[int]]:
+    fds: list[int] = []
+    if want_fds:
+        head, fds, _, _ = socket.recv_fds(sock, _HEADER.size, want_fds)
+        if not head:
+            raise ConnectionError("connection closed")
+        if len(head) < _HEADER.size:
+            head += _recv_exact(sock, _HEADER.size - len(head))
+    else:
+        head = _recv_exact(sock, _HEADER.size)
+    (size,) = _HEADER.unpack(head)
+    if size > _MAX_HEADER:
+        for fd in fds:
+            os.close(fd)
+        raise ConnectionError("message too large")
+    message = json.loads(_recv_exact(sock, size))
+    if not isinstance(message, dict):
+        raise ConnectionError("not a message")
+    return message, fds
+
+
+# --------------------------------------------------------------------------- client
+def wanted(argv: Sequence[str], environ: Mapping[str, str]) -> bool:
+    """Whether this command line may go to a daemon."""
+    if environ.get("TILE_LSP_DAEMON", "") in ("0", "off", "no") or "--no-daemon" in argv:
+        return False
+    if not argv or argv[0] not in DAEMON_COMMANDS:
+        return False
+    # A child of the daemon is not in the terminal's foreground process group: reading a
+    # terminal there would stop it (SIGTTIN). Input typed at the terminal is read here.
+    return not ("-" in argv[1:] and _isatty(0))
+
+
+def _isatty(fd: int) -> bool:
+    try:
+        return os.isatty(fd)
+    except OSError:
+        return False
+
+
+def _connect(path: str, timeout: float | None = None) -> socket.socket | None:
+    if not os.path.exists(path) or not _private_dir(os.path.dirname(path), create=False):
+        return None
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock.settimeout(timeout)
+    try:
+        sock.connect(path)
+    except OSError:
+        sock.close()
+        return None
+    return sock
+
+
+def _std_fds() -> tuple[list[int], list[int]]:
+    """Descriptors 0, 1, 2 to hand over (/dev/null in place of a closed one); the ones opened here."""
+    fds, opened = [], []
+    for fd, mode in ((0, os.O_RDONLY), (1, os.O_WRONLY), (2, os.O_WRONLY)):
+        try:
+            os.fstat(fd)
+            fds.append(fd)
+        except OSError:
+            null = os.open(os.devnull, mode)
+            fds.append(null)
+            opened.append(null)
+    return fds, opened
+
+
+def run_via_daemon(argv: Sequence[str], environ: Mapping[str, str] | None = None) -> int | None:
+    """Run the CLI command `argv` in the daemon; its exit status, or None when no daemon ran it
+    (none running, refused, or stale: the caller then runs it itself)."""
+    environ = os.environ if environ is None else environ
+    try:
+        cwd = os.getcwd()
+    except OSError:  # (a directory deleted under the shell: the command fails here, as it would)
+        return None
+    sock = _connect(socket_path(environ))
+    if sock is None:
+        return None
+    umask = os.umask(0o022)
+    os.umask(umask)
+    fds, opened = _std_fds()
+    started = False
+    try:
+        with sock:
+            try:
+                _send(sock, {"protocol": PROTOCOL, "op": "run", "argv": list(argv), "cwd": cwd, "umask": umask,
+                             "env": dict(environ)}, fds)
+                reply, _ = _recv(sock)
+            except (OSError, ValueError):
+                return None
+            if reply.get("stale"):
+                _restart_in_background(environ)
+                return None
+            if "started" not in reply:
+                return None
+            started = True
+            try:
+                done, _ = _recv(sock)
+            except (OSError, ValueError):
+                print("tile-lsp: the compile daemon stopped during this command; run it again "
+                      "(`--no-daemon` runs it in this process)", file=sys.stderr)
+                return 1
+            return int(done.get("exit", 1))
+    except KeyboardInterrupt:  # the socket is closed: the daemon stops the child
+        if not started:
+            raise
+        return 130
+    finally:
+        for fd in opened:
+            os.close(fd)
+
+
+def _restart_in_background(environ: Mapping[str, str]) -> None:
+    """The daemon that ran was stale and has exited: start a new one for the next command."""
+    with contextlib.suppress(OSError):
+        spawn(environ, DEFAULT_IDLE_TIMEOUT)
+
+
+def request(environ: Mapping[str, str], op: str, timeout: float = 5.0) -> dict[str, Any] | None:
+    """Send a `status` or `stop` request; the reply, or None when no daemon answers."""
+    sock = _connect(socket_path(environ), timeout)
+    if sock is None:
+        return None
+    with sock:
+        try:
+            _send(sock, {"protocol": PROTOCOL, "op": op})
+            reply, _ = _recv(sock)
+        except (OSError, ValueError):
+            return None
+    return reply
+
+
+def spawn(environ: Mapping[str, str], idle_timeout: float) -> int:
+    """Start a daemon in its own session, detached from this terminal; its pid."""
+    import subprocess
+
+    directory = socket_dir(environ)
+    if not _private_dir(directory, create=True):
+        raise OSError(f"{directory} is not a private directory of this user")
+    log = os.path.join(directory, os.path.basename(socket_path(environ))[: -len(".sock")] + ".log")
+    with open(log, "ab") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "tile_lsp.daemon", "--idle-timeout", str(idle_timeout)],
+            stdin=subprocess.DEVNULL, stdout=out, stderr=out, start_new_session=True, close_fds=True,
+            env=dict(environ), cwd="/",
+        )
+    return proc.pid
+
+
+def start(environ: Mapping[str, str], idle_timeout: float, wait: float = 60.0) -> dict[str, Any]:
+    """Start a daemon unless one answers; its status once it serves (or an `error`)."""
+    status = request(environ, "status")
+    if status is not None and not status.get("stale"):
+        return {**status, "already": True}
+    if status is not None:
+        request(environ, "stop")
+    pid = spawn(environ, idle_timeout)
+    deadline = time.monotonic() + wait
+    while time.monotonic() < deadline:
+        status = request(environ, "status")
+        if status is not None and status.get("pid") == pid:
+            return status
+        try:
+            done, code = os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:
+            done, code = pid, 0
+        if done:
+            return {"error": f"the daemon exited during its start (status {code}); see its log", "pid": pid}
+        time.sleep(0.05)
+    return {"error": f"the daemon did not answer within {wait:g} s", "pid": pid}
+
+
+# --------------------------------------------------------------------------- server
+# Small, but through a view load, libdevice, a reduction (shuffles and shared memory) and a store.
+_WARM_KERNEL = """entry @warm_up(%arg0: tile<ptr<f32>>, %arg1: tile<i32>, %arg2: tile<ptr<f32>>) {
+  %0 = make_token : token
+  %view = make_tensor_view %arg0, shape = [%arg1], strides = [1] : tile<i32> -> tensor_view<?xf32, strides=[1]>
+  %out = make_tensor_view %arg2, shape = [%arg1], strides = [1] : tile<i32> -> tensor_view<?xf32, strides=[1]>
+  %bx, %by, %bz = get_tile_block_id : tile<i32>
+  %pin = make_partition_view %view : partition_view<tile=(256), padding_value = zero, tensor_view<?xf32, strides=[1]>>
+  %pout = make_partition_view %out : partition_view<tile=(256), tensor_view<?xf32, strides=[1]>>
+  %x, %t = load_view_tko weak %pin[%bx] token = %0 : partition_view<tile=(256), padding_value = zero, tensor_view<?xf32, strides=[1]>>, tile<i32> -> tile<256xf32>, token
+  %e = exp %x : tile<256xf32>
+  %s = reduce %e dim=0 identities=[0.000000e+00 : f32] : tile<256xf32> -> tile<f32>
+  (%lhs: tile<f32>, %rhs: tile<f32>) {
+    %a = addf %lhs, %rhs : tile<f32>
+    yield %a : tile<f32>
+  }
+  %r = reshape %s : tile<f32> -> tile<1xf32>
+  %b = broadcast %r : tile<1xf32> -> tile<256xf32>
+  %y = divf %e, %b : tile<256xf32>
+  %t2 = store_view_tko weak %y, %pout[%bx] token = %t : tile<256xf32>, partition_view<tile=(256), tensor_view<?xf32, strides=[1]>>, tile<i32> -> token
+  return
+}
+"""
+
+
+def warm_up() -> list[str]:
+    """Import the compiler and run it once (cuda_tile to a cubin, and the upstream parser), so
+    that a forked child finds every module loaded and every lazy table built; the compile's errors."""
+    import importlib
+    import pkgutil
+
+    import tile_lsp.compiler as compiler
+    from tile_lsp import cli, cli_compile  # noqa: F401
+    from tile_lsp.compiler.entry_cache import compiler_fingerprint
+    from tile_lsp.compiler.mlir import context
+
+    for info in pkgutil.walk_packages(compiler.__path__, "tile_lsp.compiler."):
+        if ".interp" in info.name:
+            continue  # `tile-lsp run`'s interpreter: not a daemon command
+        try:
+            importlib.import_module(info.name)
+        except Exception as exc:  # noqa: BLE001 (the child that needs it imports it again, and reports it)
+            print(f"tile-lsp daemon: import {info.name}: {exc}", file=sys.stderr)
+    compiler_fingerprint()
+    context.upstream_context()
+    return warm_compile()
+
+
+def warm_compile() -> list[str]:
+    """Compile the warm-up kernel to a cubin (no cache); the errors."""
+    from tile_lsp.compiler.pipeline import compile_source
+    from tile_lsp.compiler.source import SourceText
+    from tile_lsp.compiler.target import CompileOptions, Target
+
+    target = Target.parse_gpu_name("sm_90a")
+    result = compile_source(SourceText(_WARM_KERNEL, "warm.mlir"), CompileOptions(target=target), "cubin", cache=None)
+    return [d.message for d in result.diagnostics if d.severity == "error"]
+
+
+class _Spare:
+    """A child forked ahead of the next request: it compiles the warm-up kernel (so the pages a
+    compile touches are its own already, and so is its LLVM code-generation helper), says it
+    is ready, and waits for a request on its end of `sock`."""
+
+    def __init__(self, pid: int, sock: socket.socket) -> None:
+        self.pid = pid
+        self.sock = sock
+        self.ready = False
+
+
+class _Server:
+    def __init__(self, path: str, idle_timeout: float, signature: Callable[[], object], spare: bool = True) -> None:
+        self.path = path
+        self.idle_timeout = idle_timeout
+        self.signature = signature
+        self.started_signature = signature()
+        self.started_at = time.time()
+        self.served = 0
+        self.from_spare = 0
+        self.children: dict[int, socket.socket] = {}  # pid -> the client's connection
+        self.use_spare = spare
+        self.spare: _Spare | None = None
+        self.last_activity = time.monotonic()
+        self.stopping = False
+        self.listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.wake_r, self.wake_w = os.pipe()
+        self.sel: Any = None
+
+    def bind(self) -> None:
+        """Listen at `path`: bound under a temporary name, then renamed over it (atomic)."""
+        tmp = os.path.join(os.path.dirname(self.path), f".{os.getpid()}.tmp")
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        self.listener.bind(tmp)
+        os.chmod(tmp, 0o600)
+        self.listener.listen(64)
+        os.replace(tmp, self.path)
+        self.inode = os.stat(self.path).st_ino
+
+    def owns_socket(self) -> bool:
+        try:
+            return os.stat(self.path).st_ino == self.inode
+        except OSError:
+            return False
+
+    def serve_forever(self) -> None:
+        import selectors
+
+        os.set_blocking(self.wake_w, False)
+        signal.set_wakeup_fd(self.wake_w)
+        signal.signal(signal.SIGCHLD, lambda *_: None)
+        signal.signal(signal.SIGTERM, lambda *_: self._stop())
+        self.sel = sel = selectors.DefaultSelector()
+        sel.register(self.listener, _EVENT_READ, "accept")
+        sel.register(self.wake_r, _EVENT_READ, "wake")
+        try:
+            while True:
+                self._reap()
+                if self.stopping and not self.children:
+                    return
+                if not self.children and time.monotonic() - self.last_activity > self.idle_timeout:
+                    return
+                if not self.children and self.spare is None and self.use_spare and not self.stopping:
+                    self._fork_spare()  # (between requests: its warm-up takes no core from one)
+                for key, _ in sel.select(timeout=1.0):
+                    if key.data == "accept":
+                        self._accept()
+                    elif key.data == "wake":
+                        with contextlib.suppress(BlockingIOError):
+                            os.read(self.wake_r, 4096)
+                    elif key.data == "spare":
+                        self._spare_says()
+                    else:  # a client's connection: it closed (or wrote) while its child runs
+                        self._client_gone(key.data)
+                if not self.owns_socket() and not self.stopping:
+                    self._stop()  # another daemon took the socket
+        finally:
+            self._close()
+
+    def _stop(self) -> None:
+        if not self.stopping:
+            self.stopping = True
+            if self.owns_socket():
+                with contextlib.suppress(OSError):
+                    os.unlink(self.path)
+
+    def _close(self) -> None:
+        self._drop_spare()
+        for pid, conn in list(self.children.items()):
+            _kill_group(pid)
+            with contextlib.suppress(OSError):
+                os.waitpid(pid, 0)
+            conn.close()
+        self.sel.close()
+        if self.owns_socket():
+            with contextlib.suppress(OSError):
+                os.unlink(self.path)
+        self.listener.close()
+
+    # -- the spare child
+    def _fork_spare(self) -> None:
+        mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        try:
+            pid = os.fork()
+        except OSError:
+            mine.close()
+            theirs.close()
+            self.use_spare = False
+            return
+        if pid == 0:
+            mine.close()
+            self._in_child()
+            _spare_main(theirs)  # never returns
+        theirs.close()
+        self.spare = _Spare(pid, mine)
+        self.sel.register(mine, _EVENT_READ, "spare")
+
+    def _spare_says(self) -> None:
+        spare = self.spare
+        if spare is None:
+            return
+        try:
+            said = spare.sock.recv(1)
+        except OSError:
+            said = b""
+        if said == b"R":
+            spare.ready = True
+        else:  # it died, or its warm-up failed: none until the next quiet moment
+            self._drop_spare()
+
+    def _drop_spare(self) -> None:
+        spare, self.spare = self.spare, None
+        if spare is None:
+            return
+        with contextlib.suppress(KeyError, ValueError):
+            self.sel.unregister(spare.sock)
+        spare.sock.close()
+        _kill_group(spare.pid)
+        with contextlib.suppress(OSError):
+            os.waitpid(spare.pid, 0)
+
+    def _in_child(self) -> None:
+        """In a freshly forked child: let go of the server's sockets and descriptors."""
+        self.listener.close()
+        for conn in self.children.values():
+            conn.close()
+        if self.spare is not None:
+            self.spare.sock.close()
+        os.close(self.wake_r)
+        os.close(self.wake_w)
+
+    # -- requests
+    def _accept(self) -> None:
+        try:
+            conn, _ = self.listener.accept()
+        except OSError:
+            return
+        self.last_activity = time.monotonic()
+        conn.settimeout(5.0)
+        fds: list[int] = []
+        try:
+            message, fds = _recv(conn, 3)
+            op = message.get("op")
+            if message.get("protocol") != PROTOCOL:
+                _send(conn, {"error": f"protocol {message.get('protocol')} (this daemon speaks {PROTOCOL})"})
+            elif op == "status":
+                _send(conn, self._status())
+            elif op == "stop":
+                _send(conn, {**self._status(), "stopping": True})
+                self._stop()
+            elif op == "run" and self.stopping:
+                _send(conn, {"stale": True, "why": "stopping"})
+            elif op == "run" and self.signature() != self.started_signature:
+                _send(conn, {"stale": True, "why": "the compiler's source changed"})
+                self._stop()
+            elif op == "run" and len(fds) == 3:
+                self._run(conn, message, fds)
+                return  # the connection stays open until the child exits
+            else:
+                _send(conn, {"error": "bad request"})
+        except (OSError, ValueError, KeyError, TypeError):
+            pass
+        finally:
+            for fd in fds:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+        conn.close()
+
+    def _status(self) -> dict[str, Any]:
+        return {"pid": os.getpid(), "socket": self.path, "started": self.started_at, "served": self.served,
+                "from_spare": self.from_spare, "spare_ready": bool(self.spare and self.spare.ready),
+                "running": len(self.children), "idle_timeout": self.idle_timeout,
+                "stale": self.signature() != self.started_signature}
+
+    def _run(self, conn: socket.socket, message: dict[str, Any], fds: list[int]) -> None:
+        argv = [str(a) for a in message["argv"]]
+        cwd = str(message["cwd"])
+        env = {str(k): str(v) for k, v in dict(message["env"]).items()}
+        umask = int(message.get("umask", 0o022)) & 0o777
+        pid = self._hand_to_spare({"argv": argv, "cwd": cwd, "env": env, "umask": umask}, fds)
+        if pid is None:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            pid = os.fork()
+            if pid == 0:
+                self._in_child()
+                _child(argv, cwd, env, umask, fds)  # never returns
+        self.served += 1
+        self.children[pid] = conn
+        conn.settimeout(None)
+        self.sel.register(conn, _EVENT_READ, pid)
+        try:
+            _send(conn, {"started": pid})
+        except OSError:
+            self._client_gone(pid)
+
+    def _hand_to_spare(self, request: dict[str, Any], fds: list[int]) -> int | None:
+        """The ready spare's pid once it has the request (None: there is none, fork one now)."""
+        spare = self.spare
+        if spare is None or not spare.ready:
+            return None
+        self.spare = None
+        with contextlib.suppress(KeyError, ValueError):
+            self.sel.unregister(spare.sock)
+        try:
+            spare.sock.settimeout(5.0)
+            _send(spare.sock, request, fds)
+        except OSError:
+            spare.sock.close()
+            _kill_group(spare.pid)
+            with contextlib.suppress(OSError):
+                os.waitpid(spare.pid, 0)
+            return None
+        spare.sock.close()
+        self.from_spare += 1
+        return spare.pid
+
+    def _client_gone(self, pid: int) -> None:
+        conn = self.children.get(pid)
+        if conn is None:
+            return
+        try:
+            conn.setblocking(False)
+            if conn.recv(4096):
+                return  # not closed: clients send nothing more (anything sent is dropped)
+        except BlockingIOError:
+            return
+        except OSError:
+            pass
+        _kill_group(pid)  # the client went away: its child goes too (reaped by _reap)
+        with contextlib.suppress(KeyError, ValueError):
+            self.sel.unregister(conn)
+
+    def _reap(self) -> None:
+        while True:
+            try:
+                pid, status = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                return
+            if pid == 0:
+                return
+            if self.spare is not None and pid == self.spare.pid:
+                self._drop_spare()
+                continue
+            conn = self.children.pop(pid, None)
+            if conn is None:
+                continue
+            self.last_activity = time.monotonic()
+            code = os.waitstatus_to_exitcode(status)
+            with contextlib.suppress(KeyError, ValueError):
+                self.sel.unregister(conn)
+            with contextlib.suppress(OSError):
+                conn.setblocking(True)
+                conn.settimeout(2.0)
+                _send(conn, {"exit": code if code >= 0 else 128 - code})
+            conn.close()
+
+
+def _spare_main(sock: socket.socket) -> None:
+    """The spare child: warm up, say so, then run the one request it is handed; never returns."""
+    try:
+        signal.set_wakeup_fd(-1)
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+        warm_compile()
+        sock.sendall(b"R")
+        request, fds = _recv(sock, 3)
+        sock.close()
+    except BaseException:  # noqa: BLE001 (the server sees it gone and forks directly)
+        os._exit(1)
+    if len(fds) != 3:
+        os._exit(1)
+    _child([str(a) for a in request["argv"]], str(request["cwd"]), dict(request["env"]), int(request["umask"]), fds)
+
+
+def _kill_group(pid: int) -> None:
+    with contextlib.suppress(OSError):
+        os.killpg(pid, signal.SIGKILL)
+    with contextlib.suppress(OSError):
+        os.kill(pid, signal.SIGKILL)
+
+
+def _child(argv: list[str], cwd: str, env: dict[str, str], umask: int, fds: list[int]) -> None:
+    """In the forked child: become the client's process and run its command; never returns."""
+    code = 1
+    try:
+        os.setpgid(0, 0)  # its own group: killing it takes ptxas along
+        signal.set_wakeup_fd(-1)
+        for sig in (signal.SIGCHLD, signal.SIGTERM, signal.SIGPIPE):
+            signal.signal(sig, signal.SIG_DFL)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        for target, fd in enumerate(fds):
+            os.dup2(fd, target)
+            os.close(fd)
+        _reopen_std_streams()
+        os.umask(umask)
+        os.chdir(cwd)
+        os.environ.clear()
+        os.environ.update(env)
+        from tile_lsp.compiler import forked
+
+        forked.ENABLED = hasattr(os, "fork") and os.environ.get("TILE_LSP_NO_FORK") is None
+        from tile_lsp.cli import main
+
+        try:
+            code = main(argv)
+        except SystemExit as exc:  # argparse: --help, usage errors
+            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    except BaseException:  # noqa: BLE001 (reported to the client's stderr, as a crash would be)
+        import traceback
+
+        with contextlib.suppress(BaseException):
+            traceback.print_exc()
+        code = 1
+    finally:
+        with contextlib.suppress(BaseException):
+            sys.stdout.flush()
+        with contextlib.suppress(BaseException):
+            sys.stderr.flush()
+        os._exit(code)
+
+
+def _reopen_std_streams() -> None:
+    """sys.stdin/stdout/stderr over the new descriptors 0-2, buffered as a fresh process's are."""
+    sys.stdin = open(0, encoding="utf-8", closefd=False)  # noqa: SIM115 (the process's own streams)
+    sys.stdout = open(1, "w", buffering=1 if _isatty(1) else -1, encoding="utf-8", closefd=False)  # noqa: SIM115
+    sys.stderr = open(2, "w", buffering=1, encoding="utf-8", errors="backslashreplace", closefd=False)  # noqa: SIM115
+
+
+def serve(environ: Mapping[str, str], idle_timeout: float, signature: Callable[[], object] = source_signature) -> int:
+    """Run a daemon here until it is stopped, idle or stale; its exit status."""
+    path = socket_path(environ)
+    if not _private_dir(os.path.dirname(path), create=True):
+        print(f"tile-lsp daemon: {os.path.dirname(path)} is not a private directory of this user", file=sys.stderr)
+        return 1
+    started = time.monotonic()
+    problems = warm_up()
+    if problems:  # a daemon that cannot compile would only hand out its failures
+        print(f"tile-lsp daemon: the warm-up compile failed: {problems[0]}", file=sys.stderr)
+        return 1
+    import gc
+
+    gc.collect()
+    gc.freeze()  # the children's collections leave the warmed-up objects (and their pages) alone
+    server = _Server(path, idle_timeout, signature)
+    server.bind()
+    print(f"tile-lsp daemon: pid {os.getpid()} serving {path} (warm-up {time.monotonic() - started:.2f} s)",
+          file=sys.stderr, flush=True)
+    server.serve_forever()
+    print(f"tile-lsp daemon: pid {os.getpid()} stopped after {server.served} commands", file=sys.stderr, flush=True)
+    return 0
+
+
+def command(args: Any) -> int:
+    """`tile-lsp daemon start|stop|status|serve`."""
+    environ = os.environ
+    if args.action == "serve":
+        return serve(environ, args.idle_timeout)
+    if args.action == "start":
+        status = start(environ, args.idle_timeout)
+        if "error" in status:
+            print(f"tile-lsp daemon: {status['error']}", file=sys.stderr)
+            return 1
+        word = "already running" if status.get("already") else "started"
+        print(f"tile-lsp daemon: {word} (pid {status['pid']}, socket {status['socket']})")
+        return 0
+    if args.action == "stop":
+        reply = request(environ, "stop")
+        if reply is None:
+            print("tile-lsp daemon: not running")
+            return 0
+        pid = int(reply["pid"])
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and _alive(pid):
+            time.sleep(0.02)
+        print(f"tile-lsp daemon: stopped (pid {pid}, {reply['served']} commands served)")
+        return 0
+    reply = request(environ, "status")
+    if reply is None:
+        print(f"tile-lsp daemon: not running (socket {socket_path(environ)})")
+        return 3
+    print(json.dumps(reply, indent=1) if args.json else
+          f"tile-lsp daemon: pid {reply['pid']}, {reply['served']} commands served, {reply['running']} running"
+          f"{', stale' if reply.get('stale') else ''} (socket {reply['socket']})")
+    return 0
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """`python -m tile_lsp.daemon [--idle-timeout S]`: serve in this process (what `start` runs)."""
+    import argparse
+
+    ap = argparse.ArgumentParser(prog="python -m tile_lsp.daemon")
+    ap.add_argument("--idle-timeout", type=float, default=DEFAULT_IDLE_TIMEOUT)
+    args = ap.parse_args(argv)
+    return serve(os.environ, args.idle_timeout)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
