@@ -1,4 +1,4 @@
-"""Command line: `tile-lsp check | opt | compile | run | serve` (no arguments: serve over stdio).
+"""Command line: `tile-lsp check | opt | compile | run | serve | daemon` (no arguments: serve over stdio).
 
 Thin: argument parsing and output formatting around `tile_lsp.compiler`.
 """
