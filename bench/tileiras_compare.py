@@ -315,9 +315,7 @@ def daemon_cli(ten: str, changed: str, gpu: str, ptxas: str, emit: str, tileiras
                repeat: int) -> dict[str, Any]:
     """`tile-lsp compile` in fresh processes with a compile daemon running (`tile-lsp daemon
     start`, in a private runtime directory of its own): cold, unchanged, then `repeat` edits,
-    each from the unedited file's cache and paired with a tileiras run. Before each timed run
-    the daemon's spare child is ready, as it is when commands are not back to back; the
-    tileiras run also waits for it, so that the spare's warm-up never slows tileiras down."""
+    each from the unedited file's cache and paired with a tileiras run right after it."""
     exe = shutil.which("tile-lsp", path=str(pathlib.Path(sys.executable).parent)) or "tile-lsp"
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     record: dict[str, Any] = {}
@@ -329,14 +327,6 @@ def daemon_cli(ten: str, changed: str, gpu: str, ptxas: str, emit: str, tileiras
         if started.returncode != 0:
             return {"error": started.stderr.strip() or started.stdout.strip()}
 
-        def spare_ready() -> None:
-            deadline = time.monotonic() + 30
-            while time.monotonic() < deadline:
-                status = subprocess.run([exe, "daemon", "status", "--json"], capture_output=True, text=True, env=env)
-                if status.returncode == 0 and json.loads(status.stdout).get("spare_ready"):
-                    return
-                time.sleep(0.1)
-
         src = pathlib.Path(tmp) / "ten.mlir"
         cache = pathlib.Path(tmp) / "cache"
 
@@ -344,7 +334,6 @@ def daemon_cli(ten: str, changed: str, gpu: str, ptxas: str, emit: str, tileiras
             src.write_text(text, encoding="utf-8")
             cmd = [exe, "compile", str(src), "--gpu-name", gpu, "--ptxas", ptxas, "--emit", emit, "-o",
                    str(pathlib.Path(tmp) / f"out.{emit}"), "--format", "json", "--cache-dir", str(cache)]
-            spare_ready()
             began = time.perf_counter()
             done = subprocess.run(cmd, capture_output=True, text=True, timeout=900, env=env)
             seconds = time.perf_counter() - began
@@ -365,7 +354,6 @@ def daemon_cli(ten: str, changed: str, gpu: str, ptxas: str, emit: str, tileiras
                 shutil.rmtree(cache)
                 shutil.copytree(snapshot, cache)
                 edits.append(run(changed, "one entry changed"))
-                spare_ready()
                 theirs.append(_tileiras_seconds(tileiras, bytecode, gpu))
             record["one entry changed"] = min(edits)
             record["one entry changed, all"] = edits

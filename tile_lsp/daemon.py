@@ -336,6 +336,9 @@ def warm_up() -> list[str]:
     from tile_lsp import cli, cli_compile  # noqa: F401
     from tile_lsp.compiler.entry_cache import compiler_fingerprint
     from tile_lsp.compiler.mlir import context
+    from tile_lsp.compiler.pipeline import compile_source
+    from tile_lsp.compiler.source import SourceText
+    from tile_lsp.compiler.target import CompileOptions, Target
 
     for info in pkgutil.walk_packages(compiler.__path__, "tile_lsp.compiler."):
         if ".interp" in info.name:
@@ -346,43 +349,20 @@ def warm_up() -> list[str]:
             print(f"tile-lsp daemon: import {info.name}: {exc}", file=sys.stderr)
     compiler_fingerprint()
     context.upstream_context()
-    return warm_compile()
-
-
-def warm_compile() -> list[str]:
-    """Compile the warm-up kernel to a cubin (no cache); the errors."""
-    from tile_lsp.compiler.pipeline import compile_source
-    from tile_lsp.compiler.source import SourceText
-    from tile_lsp.compiler.target import CompileOptions, Target
-
     target = Target.parse_gpu_name("sm_90a")
     result = compile_source(SourceText(_WARM_KERNEL, "warm.mlir"), CompileOptions(target=target), "cubin", cache=None)
     return [d.message for d in result.diagnostics if d.severity == "error"]
 
 
-class _Spare:
-    """A child forked ahead of the next request: it compiles the warm-up kernel (so the pages a
-    compile touches are its own already, and so is its LLVM code-generation helper), says it
-    is ready, and waits for a request on its end of `sock`."""
-
-    def __init__(self, pid: int, sock: socket.socket) -> None:
-        self.pid = pid
-        self.sock = sock
-        self.ready = False
-
-
 class _Server:
-    def __init__(self, path: str, idle_timeout: float, signature: Callable[[], object], spare: bool = True) -> None:
+    def __init__(self, path: str, idle_timeout: float, signature: Callable[[], object]) -> None:
         self.path = path
         self.idle_timeout = idle_timeout
         self.signature = signature
         self.started_signature = signature()
         self.started_at = time.time()
         self.served = 0
-        self.from_spare = 0
         self.children: dict[int, socket.socket] = {}  # pid -> the client's connection
-        self.use_spare = spare
-        self.spare: _Spare | None = None
         self.last_activity = time.monotonic()
         self.stopping = False
         self.listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -423,16 +403,12 @@ class _Server:
                     return
                 if not self.children and time.monotonic() - self.last_activity > self.idle_timeout:
                     return
-                if not self.children and self.spare is None and self.use_spare and not self.stopping:
-                    self._fork_spare()  # (between requests: its warm-up takes no core from one)
                 for key, _ in sel.select(timeout=1.0):
                     if key.data == "accept":
                         self._accept()
                     elif key.data == "wake":
                         with contextlib.suppress(BlockingIOError):
                             os.read(self.wake_r, 4096)
-                    elif key.data == "spare":
-                        self._spare_says()
                     else:  # a client's connection: it closed (or wrote) while its child runs
                         self._client_gone(key.data)
                 if not self.owns_socket() and not self.stopping:
@@ -448,7 +424,6 @@ class _Server:
                     os.unlink(self.path)
 
     def _close(self) -> None:
-        self._drop_spare()
         for pid, conn in list(self.children.items()):
             _kill_group(pid)
             with contextlib.suppress(OSError):
@@ -460,57 +435,11 @@ class _Server:
                 os.unlink(self.path)
         self.listener.close()
 
-    # -- the spare child
-    def _fork_spare(self) -> None:
-        mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
-        sys.stdout.flush()
-        sys.stderr.flush()
-        try:
-            pid = os.fork()
-        except OSError:
-            mine.close()
-            theirs.close()
-            self.use_spare = False
-            return
-        if pid == 0:
-            mine.close()
-            self._in_child()
-            _spare_main(theirs)  # never returns
-        theirs.close()
-        self.spare = _Spare(pid, mine)
-        self.sel.register(mine, _EVENT_READ, "spare")
-
-    def _spare_says(self) -> None:
-        spare = self.spare
-        if spare is None:
-            return
-        try:
-            said = spare.sock.recv(1)
-        except OSError:
-            said = b""
-        if said == b"R":
-            spare.ready = True
-        else:  # it died, or its warm-up failed: none until the next quiet moment
-            self._drop_spare()
-
-    def _drop_spare(self) -> None:
-        spare, self.spare = self.spare, None
-        if spare is None:
-            return
-        with contextlib.suppress(KeyError, ValueError):
-            self.sel.unregister(spare.sock)
-        spare.sock.close()
-        _kill_group(spare.pid)
-        with contextlib.suppress(OSError):
-            os.waitpid(spare.pid, 0)
-
     def _in_child(self) -> None:
         """In a freshly forked child: let go of the server's sockets and descriptors."""
         self.listener.close()
         for conn in self.children.values():
             conn.close()
-        if self.spare is not None:
-            self.spare.sock.close()
         os.close(self.wake_r)
         os.close(self.wake_w)
 
@@ -553,7 +482,6 @@ class _Server:
 
     def _status(self) -> dict[str, Any]:
         return {"pid": os.getpid(), "socket": self.path, "started": self.started_at, "served": self.served,
-                "from_spare": self.from_spare, "spare_ready": bool(self.spare and self.spare.ready),
                 "running": len(self.children), "idle_timeout": self.idle_timeout,
                 "stale": self.signature() != self.started_signature}
 
@@ -562,14 +490,12 @@ class _Server:
         cwd = str(message["cwd"])
         env = {str(k): str(v) for k, v in dict(message["env"]).items()}
         umask = int(message.get("umask", 0o022)) & 0o777
-        pid = self._hand_to_spare({"argv": argv, "cwd": cwd, "env": env, "umask": umask}, fds)
-        if pid is None:
-            sys.stdout.flush()
-            sys.stderr.flush()
-            pid = os.fork()
-            if pid == 0:
-                self._in_child()
-                _child(argv, cwd, env, umask, fds)  # never returns
+        sys.stdout.flush()
+        sys.stderr.flush()
+        pid = os.fork()
+        if pid == 0:
+            self._in_child()
+            _child(argv, cwd, env, umask, fds)  # never returns
         self.served += 1
         self.children[pid] = conn
         conn.settimeout(None)
@@ -578,27 +504,6 @@ class _Server:
             _send(conn, {"started": pid})
         except OSError:
             self._client_gone(pid)
-
-    def _hand_to_spare(self, request: dict[str, Any], fds: list[int]) -> int | None:
-        """The ready spare's pid once it has the request (None: there is none, fork one now)."""
-        spare = self.spare
-        if spare is None or not spare.ready:
-            return None
-        self.spare = None
-        with contextlib.suppress(KeyError, ValueError):
-            self.sel.unregister(spare.sock)
-        try:
-            spare.sock.settimeout(5.0)
-            _send(spare.sock, request, fds)
-        except OSError:
-            spare.sock.close()
-            _kill_group(spare.pid)
-            with contextlib.suppress(OSError):
-                os.waitpid(spare.pid, 0)
-            return None
-        spare.sock.close()
-        self.from_spare += 1
-        return spare.pid
 
     def _client_gone(self, pid: int) -> None:
         conn = self.children.get(pid)
@@ -624,9 +529,6 @@ class _Server:
                 return
             if pid == 0:
                 return
-            if self.spare is not None and pid == self.spare.pid:
-                self._drop_spare()
-                continue
             conn = self.children.pop(pid, None)
             if conn is None:
                 continue
@@ -639,22 +541,6 @@ class _Server:
                 conn.settimeout(2.0)
                 _send(conn, {"exit": code if code >= 0 else 128 - code})
             conn.close()
-
-
-def _spare_main(sock: socket.socket) -> None:
-    """The spare child: warm up, say so, then run the one request it is handed; never returns."""
-    try:
-        signal.set_wakeup_fd(-1)
-        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-        warm_compile()
-        sock.sendall(b"R")
-        request, fds = _recv(sock, 3)
-        sock.close()
-    except BaseException:  # noqa: BLE001 (the server sees it gone and forks directly)
-        os._exit(1)
-    if len(fds) != 3:
-        os._exit(1)
-    _child([str(a) for a in request["argv"]], str(request["cwd"]), dict(request["env"]), int(request["umask"]), fds)
 
 
 def _kill_group(pid: int) -> None:
