@@ -5,20 +5,20 @@ Thin: argument parsing and output formatting around `tile_lsp.compiler`.
 
 from __future__ import annotations
 
-import argparse
-import json
 import sys
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: see `main`)
 if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Sequence
+
     from tile_lsp.compiler.diagnostics import Diagnostic
     from tile_lsp.compiler.frontend import ParseResult
     from tile_lsp.compiler.source import SourceText
 
-# Everything else is imported by the commands that use it: a command that a running daemon
-# (`tile_lsp.daemon`) takes over starts nothing else, and a `compile` whose units all come from
-# the cache starts without the parser and xDSL.
+# Everything else (argparse and json too) is imported by the commands that use it: a command
+# that a running daemon (`tile_lsp.daemon`) takes over imports only what the client needs, and a
+# `compile` whose units all come from the cache starts without the parser and xDSL.
 
 # `compile --emit` stages (= pipeline.EMITS; spelled out so the CLI starts without the pipeline).
 COMPILE_EMITS = ("cuda_tile", "tileaa", "gpu", "nvvm", "llvm", "llvm-ir", "ptx", "cubin")
@@ -46,6 +46,8 @@ def _parse_file(source: SourceText, split: bool) -> list[ParseResult]:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    import json
+
     from tile_lsp.compiler.diagnostics import format_text, to_json
     from tile_lsp.compiler.upstream import analyze_upstream, is_upstream
 
@@ -158,6 +160,8 @@ def cmd_daemon(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    import argparse
+
     ap = argparse.ArgumentParser(prog="tile-lsp", description="Toolchain and language server for CUDA Tile IR.")
     sub = ap.add_subparsers(dest="command")
     check = sub.add_parser("check", help="parse and verify cuda_tile files, print diagnostics")
@@ -231,6 +235,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             code = daemon.run_via_daemon(line)
             if code is not None:
                 return code
+    import argparse
+
     ap = build_parser()
     args = ap.parse_args(argv)
     if args.command is None:  # editors start `tile-lsp` bare: serve over stdio
