@@ -159,7 +159,18 @@ def cmd_daemon(args: argparse.Namespace) -> int:
     return command(args)
 
 
+_PARSER: argparse.ArgumentParser | None = None
+
+
 def build_parser() -> argparse.ArgumentParser:
+    """The CLI's parser, built once per process (a daemon's children find it built)."""
+    global _PARSER
+    if _PARSER is None:
+        _PARSER = _new_parser()
+    return _PARSER
+
+
+def _new_parser() -> argparse.ArgumentParser:
     import argparse
 
     ap = argparse.ArgumentParser(prog="tile-lsp", description="Toolchain and language server for CUDA Tile IR.")
@@ -233,8 +244,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         line = sys.argv[1:]
         if daemon.wanted(line, os.environ):
             code = daemon.run_via_daemon(line)
-            if code is not None:
-                return code
+            if code is not None:  # done: leave without the interpreter's teardown
+                sys.stdout.flush()
+                sys.stderr.flush()
+                os._exit(code)
     import argparse
 
     ap = build_parser()

@@ -342,7 +342,7 @@ def warm_up() -> list[str]:
     import pkgutil
 
     import tile_lsp.compiler as compiler
-    from tile_lsp import cli, cli_compile  # noqa: F401
+    from tile_lsp import cli, cli_compile  # noqa: F401 (cli_compile: imported for the children)
     from tile_lsp.compiler.entry_cache import compiler_fingerprint
     from tile_lsp.compiler.mlir import context
     from tile_lsp.compiler.pipeline import compile_source
@@ -358,6 +358,7 @@ def warm_up() -> list[str]:
             print(f"tile-lsp daemon: import {info.name}: {exc}", file=sys.stderr)
     compiler_fingerprint()
     context.upstream_context()
+    cli.build_parser()
     target = Target.parse_gpu_name("sm_90a")
     result = compile_source(SourceText(_WARM_KERNEL, "warm.mlir"), CompileOptions(target=target), "cubin", cache=None)
     return [d.message for d in result.diagnostics if d.severity == "error"]
