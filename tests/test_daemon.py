@@ -41,8 +41,8 @@ def _env(tmp: pathlib.Path) -> dict[str, str]:
 
 
 def _cli(args: list[str], env: dict[str, str], cwd: pathlib.Path, stdin: str | None = None,
-         umask: int = 0o022) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*CLI, *args], capture_output=True, text=True, env=env, cwd=cwd, input=stdin, timeout=300,
+         umask: int = 0o022, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*CLI, *args], capture_output=True, text=True, env=env, cwd=cwd, input=stdin, timeout=timeout,
                           preexec_fn=lambda: os.umask(umask))  # noqa: PLW1509 (no threads here)
 
 
@@ -241,3 +241,76 @@ def test_the_socket_is_per_environment() -> None:
     assert daemon.socket_path({}) != path  # (no runtime directory: one under $TMPDIR)
     deep = daemon.socket_path({"XDG_RUNTIME_DIR": "/run/" + "x" * 120})  # too long for a socket
     assert deep.startswith(f"/tmp/tile-lsp-{os.getuid()}/daemon-") and len(deep) < 100
+
+
+def test_the_worker_runs_command_after_command_each_in_its_own_directory_and_environment(
+    running: tuple[dict[str, str], pathlib.Path],
+) -> None:
+    """Commands run one after another in the daemon's worker process (no fork per command): each
+    sees only its own working directory and environment, never the previous command's."""
+    env, tmp = running
+    worker = _status(env)["worker"]  # type: ignore[index]
+    assert worker is not None
+    a, b, c = tmp / "a", tmp / "b", tmp / "c"
+    for d in (a, b, c):
+        d.mkdir()
+    (a / "k.mlir").write_text((DATA / "vector_add.mlir").read_text())
+    (b / "k.mlir").write_text((DATA / "row_softmax.mlir").read_text())
+    (c / "k.mlir").write_text(BAD)
+    # a's command names its cache directory (XDG_CACHE_HOME); b's has none (so ~/.cache, under
+    # its own HOME): a variable of a's command that b's lacks must not linger for b's.
+    without_xdg = {k: v for k, v in env.items() if k != "XDG_CACHE_HOME"}
+    envs = {a: {**env, "XDG_CACHE_HOME": str(a / "cache")}, b: {**without_xdg, "HOME": str(b)}}
+    for _ in range(2):
+        for d, entry in ((a, "vector_add"), (b, "row_softmax")):
+            done = _cli(["compile", "k.mlir", "--gpu-name", "sm_90", "-o", "k.ptx"], envs[d], d)
+            assert done.returncode == 0, done.stderr
+            assert f".entry {entry}" in (d / "k.ptx").read_text()
+        failed = _cli(["compile", "k.mlir", "--gpu-name", "sm_90", "-o", "k.ptx"], {**env, "XDG_CACHE_HOME": str(c / "cache")}, c)
+        assert failed.returncode == 1 and "k.mlir:2:28: error: expected ':'" in failed.stderr
+        assert not (c / "k.ptx").exists()
+    for where in (a / "cache", b / ".cache"):  # each command's own cache directory
+        units = list((where / "tile-lsp" / "units").rglob("*.unit"))
+        assert len(units) == 2, units  # (both entries of its file; none of the other)
+    # One entry compiled in the worker itself (not in a child per entry): whatever it leaves
+    # running for the next command (its LLVM codegen helper) must not hold this command's
+    # stdout or stderr, or a caller reading them to the end would wait forever.
+    (c / "one.mlir").write_text((DATA / "layernorm.mlir").read_text())
+    for emit in ("llvm-ir", "ptx"):
+        one = _cli(["compile", "one.mlir", "--gpu-name", "sm_90", "--emit", emit, "-o", "-", "--no-cache"], env, c, timeout=120)
+        assert one.returncode == 0, one.stderr
+        assert (".entry layernorm" if emit == "ptx" else "define ptx_kernel void @layernorm") in one.stdout
+    assert _status(env)["worker"] == worker  # the same process ran them all
+
+
+def test_a_command_that_comes_while_the_worker_is_busy_gets_a_child_of_its_own(
+    running: tuple[dict[str, str], pathlib.Path],
+) -> None:
+    env, tmp = running
+    marker = f"tile-lsp-test-busy-{os.getpid()}"
+    hang = tmp / f"{marker}-ptxas"
+    hang.write_text("#!/bin/sh\nsleep 300\n")
+    hang.chmod(0o755)
+    (tmp / "k.mlir").write_text((DATA / "vector_add.mlir").read_text())
+    (tmp / "bad.mlir").write_text(BAD)
+    worker = _status(env)["worker"]  # type: ignore[index]
+    busy = subprocess.Popen([*CLI, "compile", "k.mlir", "--gpu-name", "sm_90", "--ptxas", str(hang), "--no-cache"],
+                            cwd=tmp, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not _hanging(marker):
+            time.sleep(0.05)
+        assert _hanging(marker)
+        meanwhile = _cli(["check", "bad.mlir"], env, tmp)  # served by a forked child
+        assert meanwhile.returncode == 1 and meanwhile.stdout == "bad.mlir:2:28: error: expected ':'\n"
+        assert _status(env)["running"] == 1  # type: ignore[index]
+    finally:
+        busy.kill()
+        busy.wait()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and (_hanging(marker) or _status(env)["worker"] in (worker, None)):  # type: ignore[index]
+        time.sleep(0.05)
+    assert not _hanging(marker)
+    assert _status(env)["worker"] not in (worker, None)  # the busy worker went with its client; a new one serves
+    again = _cli(["check", "bad.mlir"], env, tmp)
+    assert again.returncode == 1 and again.stdout == meanwhile.stdout

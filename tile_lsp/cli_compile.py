@@ -83,16 +83,25 @@ def run_compile(args: argparse.Namespace) -> int:
     return 0 if result.ok else 1
 
 
+# One cache per directory, kept for the process: a compile daemon's worker runs one command after
+# another and finds the units of the last ones in memory (the files on disk are the same units).
+_CACHES: dict[str, EntryCache] = {}
+
+
 def _entry_cache(args: argparse.Namespace) -> EntryCache | None:
     """The per-entry cache: `--cache-dir DIR` (units in DIR/units), else the default one."""
+    from tile_lsp.compiler.backend.cuda_tools import set_trim_directory
+
     if getattr(args, "no_cache", False):
+        set_trim_directory(None)
         return None
     explicit = getattr(args, "cache_dir", None)
     directory = os.path.join(explicit, "units") if explicit else default_directory(os.environ, os.path.expanduser("~"))
-    from tile_lsp.compiler.backend.cuda_tools import set_trim_directory
-
     set_trim_directory(libdevice_directory(directory))
-    return EntryCache(directory=directory)
+    directory = os.path.abspath(directory)
+    if directory not in _CACHES:
+        _CACHES[directory] = EntryCache(directory=directory)
+    return _CACHES[directory]
 
 
 def _stem(source: SourceText) -> str:

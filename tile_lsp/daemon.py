@@ -373,6 +373,11 @@ class _Server:
         self.started_at = time.time()
         self.served = 0
         self.children: dict[int, socket.socket] = {}  # pid -> the client's connection
+        # The worker runs requests one at a time in its own process (`_worker_main`): (pid, its
+        # socket, the connection of the client it serves now or None). A request that comes
+        # while it is busy gets a child of its own.
+        self.worker: tuple[int, socket.socket] | None = None
+        self.worker_client: socket.socket | None = None
         self.last_activity = time.monotonic()
         self.stopping = False
         self.listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -409,17 +414,22 @@ class _Server:
         try:
             while True:
                 self._reap()
-                if self.stopping and not self.children:
+                busy = bool(self.children) or self.worker_client is not None
+                if self.stopping and not busy:
                     return
-                if not self.children and time.monotonic() - self.last_activity > self.idle_timeout:
+                if not busy and time.monotonic() - self.last_activity > self.idle_timeout:
                     return
+                if self.worker is None and not self.stopping:
+                    self._fork_worker()
                 for key, _ in sel.select(timeout=1.0):
                     if key.data == "accept":
                         self._accept()
                     elif key.data == "wake":
                         with contextlib.suppress(BlockingIOError):
                             os.read(self.wake_r, 4096)
-                    else:  # a client's connection: it closed (or wrote) while its child runs
+                    elif key.data == "worker":
+                        self._worker_says()
+                    else:  # a client's connection: it closed (or wrote) while its command runs
                         self._client_gone(key.data)
                 if not self.owns_socket() and not self.stopping:
                     self._stop()  # another daemon took the socket
@@ -434,6 +444,7 @@ class _Server:
                     os.unlink(self.path)
 
     def _close(self) -> None:
+        self._drop_worker()
         for pid, conn in list(self.children.items()):
             _kill_group(pid)
             with contextlib.suppress(OSError):
@@ -450,8 +461,71 @@ class _Server:
         self.listener.close()
         for conn in self.children.values():
             conn.close()
+        if self.worker is not None:
+            self.worker[1].close()
+        if self.worker_client is not None:
+            self.worker_client.close()
         os.close(self.wake_r)
         os.close(self.wake_w)
+
+    # -- the worker
+    def _fork_worker(self) -> None:
+        mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        try:
+            pid = os.fork()
+        except OSError:
+            mine.close()
+            theirs.close()
+            return
+        if pid == 0:
+            mine.close()
+            self._in_child()
+            _worker_main(theirs)  # never returns
+        theirs.close()
+        self.worker = (pid, mine)
+        self.sel.register(mine, _EVENT_READ, "worker")
+
+    def _worker_says(self) -> None:
+        """The worker finished a command (its exit status), or it died."""
+        assert self.worker is not None
+        try:
+            reply, _ = _recv(self.worker[1])
+        except (OSError, ValueError):
+            self._drop_worker()
+            return
+        conn, self.worker_client = self.worker_client, None
+        if conn is not None:
+            self._answer(conn, int(reply.get("exit", 1)))
+
+    def _drop_worker(self, status: int | None = None) -> None:
+        """The worker is gone (or must go): its client gets an exit status, a new one is forked."""
+        worker, self.worker = self.worker, None
+        if worker is None:
+            return
+        pid, sock = worker
+        with contextlib.suppress(KeyError, ValueError):
+            self.sel.unregister(sock)
+        sock.close()
+        if status is None:
+            _kill_group(pid)
+            with contextlib.suppress(OSError):
+                _, status = os.waitpid(pid, 0)
+        conn, self.worker_client = self.worker_client, None
+        if conn is not None:
+            code = os.waitstatus_to_exitcode(status) if status is not None else 1
+            self._answer(conn, code if code > 0 else (1 if code == 0 else 128 - code))
+
+    def _answer(self, conn: socket.socket, code: int) -> None:
+        self.last_activity = time.monotonic()
+        with contextlib.suppress(KeyError, ValueError):
+            self.sel.unregister(conn)
+        with contextlib.suppress(OSError):
+            conn.setblocking(True)
+            conn.settimeout(2.0)
+            _send(conn, {"exit": code})
+        conn.close()
 
     # -- requests
     def _accept(self) -> None:
@@ -492,7 +566,8 @@ class _Server:
 
     def _status(self) -> dict[str, Any]:
         return {"pid": os.getpid(), "socket": self.path, "started": self.started_at, "served": self.served,
-                "running": len(self.children), "idle_timeout": self.idle_timeout,
+                "running": len(self.children) + (self.worker_client is not None),
+                "worker": self.worker[0] if self.worker else None, "idle_timeout": self.idle_timeout,
                 "stale": self.signature() != self.started_signature}
 
     def _run(self, conn: socket.socket, message: dict[str, Any], fds: list[int]) -> None:
@@ -500,14 +575,18 @@ class _Server:
         cwd = str(message["cwd"])
         env = {str(k): str(v) for k, v in dict(message["env"]).items()}
         umask = int(message.get("umask", 0o022)) & 0o777
-        sys.stdout.flush()
-        sys.stderr.flush()
-        pid = os.fork()
-        if pid == 0:
-            self._in_child()
-            _child(argv, cwd, env, umask, fds)  # never returns
+        if self.worker is not None and self.worker_client is None and self._hand_to_worker(argv, cwd, env, umask, fds):
+            pid = self.worker[0]
+            self.worker_client = conn
+        else:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            pid = os.fork()
+            if pid == 0:
+                self._in_child()
+                _child(argv, cwd, env, umask, fds)  # never returns
+            self.children[pid] = conn
         self.served += 1
-        self.children[pid] = conn
         conn.settimeout(None)
         self.sel.register(conn, _EVENT_READ, pid)
         try:
@@ -515,8 +594,20 @@ class _Server:
         except OSError:
             self._client_gone(pid)
 
+    def _hand_to_worker(self, argv: list[str], cwd: str, env: dict[str, str], umask: int, fds: list[int]) -> bool:
+        assert self.worker is not None
+        try:
+            self.worker[1].settimeout(5.0)
+            _send(self.worker[1], {"argv": argv, "cwd": cwd, "env": env, "umask": umask}, fds)
+            self.worker[1].settimeout(None)
+        except OSError:
+            self._drop_worker()
+            return False
+        return True
+
     def _client_gone(self, pid: int) -> None:
-        conn = self.children.get(pid)
+        worker = self.worker is not None and pid == self.worker[0]
+        conn = self.worker_client if worker else self.children.get(pid)
         if conn is None:
             return
         try:
@@ -527,9 +618,12 @@ class _Server:
             return
         except OSError:
             pass
-        _kill_group(pid)  # the client went away: its child goes too (reaped by _reap)
         with contextlib.suppress(KeyError, ValueError):
             self.sel.unregister(conn)
+        if worker:  # the worker and what it started go; a new worker is forked
+            self._drop_worker()
+            return
+        _kill_group(pid)  # the client went away: its child goes too (reaped by _reap)
 
     def _reap(self) -> None:
         while True:
@@ -539,6 +633,9 @@ class _Server:
                 return
             if pid == 0:
                 return
+            if self.worker is not None and pid == self.worker[0]:
+                self._drop_worker(status)
+                continue
             conn = self.children.pop(pid, None)
             if conn is None:
                 continue
@@ -560,18 +657,11 @@ def _kill_group(pid: int) -> None:
         os.kill(pid, signal.SIGKILL)
 
 
-def _child(argv: list[str], cwd: str, env: dict[str, str], umask: int, fds: list[int]) -> None:
-    """In the forked child: become the client's process and run its command; never returns."""
+def _run_command(argv: list[str], cwd: str, env: dict[str, str], umask: int) -> int:
+    """`tile_lsp.cli.main(argv)` as the client's process would run it: its directory, umask and
+    environment (descriptors 0-2 are the client's already); its exit status."""
     code = 1
     try:
-        os.setpgid(0, 0)  # its own group: killing it takes ptxas along
-        signal.set_wakeup_fd(-1)
-        for sig in (signal.SIGCHLD, signal.SIGTERM, signal.SIGPIPE):
-            signal.signal(sig, signal.SIG_DFL)
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-        for target, fd in enumerate(fds):
-            os.dup2(fd, target)
-            os.close(fd)
         _reopen_std_streams()
         os.umask(umask)
         os.chdir(cwd)
@@ -597,6 +687,66 @@ def _child(argv: list[str], cwd: str, env: dict[str, str], umask: int, fds: list
             sys.stdout.flush()
         with contextlib.suppress(BaseException):
             sys.stderr.flush()
+    return code
+
+
+def _child_signals() -> None:
+    os.setpgid(0, 0)  # its own group: killing it takes ptxas (and every child) along
+    signal.set_wakeup_fd(-1)
+    for sig in (signal.SIGCHLD, signal.SIGTERM, signal.SIGPIPE):
+        signal.signal(sig, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+def _child(argv: list[str], cwd: str, env: dict[str, str], umask: int, fds: list[int]) -> None:
+    """In a child forked for one request: become the client's process and run its command;
+    never returns."""
+    code = 1
+    try:
+        _child_signals()
+        for target, fd in enumerate(fds):
+            os.dup2(fd, target)
+            os.close(fd)
+        code = _run_command(argv, cwd, env, umask)
+    finally:
+        os._exit(code)
+
+
+def _worker_main(sock: socket.socket) -> None:
+    """The worker: run one request after another in this process (no fork, no copy-on-write
+    faults, and the unit cache's memory kept), restoring its own directory, environment,
+    umask and descriptors 0-2 after each; exits when the server closes `sock`."""
+    import gc
+
+    code = 1
+    try:
+        _child_signals()
+        home = (os.getcwd(), dict(os.environ), [os.dup(fd) for fd in (0, 1, 2)])
+        while True:
+            try:
+                request, fds = _recv(sock, 3)
+            except (OSError, ValueError):
+                code = 0
+                return
+            if len(fds) != 3:
+                for fd in fds:
+                    os.close(fd)
+                _send(sock, {"exit": 1})
+                continue
+            for target, fd in enumerate(fds):
+                os.dup2(fd, target)
+                os.close(fd)
+            status = _run_command([str(a) for a in request["argv"]], str(request["cwd"]),
+                                  dict(request["env"]), int(request["umask"]))
+            for target, fd in enumerate(home[2]):  # the client's descriptors go: it sees EOF
+                os.dup2(fd, target)
+            _reopen_std_streams()
+            os.chdir(home[0])
+            os.environ.clear()
+            os.environ.update(home[1])
+            _send(sock, {"exit": status})
+            gc.collect()  # (the command ran with the collector off: its garbage goes now)
+    finally:
         os._exit(code)
 
 

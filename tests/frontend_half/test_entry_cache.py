@@ -266,13 +266,23 @@ def test_cli_keeps_units_on_disk(tmp_path: pathlib.Path, capsys: pytest.CaptureF
     src.write_text((DATA / "vector_add.mlir").read_text(encoding="utf-8"), encoding="utf-8")
     args = ["compile", str(src), "--gpu-name", "sm_90", "--emit", "cubin", "-o", str(tmp_path / "v.cubin"),
             "--format", "json", "--cache-dir", str(tmp_path / "cache")]
+    from tile_lsp import cli_compile
+
     runs = []
-    for extra in ([], [], ["--no-cache"]):
+    for extra, new_process in (([], True), ([], True), (["--no-cache"], True), ([], False)):
+        if new_process:
+            cli_compile._CACHES.clear()  # as each `tile-lsp compile` process starts
         assert main(args + extra) == 0
         runs.append(json.loads(capsys.readouterr().out)["units"])
     assert runs[0]["compiled"] and len(runs[0]["compiled"]) == 2 and runs[0]["merged_ptxas"] == "run"
     assert runs[1]["compiled"] == [] and runs[1]["from_disk"] == 2 and runs[1]["merged_ptxas"] == "cached"
     assert len(runs[2]["compiled"]) == 2 and runs[2]["cached"] == 0
+    # In one process (a compile daemon's worker), the command after a --no-cache one reads the
+    # disk; the next one finds the units in memory.
+    assert runs[3]["compiled"] == [] and runs[3]["from_memory"] == 0 and runs[3]["from_disk"] == 2
+    assert main(args) == 0
+    again = json.loads(capsys.readouterr().out)["units"]
+    assert again["compiled"] == [] and again["from_memory"] == 2 and again["from_disk"] == 0
     assert (tmp_path / "v.cubin").read_bytes()[:4] == b"\x7fELF"
 
 

@@ -326,6 +326,12 @@ class _CodegenHelper:
                 faulthandler.disable()  # an LLVM abort here is expected: no Python traceback for it
                 signal.signal(signal.SIGINT, signal.SIG_IGN)  # ^C goes to the parent, which closes the pipe
                 gc.disable()  # a collection would touch (copy) the parent's pages
+                # It outlives the command that started it (a compile daemon's worker runs many):
+                # it must not hold that command's stdin/stdout (a pipe's reader would wait on it).
+                null = os.open(os.devnull, os.O_RDWR)
+                os.dup2(null, 0)
+                os.dup2(null, 1)
+                os.close(null)
                 os.dup2(self._err.fileno(), 2)
                 _serve(req_r, resp_w)
                 code = 0
