@@ -6,14 +6,17 @@ A fresh `tile-lsp compile` spends most of its time before compiling anything: im
 parsing libdevice. The daemon pays that once. It imports the compiler, compiles a small kernel
 to warm every lazy table, and then waits on a Unix socket.
 
-**One request, one forked child.** The client (`run_via_daemon`, called by `tile_lsp.cli.main`
-before anything else is imported) sends its argv, working directory and environment, and its own
-stdin, stdout and stderr as file descriptors (SCM_RIGHTS). The daemon forks; the child puts those
-descriptors in place of its own, moves to the client's directory, takes its environment and runs
-`tile_lsp.cli.main(argv)`, exactly as the client would have. Its output goes straight to the
-client's terminal, pipes or files; its exit status goes back over the socket and becomes the
-client's. A crash in a child is that compile's failure only. When the client goes away (Ctrl-C,
-killed), the child and everything it started (ptxas) are killed.
+**Commands run in a worker.** The client (`run_via_daemon`, called by `tile_lsp.cli.main`
+before anything else is imported) sends its argv, working directory, umask and environment, and
+its own stdin, stdout and stderr as file descriptors (SCM_RIGHTS). The daemon's worker process
+puts those descriptors in place of its own, moves to the client's directory, takes its
+environment and runs `tile_lsp.cli.main(argv)`, exactly as the client would have, then puts its
+own back for the next command (no fork per command: a fork costs the command ~20-50 ms of
+copy-on-write faults, and the worker keeps the unit cache's memory). A command that comes while
+the worker is busy gets a child forked for it alone. Output goes straight to the client's
+terminal, pipes or files; the exit status goes back over the socket and becomes the client's.
+When the client goes away (Ctrl-C, killed), the process running its command and everything it
+started (ptxas) are killed; a lost worker is replaced.
 
 **Never stale.** Before each request the daemon compares the stat signature of its own source
 (and of xDSL and llvmlite) with the one it started with. When it has changed it says so and
@@ -274,10 +277,11 @@ def spawn(environ: Mapping[str, str], idle_timeout: float) -> int:
     """Start a daemon in its own session, detached from this terminal; its pid."""
     import subprocess
 
-    directory = socket_dir(environ)
+    path = socket_path(environ)
+    directory = os.path.dirname(path)
     if not _private_dir(directory, create=True):
         raise OSError(f"{directory} is not a private directory of this user")
-    log = os.path.join(directory, os.path.basename(socket_path(environ))[: -len(".sock")] + ".log")
+    log = path[: -len(".sock")] + ".log"  # (beside the socket)
     with open(log, "ab") as out:
         proc = subprocess.Popen(
             [sys.executable, "-m", "tile_lsp.daemon", "--idle-timeout", str(idle_timeout)],
