@@ -160,6 +160,7 @@ def cmd_daemon(args: argparse.Namespace) -> int:
 
 
 _PARSER: argparse.ArgumentParser | None = None
+NO_DAEMON_HELP = "run in this process even when a compile daemon runs (`tile-lsp daemon`)"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -228,9 +229,6 @@ def _new_parser() -> argparse.ArgumentParser:
     srv.add_argument("--tcp", type=int, metavar="PORT", help="listen on 127.0.0.1:PORT instead of stdio")
     srv.set_defaults(func=cmd_serve)
     return ap
-
-
-NO_DAEMON_HELP = "run in this process even when a compile daemon runs (`tile-lsp daemon`)"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -77,6 +77,8 @@ class _TrimmedLibdevice:
 
 _TRIMMED: dict[tuple[str, int, int, frozenset[str], str, str], _TrimmedLibdevice] = {}
 _TRIMMED_MAX = 64
+
+
 def _trim_file(key: tuple[str, int, int, frozenset[str], str, str]) -> str | None:
     directory = trim_directory()
     if directory is None:
