@@ -32,3 +32,12 @@ def _private_cache_dir() -> object:
             os.environ.pop("XDG_CACHE_HOME", None)
         else:
             os.environ["XDG_CACHE_HOME"] = old
+
+
+def pytest_terminal_summary(terminalreporter) -> None:  # type: ignore[no-untyped-def]
+    """How many kernels ran on a real GPU (tests that simulate a kernel also run it on one)."""
+    import sys
+
+    hardware = sys.modules.get("frontend_half.hardware")
+    if hardware is not None and hardware.LAUNCHES[0]:
+        terminalreporter.write_line(f"kernels also run on the GPU: {hardware.LAUNCHES[0]}")

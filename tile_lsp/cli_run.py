@@ -166,10 +166,9 @@ def _check(driver: Any, result: Any, what: str) -> Any:
     return rest[0] if len(rest) == 1 else rest
 
 
-def compile_cubin(text: str, path: str, entry: str, gpu_name: str) -> tuple[bytes, int]:
-    """Compile with our pipeline; (cubin bytes, threads per block from the PTX)."""
+def compile_for_gpu(text: str, path: str, gpu_name: str) -> tuple[bytes, str]:
+    """Compile with our pipeline: (cubin bytes, PTX text)."""
     from tile_lsp.compiler.diagnostics import format_text
-    from tile_lsp.compiler.lowering.layout import DEFAULT_THREADS
     from tile_lsp.compiler.pipeline import compile_source
     from tile_lsp.compiler.source import SourceText
     from tile_lsp.compiler.target import CompileOptions, Target
@@ -179,16 +178,25 @@ def compile_cubin(text: str, path: str, entry: str, gpu_name: str) -> tuple[byte
         raise RunError(f"unknown --gpu-name '{gpu_name}'")
     source = SourceText(text, path)
     result = compile_source(source, CompileOptions(target=target), "cubin")
-    if not result.ok or result.output is None or result.output.data is None:
+    ptx = result.stage("ptx")
+    if not result.ok or result.output is None or result.output.data is None or ptx is None:
         lines = [line for d in result.diagnostics if d.is_error for line in format_text(d, source)]
         raise RunError("compiling for the GPU failed:\n" + "\n".join(lines[:20]))
-    ptx = result.stage("ptx")
-    threads = DEFAULT_THREADS
-    if ptx is not None:
-        m = re.search(r"\.entry\s+" + re.escape(entry) + r"\b[^{]*?\.(?:reqntid|maxntid)\s+(\d+)", ptx.text, re.S)
-        if m:
-            threads = int(m.group(1))
-    return result.output.data, threads
+    return result.output.data, ptx.text
+
+
+def block_size(ptx: str, entry: str) -> int:
+    """The entry's threads per block, from its `.reqntid`/`.maxntid` in the PTX."""
+    from tile_lsp.compiler.lowering.layout import DEFAULT_THREADS
+
+    m = re.search(r"\.entry\s+" + re.escape(entry) + r"\b[^{]*?\.(?:reqntid|maxntid)\s+(\d+)", ptx, re.S)
+    return int(m.group(1)) if m else DEFAULT_THREADS
+
+
+def compile_cubin(text: str, path: str, entry: str, gpu_name: str) -> tuple[bytes, int]:
+    """Compile with our pipeline; (cubin bytes, threads per block from the PTX)."""
+    cubin, ptx = compile_for_gpu(text, path, gpu_name)
+    return cubin, block_size(ptx, entry)
 
 
 _CTYPES = {"i1": ctypes.c_uint8, "i8": ctypes.c_int8, "i16": ctypes.c_int16, "i32": ctypes.c_int32,
@@ -208,54 +216,100 @@ def _param(t: Any, value: Any) -> Any:
     return {1: ctypes.c_uint8, 2: ctypes.c_uint16}[arr.itemsize](int(arr.view({1: np.uint8, 2: np.uint16}[arr.itemsize])))
 
 
+class Gpu:
+    """Device 0 through the CUDA driver (its primary context)."""
+
+    def __init__(self) -> None:
+        driver = self.driver = _driver()
+        try:
+            init = driver.cuInit(0)
+        except Exception as exc:  # the bindings raise when libcuda cannot be loaded
+            raise RunError(f"CUDA driver not available: {exc}")
+        if isinstance(init, tuple):
+            init = init[0]
+        if init != driver.CUresult.CUDA_SUCCESS:
+            _, name = driver.cuGetErrorName(init)
+            raise RunError(f"no usable GPU: cuInit failed with {name.decode() if isinstance(name, bytes) else name}")
+        if not _check(driver, driver.cuDeviceGetCount(), "cuDeviceGetCount"):
+            raise RunError("no usable GPU: the CUDA driver sees no device")
+        self.device = _check(driver, driver.cuDeviceGet(0), "cuDeviceGet")
+        attr = driver.CUdevice_attribute
+        major = _check(driver, driver.cuDeviceGetAttribute(attr.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+                                                            self.device), "cuDeviceGetAttribute")
+        minor = _check(driver, driver.cuDeviceGetAttribute(attr.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+                                                            self.device), "cuDeviceGetAttribute")
+        self.cc = 10 * major + minor
+
+    def image(self, gpu_name: str, cubin: bytes, ptx: str) -> bytes:
+        """What to load for a kernel compiled for `gpu_name`: the cubin when it is this GPU's
+        (sm_XX, sm_XXa or sm_XXf of its compute capability), else the PTX, which the driver
+        compiles for this GPU when the PTX's target is not newer than it."""
+        from tile_lsp.compiler.target import Target
+
+        target = Target.resolve(gpu_name, None)
+        assert target is not None
+        if target.cc == self.cc:
+            return cubin
+        if target.cc > self.cc or target.suffix == "a":
+            raise RunError(f"this GPU is sm_{self.cc}: code for {gpu_name} cannot run on it")
+        return ptx.encode() + b"\0"
+
+    def launch(self, image: bytes, entry: str, args: list[Any], grid: tuple[int, int, int],
+               threads: int) -> dict[int, np.ndarray[Any, Any]]:
+        """Load `image` (a cubin, or NUL-ended PTX), launch `entry` once over `grid` with `args`
+        (NumPy arrays, copied to device memory and passed as pointers, or ctypes scalars), copy
+        every array back: {argument index: array}. A kernel fault resets the context, so a later
+        launch starts clean."""
+        driver = self.driver
+        ctx = _check(driver, driver.cuDevicePrimaryCtxRetain(self.device), "cuDevicePrimaryCtxRetain")
+        _check(driver, driver.cuCtxSetCurrent(ctx), "cuCtxSetCurrent")
+        module = _check(driver, driver.cuModuleLoadData(image), "cuModuleLoadData")
+        buffers: dict[int, tuple[Any, np.ndarray[Any, Any]]] = {}
+        fault = False
+        try:
+            fn = _check(driver, driver.cuModuleGetFunction(module, entry.encode()), "cuModuleGetFunction")
+            for i, a in enumerate(args):
+                if isinstance(a, np.ndarray):
+                    host = np.ascontiguousarray(a).copy()
+                    dptr = _check(driver, driver.cuMemAlloc(max(host.nbytes, 1)), "cuMemAlloc")
+                    buffers[i] = (dptr, host)
+                    _check(driver, driver.cuMemcpyHtoD(dptr, host.ctypes.data, host.nbytes), "cuMemcpyHtoD")
+            holders = [ctypes.c_uint64(int(buffers[i][0])) if i in buffers else a for i, a in enumerate(args)]
+            pointers = (ctypes.c_void_p * max(len(holders), 1))(*[ctypes.addressof(h) for h in holders])
+            _check(driver, driver.cuLaunchKernel(fn, *grid, threads, 1, 1, 0, 0, ctypes.addressof(pointers), 0),
+                   "cuLaunchKernel")
+            fault = True
+            _check(driver, driver.cuCtxSynchronize(), "kernel execution")
+            fault = False
+            for dptr, host in buffers.values():
+                _check(driver, driver.cuMemcpyDtoH(host.ctypes.data, dptr, host.nbytes), "cuMemcpyDtoH")
+            return {i: host for i, (_, host) in buffers.items()}
+        finally:
+            if fault:  # the context is lost: start a new one for the next launch
+                driver.cuDevicePrimaryCtxRelease(self.device)
+                driver.cuDevicePrimaryCtxReset(self.device)
+            else:
+                for dptr, _ in buffers.values():
+                    driver.cuMemFree(dptr)
+                driver.cuModuleUnload(module)
+                driver.cuDevicePrimaryCtxRelease(self.device)
+
+
 def run_gpu(text: str, path: str, entry: str, args: list[HostArg], grid: tuple[int, int, int],
             gpu_name: str) -> dict[int, Any]:
-    """Compile, launch once over `grid` through the CUDA driver, copy every array back."""
+    """Compile, launch once over `grid` through the CUDA driver, copy every array back. Code
+    for an older GPU than this one runs through its PTX (the driver compiles it)."""
     from tile_lsp.compiler.interp.launch import bind, entry_params, load_module
     from tile_lsp.compiler.interp.memory import GlobalMemory
 
-    driver = _driver()
-    try:
-        init = driver.cuInit(0)
-    except Exception as exc:  # the bindings raise when libcuda cannot be loaded
-        raise RunError(f"CUDA driver not available: {exc}")
-    if isinstance(init, tuple):
-        init = init[0]
-    if init != driver.CUresult.CUDA_SUCCESS:
-        _, name = driver.cuGetErrorName(init)
-        raise RunError(f"no usable GPU: cuInit failed with {name.decode() if isinstance(name, bytes) else name}")
-    count = _check(driver, driver.cuDeviceGetCount(), "cuDeviceGetCount")
-    if not count:
-        raise RunError("no usable GPU: the CUDA driver sees no device")
+    gpu = Gpu()
     params = entry_params(load_module(text, path), entry)
     launch = bind(params, [a.value for a in args], GlobalMemory())
-    cubin, threads = compile_cubin(text, path, entry, gpu_name)
-    device = _check(driver, driver.cuDeviceGet(0), "cuDeviceGet")
-    ctx = _check(driver, driver.cuDevicePrimaryCtxRetain(device), "cuDevicePrimaryCtxRetain")
-    _check(driver, driver.cuCtxSetCurrent(ctx), "cuCtxSetCurrent")
-    module = _check(driver, driver.cuModuleLoadData(cubin), "cuModuleLoadData")
-    try:
-        fn = _check(driver, driver.cuModuleGetFunction(module, entry.encode()), "cuModuleGetFunction")
-        buffers: dict[int, tuple[Any, np.ndarray[Any, Any]]] = {}
-        for i in launch.arrays:
-            host = np.ascontiguousarray(args[i].value)
-            dptr = _check(driver, driver.cuMemAlloc(max(host.nbytes, 1)), "cuMemAlloc")
-            _check(driver, driver.cuMemcpyHtoD(dptr, host.ctypes.data, host.nbytes), "cuMemcpyHtoD")
-            buffers[i] = (dptr, host.copy())
-        holders = [ctypes.c_uint64(int(buffers[launch.pointer_params[p]][0])) if p in launch.pointer_params
-                   else _param(t, launch.values[p]) for p, t in enumerate(params)]
-        pointers = (ctypes.c_void_p * max(len(holders), 1))(*[ctypes.addressof(h) for h in holders])
-        _check(driver, driver.cuLaunchKernel(fn, *grid, threads, 1, 1, 0, 0, ctypes.addressof(pointers), 0),
-               "cuLaunchKernel")
-        _check(driver, driver.cuCtxSynchronize(), "kernel execution")
-        out: dict[int, Any] = {}
-        for i, (dptr, host) in buffers.items():
-            _check(driver, driver.cuMemcpyDtoH(host.ctypes.data, dptr, host.nbytes), "cuMemcpyDtoH")
-            driver.cuMemFree(dptr)
-            out[i] = host
-        return out
-    finally:
-        driver.cuModuleUnload(module)
+    cubin, ptx = compile_for_gpu(text, path, gpu_name)
+    values = [np.asarray(args[launch.pointer_params[p]].value) if p in launch.pointer_params
+              else _param(t, launch.values[p]) for p, t in enumerate(params)]
+    out = gpu.launch(gpu.image(gpu_name, cubin, ptx), entry, values, grid, block_size(ptx, entry))
+    return {launch.pointer_params[p]: a for p, a in out.items()}
 
 
 # -- reporting ------------------------------------------------------------------------------------------

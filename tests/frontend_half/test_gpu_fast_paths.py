@@ -24,7 +24,8 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute
 
-from frontend_half.simt import Memory, Simulator, isa_a_row_col, isa_b_row_col, isa_c_row_col
+from frontend_half.hardware import on_gpu, runs_on_gpu
+from frontend_half.simt import BF16, Memory, Simulator, dtype_of, isa_a_row_col, isa_b_row_col, isa_c_row_col
 from frontend_half.stages import DATA, SM80, SM90A, Run, entries, ops, to_gpu, to_ptx
 from tile_lsp.compiler.lowering import gpu_mma, gpu_reduce
 from tile_lsp.compiler.lowering.gpu_mma import (
@@ -225,7 +226,14 @@ def simulate(run: Run, arrays: list[tuple[np.ndarray, bool]], out_shape: tuple[i
     out = mem.alloc(out_shape[0] * out_shape[1] * 4)
     args += [out, *out_shape]
     interp.run(fn, args)
-    return mem.get(out, out_shape[0] * out_shape[1], out_t).reshape(out_shape).astype(np.float64)
+    simulated = mem.get(out, out_shape[0] * out_shape[1], out_t).reshape(out_shape).astype(np.float64)
+    if not runs_on_gpu(run):
+        return simulated
+    gpu_args: list[Any] = []
+    for array, bf16 in arrays:
+        gpu_args += [np.ascontiguousarray(array.astype(BF16) if bf16 else array), array.shape[0], array.shape[1]]
+    gpu_args += [np.zeros(out_shape, dtype_of(out_t)), *out_shape]
+    return np.asarray(on_gpu(run, gpu_args)[-3]).astype(np.float64)
 
 
 def baseline_only() -> Iterator[None]:

@@ -26,7 +26,7 @@ from backhalf.util import mlir_opt
 from xdsl.dialects.builtin import Float8E5M2Type, IntegerAttr, ModuleOp, TensorType, i32
 from xdsl.rewriter import Rewriter
 
-from frontend_half.simt import simulate_kernel
+from frontend_half.hardware import run_kernel
 from frontend_half.stages import SM80, SM90A, Run, ops
 from tile_lsp.compiler.backend.ptxas import run_ptxas
 from tile_lsp.compiler.diagnostics import DiagnosticSink
@@ -90,7 +90,7 @@ def back_half(run: Run, target: Target) -> tuple[str, str]:
 
 def simulate(run: Run, args: list[Any], grid: tuple[int, int, int] = (1, 1, 1)) -> list[Any]:
     """Runs the kernel on the SIMT simulator; returns `args` with each array as it is after."""
-    return simulate_kernel(run.module, args, grid)
+    return run_kernel(run, args, grid)
 
 
 def interpret(text: str, args: list[Any], grid: tuple[int, int, int] = (1, 1, 1)) -> list[Any]:

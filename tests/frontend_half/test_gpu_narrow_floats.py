@@ -15,7 +15,7 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from frontend_half.simt import simulate_kernel
+from frontend_half.hardware import run_kernel
 from frontend_half.stages import SM80, SM90A, Run, ops, to_gpu
 from tile_lsp.compiler.backend.cuda_tools import find_ptxas_binary
 from tile_lsp.compiler.dialects.cuda_tile import floats
@@ -192,7 +192,7 @@ def test_every_code_round_trips(fmt: F8Format, mode: str) -> None:
 
 
 def simulate(run: Run, args: list[Any]) -> list[Any]:
-    return simulate_kernel(run.module, args)
+    return run_kernel(run, args)
 
 
 def interpret(text: str, args: list[Any]) -> list[Any]:

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 from interp.util import evaluate
 
-from frontend_half.simt import simulate_kernel
+from frontend_half.hardware import run_kernel
 from frontend_half.stages import SM80, SM90A, to_gpu
 from frontend_half.test_gpu_gaps import interpret
 from tile_lsp.compiler.backend.cuda_tools import find_ptxas_binary
@@ -182,7 +182,7 @@ def _pack_kernel(n: int) -> str:
 def _compare(text: str, args: list[Any], target: Target = SM90A) -> list[Any]:
     run = to_gpu(text, target)
     assert run.ok, run.errors
-    got, want = simulate_kernel(run.module, args), interpret(text, args)
+    got, want = run_kernel(run, args), interpret(text, args)
     for g, w in zip(got, want, strict=True):
         np.testing.assert_array_equal(g, w)
     return got
@@ -253,5 +253,5 @@ def test_testing_func_pack_of_an_i1_argument() -> None:
     run = to_gpu(text, SM90A)
     assert run.ok, run.errors
     a = np.array([1, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 1, 0], np.bool_)
-    _, out = simulate_kernel(run.module, [a, np.zeros(2, np.int8)])
+    _, out = run_kernel(run, [a, np.zeros(2, np.int8)])
     assert out.view(np.uint8).tolist() == [0x83, 0x50]

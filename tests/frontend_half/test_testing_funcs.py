@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from frontend_half.simt import simulate_kernel
+from frontend_half.hardware import run_kernel
 from frontend_half.stages import SM80, SM90A, Run, ops
 from tile_lsp.compiler.backend.cuda_tools import find_ptxas_binary
 from tile_lsp.compiler.diagnostics import DiagnosticSink
@@ -105,7 +105,7 @@ def lower(text: str, target: Target) -> Run:
 
 def simulate(run: Run, args: list[Any]) -> list[Any]:
     """The kernel on the SIMT simulator (one CTA); `args` with each array as it is after."""
-    return simulate_kernel(run.module, args)
+    return run_kernel(run, args)
 
 
 @pytest.mark.parametrize("gpu_name", TARGETS)
