@@ -217,6 +217,9 @@ def _new_parser() -> argparse.ArgumentParser:
     run.add_argument("--gpu-name", metavar="sm_XX[a]", help="GPU target for --device gpu (default sm_90a)")
     run.add_argument("--out", metavar="DIR", help="write every array argument as DIR/argN.npy after the run")
     run.add_argument("--seed", type=int, default=0, help="seed of the random inputs (default 0)")
+    run.add_argument("--time", type=int, default=0, metavar="N",
+                     help="on the GPU, then launch N more times on the same buffers and print the kernel time "
+                          "(CUDA events: median and min)")
     run.set_defaults(func=cmd_run)
     dmn = sub.add_parser("daemon", help="a warm compile server: compile, check and opt then run in it (fast starts)")
     dmn.add_argument("action", choices=("start", "stop", "status", "serve"),

@@ -255,11 +255,13 @@ class Gpu:
         return ptx.encode() + b"\0"
 
     def launch(self, image: bytes, entry: str, args: list[Any], grid: tuple[int, int, int],
-               threads: int) -> dict[int, np.ndarray[Any, Any]]:
+               threads: int, timings: list[float] | None = None, repeat: int = 0) -> dict[int, np.ndarray[Any, Any]]:
         """Load `image` (a cubin, or NUL-ended PTX), launch `entry` once over `grid` with `args`
         (NumPy arrays, copied to device memory and passed as pointers, or ctypes scalars), copy
-        every array back: {argument index: array}. A kernel fault resets the context, so a later
-        launch starts clean."""
+        every array back: {argument index: array}. With `repeat`, then launch it that many more
+        times on the same buffers, each timed by CUDA events into `timings` (milliseconds); the
+        arrays returned are those of the first launch. A kernel fault resets the context, so a
+        later launch starts clean."""
         driver = self.driver
         ctx = _check(driver, driver.cuDevicePrimaryCtxRetain(self.device), "cuDevicePrimaryCtxRetain")
         _check(driver, driver.cuCtxSetCurrent(ctx), "cuCtxSetCurrent")
@@ -276,13 +278,20 @@ class Gpu:
                     _check(driver, driver.cuMemcpyHtoD(dptr, host.ctypes.data, host.nbytes), "cuMemcpyHtoD")
             holders = [ctypes.c_uint64(int(buffers[i][0])) if i in buffers else a for i, a in enumerate(args)]
             pointers = (ctypes.c_void_p * max(len(holders), 1))(*[ctypes.addressof(h) for h in holders])
-            _check(driver, driver.cuLaunchKernel(fn, *grid, threads, 1, 1, 0, 0, ctypes.addressof(pointers), 0),
-                   "cuLaunchKernel")
+            def go() -> None:
+                _check(driver, driver.cuLaunchKernel(fn, *grid, threads, 1, 1, 0, 0, ctypes.addressof(pointers), 0),
+                       "cuLaunchKernel")
+
+            go()
             fault = True
             _check(driver, driver.cuCtxSynchronize(), "kernel execution")
             fault = False
             for dptr, host in buffers.values():
                 _check(driver, driver.cuMemcpyDtoH(host.ctypes.data, dptr, host.nbytes), "cuMemcpyDtoH")
+            if repeat:
+                fault = True
+                self._time(go, repeat, timings if timings is not None else [])
+                fault = False
             return {i: host for i, (_, host) in buffers.items()}
         finally:
             if fault:  # the context is lost: start a new one for the next launch
@@ -295,10 +304,27 @@ class Gpu:
                 driver.cuDevicePrimaryCtxRelease(self.device)
 
 
+    def _time(self, go: Any, repeat: int, timings: list[float]) -> None:
+        driver = self.driver
+        start = _check(driver, driver.cuEventCreate(0), "cuEventCreate")
+        end = _check(driver, driver.cuEventCreate(0), "cuEventCreate")
+        try:
+            for _ in range(repeat):
+                _check(driver, driver.cuEventRecord(start, 0), "cuEventRecord")
+                go()
+                _check(driver, driver.cuEventRecord(end, 0), "cuEventRecord")
+                _check(driver, driver.cuEventSynchronize(end), "kernel execution")
+                timings.append(float(_check(driver, driver.cuEventElapsedTime(start, end), "cuEventElapsedTime")))
+        finally:
+            driver.cuEventDestroy(start)
+            driver.cuEventDestroy(end)
+
+
 def run_gpu(text: str, path: str, entry: str, args: list[HostArg], grid: tuple[int, int, int],
-            gpu_name: str) -> dict[int, Any]:
-    """Compile, launch once over `grid` through the CUDA driver, copy every array back. Code
-    for an older GPU than this one runs through its PTX (the driver compiles it)."""
+            gpu_name: str, timings: list[float] | None = None, repeat: int = 0) -> dict[int, Any]:
+    """Compile, launch once over `grid` through the CUDA driver, copy every array back (then,
+    with `repeat`, time that many more launches into `timings`, ms). Code for an older GPU than
+    this one runs through its PTX (the driver compiles it)."""
     from tile_lsp.compiler.interp.launch import bind, entry_params, load_module
     from tile_lsp.compiler.interp.memory import GlobalMemory
 
@@ -308,7 +334,7 @@ def run_gpu(text: str, path: str, entry: str, args: list[HostArg], grid: tuple[i
     cubin, ptx = compile_for_gpu(text, path, gpu_name)
     values = [np.asarray(args[launch.pointer_params[p]].value) if p in launch.pointer_params
               else _param(t, launch.values[p]) for p, t in enumerate(params)]
-    out = gpu.launch(gpu.image(gpu_name, cubin, ptx), entry, values, grid, block_size(ptx, entry))
+    out = gpu.launch(gpu.image(gpu_name, cubin, ptx), entry, values, grid, block_size(ptx, entry), timings, repeat)
     return {launch.pointer_params[p]: a for p, a in out.items()}
 
 
@@ -332,6 +358,14 @@ def compare_line(name: str, cpu: Any, gpu: Any) -> str:
     return f"{name}: max abs err {np.nanmax(diff) if diff.size else 0:.3g} max rel err {np.nanmax(rel) if rel.size else 0:.3g}"
 
 
+def time_line(timings: list[float]) -> str:
+    ordered = sorted(timings)
+    n = len(ordered)
+    median = ordered[n // 2] if n % 2 else (ordered[n // 2 - 1] + ordered[n // 2]) / 2
+    return (f"gpu kernel time: median {median:.4g} ms, min {ordered[0]:.4g} ms over {n} launches "
+            "(CUDA events; after one untimed launch, same buffers)")
+
+
 def run_command(args: argparse.Namespace) -> int:
     from tile_lsp.compiler.interp.machine import InterpError
 
@@ -347,12 +381,18 @@ def run_command(args: argparse.Namespace) -> int:
         grid = parse_grid(args.grid)
         entry = resolve_entry(text, args.file, args.entry)
         devices = ["cpu", "gpu"] if args.compare else [args.device]
+        if args.time < 0:
+            raise RunError("--time takes a number of launches (0 or more)")
+        if args.time and "gpu" not in devices:
+            raise RunError("--time measures the GPU kernel: add --device gpu or --compare")
         results = {}
+        timings: list[float] = []
         for device in devices:
             if device == "cpu":
                 results[device] = run_cpu(text, args.file, entry, host, grid)
             else:
-                results[device] = run_gpu(text, args.file, entry, host, grid, args.gpu_name or DEFAULT_GPU)
+                results[device] = run_gpu(text, args.file, entry, host, grid, args.gpu_name or DEFAULT_GPU,
+                                          timings, args.time)
     except (RunError, InterpError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
@@ -371,4 +411,6 @@ def run_command(args: argparse.Namespace) -> int:
     if args.compare:
         for i in sorted(results["cpu"]):
             print(compare_line(f"arg{i}", results["cpu"][i], results["gpu"][i]))
+    if timings:
+        print(time_line(timings))
     return 0

@@ -116,3 +116,19 @@ def test_compare_and_summary_lines():
     b = np.array([1.0, 2.5, np.nan], np.float32)
     assert compare_line("arg0", a, b) == "arg0: max abs err 0.5 max rel err 0.25"
     assert summary_line("x", a).startswith("x: float32[3] min 1 max 2 mean 1.5 sum nan crc32 ")
+
+
+def test_time_needs_the_gpu_and_a_count(capsys):
+    base = ["run", VECTOR_ADD, "--entry", F32_ENTRY, "--arg", "f32[64]", "--arg", "f32[64]", "--arg", "f32[64]:zeros",
+            "--arg", "f32=1"]
+    assert main([*base, "--time", "5"]) == 1
+    assert capsys.readouterr().err == "error: --time measures the GPU kernel: add --device gpu or --compare\n"
+    assert main([*base, "--device", "gpu", "--time", "-1"]) == 1
+    assert capsys.readouterr().err == "error: --time takes a number of launches (0 or more)\n"
+
+
+def test_time_line():
+    from tile_lsp.cli_run import time_line
+
+    assert time_line([3.0, 1.0, 2.0, 10.0]) == ("gpu kernel time: median 2.5 ms, min 1 ms over 4 launches "
+                                               "(CUDA events; after one untimed launch, same buffers)")

@@ -5,6 +5,7 @@ agree with the interpreter. Skipped without cuda-bindings, a driver or a device.
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from typing import Any
@@ -81,8 +82,20 @@ def test_run_compare_on_the_gpu(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "tile_lsp", "run", str(DATA / "cutile" / "vector_add.mlir"),
                            "--entry", "vector_add_Kt1_A1f32", "--grid", "2", "--compare", "--arg", "f32[1500]",
                            "--arg", "f32[1500]", "--arg", "f32[1500]:zeros", "--arg", "f32=1.5",
-                           "--out", str(tmp_path)], capture_output=True, text=True, cwd=ROOT, timeout=300)
+                           "--out", str(tmp_path), "--time", "5"], capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert proc.returncode == 0, proc.stderr
     assert "arg2: max abs err 0 max rel err 0" in proc.stdout.splitlines()
+    assert re.search(r"^gpu kernel time: median [0-9.e-]+ ms, min [0-9.e-]+ ms over 5 launches", proc.stdout, re.M)
     gpu, cpu = np.load(tmp_path / "arg2.gpu.npy"), np.load(tmp_path / "arg2.cpu.npy")
     assert gpu.any() and (gpu == cpu).all()
+
+
+def test_timed_launches_leave_the_first_launchs_outputs():
+    text = (DATA / "cutile" / "vector_add.mlir").read_text()
+    entry = resolve_entry(text, "vector_add.mlir", "vector_add_Kt1_A1f32")
+    a, b = np.arange(4096, dtype=np.float32), np.ones(4096, np.float32)
+    host = [HostArg("", x, "") for x in (a, b, np.zeros(4096, np.float32), np.asarray(np.float32(2.0)))]
+    timings: list[float] = []
+    out = run_gpu(text, "vector_add.mlir", entry, host, (4, 1, 1), "sm_90a", timings, 7)
+    assert len(timings) == 7 and all(0 < t < 1000 for t in timings)
+    assert (out[2] == 2 * a + b).all()
