@@ -52,6 +52,7 @@ def run_compile(args: argparse.Namespace) -> int:
         lineinfo=args.lineinfo,
         device_debug=args.device_debug,
         ptxas=args.ptxas,
+        stage_texts=bool(args.dump_dir),
     )
     if not valid:
         sink = DiagnosticSink("options", diags)

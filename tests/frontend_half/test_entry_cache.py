@@ -462,3 +462,28 @@ def test_entries_an_edit_moves_are_relocated_beside_ptxas(monkeypatch: pytest.Mo
     assert early[0] in edited.diagnostics and len(edited.diagnostics) == 2
     ptx_refs = [r for r in edited.stage_lines("ptx") if r is not None]
     assert {r.line for r in ptx_refs} & set(moved_entry)  # and its PTX lines map there too
+
+
+@pytest.mark.skipif(not HAS_PTXAS, reason="needs ptxas")
+def test_cli_without_dump_dir_keeps_no_intermediate_texts_and_the_same_output(tmp_path: pathlib.Path) -> None:
+    """`tile-lsp compile` without --dump-dir prints no tileaa/gpu/nvvm/llvm stage (nobody reads
+    it): its PTX and cubin are byte for byte those of a compile that keeps every text, and a
+    --dump-dir run (another cache key) still writes every stage."""
+    text = (DATA / "layernorm.mlir").read_text(encoding="utf-8")
+    lean = compile_source(SourceText(text, "l.mlir"), CompileOptions(target=SM90, stage_texts=False), "cubin", cache=None)
+    full = compile_source(SourceText(text, "l.mlir"), OPTIONS, "cubin", cache=None)
+    assert lean.ok and full.ok
+    assert [s.text for s in lean.stages if s.name in ("tileaa", "gpu", "nvvm", "llvm")] == ["", "", "", ""]
+    assert all(s.text for s in full.stages if s.name in ("tileaa", "gpu", "nvvm", "llvm"))
+    assert lean.stage("ptx").text == full.stage("ptx").text and lean.output.data == full.output.data
+    assert lean.kernels == full.kernels
+    src = tmp_path / "ten.mlir"
+    src.write_text(TEN, encoding="utf-8")
+    base = ["compile", str(src), "--gpu-name", "sm_90", "--cache-dir", str(tmp_path / "cache"), "--no-daemon"]
+    assert main([*base, "-o", str(tmp_path / "a.ptx")]) == 0
+    assert main([*base, "-o", str(tmp_path / "b.ptx"), "--dump-dir", str(tmp_path / "dump")]) == 0
+    assert (tmp_path / "a.ptx").read_text() == (tmp_path / "b.ptx").read_text()
+    for suffix, op in ((".tileaa.mlir", "nv_tileaa."), (".gpu.mlir", "gpu.func"), (".nvvm.mlir", "nvvm."),
+                       (".llvm.mlir", "llvm.func")):
+        dumped = (tmp_path / "dump" / f"ten{suffix}").read_text()
+        assert dumped.count("// -----") == 9 and op in dumped, suffix

@@ -449,6 +449,8 @@ def _mlir_output(run: _Run, name: str, *, snapshot: bool = True, late: bool = Fa
     module does not change after this stage) leaves the fork until the diagnostics are out."""
     from tile_lsp.compiler import forked
 
+    if not run.lctx.options.stage_texts and name != run.result.emit:
+        return StageOutput(name, "", 0.0)  # (nobody reads it: see CompileOptions.stage_texts)
     if forked.ENABLED and snapshot:
         out = StageOutput(name, "", 0.0)
         if late:

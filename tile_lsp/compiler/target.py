@@ -74,3 +74,7 @@ class CompileOptions:
     libnvvm_use_nvgpucomp: bool = False
     ptxas: str | None = None  # path; None = search (PATH, CUDA_HOME, nvidia-cuda-nvcc wheel)
     ptxas_timeout: float = 60.0
+    # The texts of the stages between the source and the emitted one (tileaa, gpu, nvvm, llvm).
+    # False when nobody will read them (`tile-lsp compile` without --dump-dir): each costs a
+    # printing (forked children, copy-on-write faults in the stages after it) and a line map.
+    stage_texts: bool = True
