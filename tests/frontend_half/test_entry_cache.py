@@ -487,3 +487,49 @@ def test_cli_without_dump_dir_keeps_no_intermediate_texts_and_the_same_output(tm
                        (".llvm.mlir", "llvm.func")):
         dumped = (tmp_path / "dump" / f"ten{suffix}").read_text()
         assert dumped.count("// -----") == 9 and op in dumped, suffix
+
+
+@pytest.mark.skipif(not HAS_PTXAS, reason="needs ptxas")
+def test_file_cubin_of_an_edit_starts_beside_the_edited_entrys_ptxas(tmp_path: pathlib.Path) -> None:
+    """One entry of ten edited, --emit cubin: the file's ptxas starts while the edited entry's own
+    ptxas runs (its PTX is the merged one's last missing part), and its cubin is byte for byte
+    the cubin of a compile without the cache. A failed edit leaves no ptxas running."""
+    cache = EntryCache(directory=str(tmp_path / "units"))
+    assert compile_ten(TEN, cache, emit="cubin").ok
+    edited = TEN.replace(FMA, SWAPPED)
+    result = compile_ten(edited, cache, emit="cubin")
+    stats = result.unit_stats
+    assert result.ok and stats is not None and stats.compiled == [EDITED_KERNEL]
+    assert stats.merged_ptxas == "run" and stats.merged_ptxas_beside
+    fresh = compile_source(SourceText(edited, "ten.mlir"), OPTIONS, "cubin", cache=None)
+    assert fresh.ok and fresh.unit_stats is not None and not fresh.unit_stats.merged_ptxas_beside
+    assert result.output.data == fresh.output.data  # type: ignore[union-attr]
+    # Compiled again with another edit: the early ptxas is not taken when the cubin is cached...
+    again = compile_ten(edited, EntryCache(directory=str(tmp_path / "units")), emit="cubin")
+    assert again.unit_stats is not None and again.unit_stats.merged_ptxas == "cached"
+
+
+@pytest.mark.skipif(not HAS_PTXAS, reason="needs ptxas")
+def test_an_edit_whose_ptxas_fails_stops_the_file_ptxas_started_beside(tmp_path: pathlib.Path) -> None:
+    """The edited entry's own ptxas fails while the file's (started beside it) still runs: the
+    compile reports the failure at once and leaves no ptxas of the file running."""
+    import subprocess
+
+    flag = tmp_path / "fail"
+    fake = tmp_path / "ptxas"
+    fake.write_text(f"""#!/bin/sh
+case "$*" in *file.ptx*) sleep 30;; esac
+if [ -e {flag} ]; then case "$*" in *kernel.ptx*) echo "ptxas fatal   : forced failure" >&2; exit 1;; esac; fi
+exec {find_ptxas(OPTIONS)} "$@"
+""")
+    fake.chmod(0o755)
+    options = CompileOptions(target=SM90, ptxas=str(fake))
+    cache = EntryCache(directory=str(tmp_path / "units"))
+    assert compile_ten(TEN, cache, emit="cubin", options=options).ok
+    flag.touch()
+    started = time.monotonic()
+    broken = compile_ten(TEN.replace(FMA, SWAPPED), cache, emit="cubin", options=options)
+    assert not broken.ok and any("forced failure" in d.message for d in broken.diagnostics)
+    assert time.monotonic() - started < 20
+    left = subprocess.run(["pgrep", "-f", f"{fake}.*file.ptx"], capture_output=True, text=True)
+    assert left.stdout.strip() == "", left.stdout

@@ -24,7 +24,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tile_lsp import __version__
 from tile_lsp.compiler import cancel
@@ -34,6 +34,9 @@ from tile_lsp.compiler.pipeline import CompileResult, EarlyHook, StageOutput, co
 from tile_lsp.compiler.provenance import SourceRef
 from tile_lsp.compiler.source import SourceText, Span
 from tile_lsp.compiler.target import CompileOptions
+
+if TYPE_CHECKING:
+    from tile_lsp.compiler.backend.ptxas import RunningPtxas
 
 MEMORY_UNITS = 128  # units (all stages of one entry each) kept in a process
 DISK_LIMIT_BYTES = 512 << 20  # the cache directory is pruned (least recently used first) past this
@@ -118,6 +121,7 @@ class UnitStats:
     from_disk: list[str] = field(default_factory=list)
     stage_runs: dict[str, int] = field(default_factory=dict)  # stage -> units that ran it now
     merged_ptxas: str = "none"  # the whole file's cubin: "run", "cached" or "none"
+    merged_ptxas_beside: bool = False  # that run started beside the edited unit's ptxas
     seconds: float = 0.0
 
     def as_json(self) -> dict[str, Any]:
@@ -129,6 +133,7 @@ class UnitStats:
             "from_disk": len(self.from_disk),
             "stage_runs": self.stage_runs,
             "merged_ptxas": self.merged_ptxas,
+            "merged_ptxas_beside": self.merged_ptxas_beside,
             "seconds": round(self.seconds, 6),
         }
 
@@ -430,16 +435,21 @@ def compile_by_entry(
             done[slot] = (moved, False)
         moving.clear()
 
+    early_cubin: list[RunningPtxas] = []  # the file's cubin, started beside the edited unit's ptxas
     if missing:
         blank = re.sub(r"[^\n]", " ", source.text)
         one = len(missing) == 1
         hook = _early_hook(early, done) if one else None
+        beside: Callable[[], None] | None = move_all if one else None
+        if one and emit == "cubin" and len(units) > 1:
+            hook, beside = _start_file_cubin_beside(hook, move_all, done, missing[0][0], cache, context, options,
+                                                    early_cubin)
 
         def compile_unit(unit: Unit) -> UnitResult:
             t0 = time.perf_counter()
             masked = masked_source(source, unit, blank)
             res = compile_whole(
-                masked, options, unit_emit, provenance=provenance, before_ptxas=hook, beside_ptxas=move_all if one else None
+                masked, options, unit_emit, provenance=provenance, before_ptxas=hook, beside_ptxas=beside
             )
             return _unit_result(res, unit, time.perf_counter() - t0, keep_cubin=len(units) == 1)
 
@@ -452,8 +462,11 @@ def compile_by_entry(
             done[slot] = (unit_result, True)
     move_all()
     result = merge_units(source, options, emit, [d for d in done if d is not None], provenance)
+    started_cubin = early_cubin[0] if early_cubin else None
     if emit == "cubin" and len(units) > 1 and result.ok and result.stage("ptx") is not None:
-        _merged_cubin(result, cache, context, stats)
+        _merged_cubin(result, cache, context, stats, started_cubin)
+    elif started_cubin is not None:  # the edited unit failed: its file has no cubin
+        started_cubin.kill()
     stats.seconds = time.perf_counter() - started
     result.unit_stats = stats
     return result
@@ -546,15 +559,70 @@ def _cacheable(result: UnitResult) -> bool:
     return not any("timed out" in d.message or "cannot run ptxas" in d.message for d in result.diagnostics)
 
 
-def _merged_cubin(result: CompileResult, cache: EntryCache | None, context: str, stats: UnitStats) -> None:
-    """ptxas on the merged PTX for the file's cubin (cached by that PTX)."""
+def _start_file_cubin_beside(
+    hook: Callable[[CompileResult], None] | None,
+    move_all: Callable[[], None],
+    done: list[tuple[UnitResult, bool] | None],
+    slot: int,
+    cache: EntryCache | None,
+    context: str,
+    options: CompileOptions,
+    started: list[RunningPtxas],
+) -> tuple[Callable[[CompileResult], None], Callable[[], None]]:
+    """(before-ptxas hook, beside-ptxas work) for the one unit an edit compiles in a file whose
+    cubin is wanted: once that unit's ptxas runs, the file's merged PTX is known (the other
+    units' PTX is cached), and ptxas on it starts beside (into `started`). `_merged_cubin`
+    takes it when the merged PTX turns out the same, else stops it and runs its own. On two
+    cores the two ptxas runs overlap instead of following each other."""
+    from tile_lsp.compiler.backend import ptxas
+    from tile_lsp.compiler.backend.ptx_link import merge_ptx
+
+    partial: list[CompileResult] = []
+
+    def before(result: CompileResult) -> None:
+        partial.append(result)
+        if hook is not None:
+            hook(result)
+
+    def beside() -> None:
+        move_all()
+        ptx = partial[0].stage("ptx") if partial else None
+        target = partial[0].target if partial else None
+        if ptx is None or target is None:
+            return
+        texts: list[str] = []
+        for i, d in enumerate(done):
+            other = None if d is None else next((s.text for s in d[0].stages if s.name == "ptx"), None)
+            if i == slot:
+                texts.append(ptx.text)
+            elif other is not None:
+                texts.append(other)
+            else:
+                return  # (no unit but the edited one is still to come: not this case)
+        text, _ = merge_ptx([(t, None) for t in texts])
+        key = hashlib.sha256((context + "\0cubin\0" + text).encode()).hexdigest()
+        if cache is not None and isinstance(cache.get(key)[0], tuple):
+            return  # (that cubin is cached)
+        started.append(ptxas.start_ptxas(text, target, options, name="file"))
+
+    return before, beside
+
+
+def _merged_cubin(
+    result: CompileResult, cache: EntryCache | None, context: str, stats: UnitStats, started: RunningPtxas | None = None
+) -> None:
+    """ptxas on the merged PTX for the file's cubin (cached by that PTX); `started`: a ptxas run
+    started early on what the merged PTX was expected to be."""
     from tile_lsp.compiler.backend import ptxas
 
     ptx = result.stage("ptx")
     assert ptx is not None and result.target is not None
     key = hashlib.sha256((context + "\0cubin\0" + ptx.text).encode()).hexdigest()
     t0 = time.perf_counter()
-    got, _ = cache.get(key) if cache is not None else (None, "")
+    if started is not None and started.ptx != ptx.text:
+        started.kill()
+        started = None
+    got, _ = cache.get(key) if cache is not None and started is None else (None, "")
     if isinstance(got, tuple):
         cubin, command = got
         stats.merged_ptxas = "cached"
@@ -564,8 +632,8 @@ def _merged_cubin(result: CompileResult, cache: EntryCache | None, context: str,
                 Span(0, min(1, len(result.source.text))), "ptxas not found (give --ptxas PATH, set CUDA_HOME, or put it on PATH)"
             )
             return
-        res = ptxas.run_ptxas(ptx.text, result.target, result.options)
-        stats.merged_ptxas = "run"
+        res = started.finish() if started is not None else ptxas.run_ptxas(ptx.text, result.target, result.options)
+        stats.merged_ptxas, stats.merged_ptxas_beside = "run", started is not None
         command = res.command
         if not res.ok or res.cubin is None:
             detail = res.diagnostics.strip() if res.diagnostics else f"no output\nreproduce with: {res.command}"

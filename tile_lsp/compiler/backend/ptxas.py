@@ -6,6 +6,7 @@ the command can be rerun as printed.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
 import os
@@ -157,61 +158,93 @@ def run_ptxas(
 ) -> PtxasResult:
     """Assemble `ptx` for `target`; never raises for ptxas failures or timeouts. `beside` is
     called once ptxas has started: work for this process while it would only wait."""
-    ptxas = find_ptxas(options)
-    if ptxas is None:
-        where = options.ptxas or "PATH, CUDA_HOME/bin, /usr/local/cuda/bin or the nvidia-cuda-nvcc wheel"
-        return PtxasResult(False, None, {}, [PtxasMessage(None, "error", f"ptxas not found ({where})")], "")
-    workdir = tempfile.mkdtemp(prefix="tile-lsp-ptxas-")
-    ptx_path = os.path.join(workdir, f"{name}.ptx")
-    cubin_path = os.path.join(workdir, f"{name}.cubin")
-    with open(ptx_path, "w") as fh:
-        fh.write(ptx)
-    debug = ptx_has_debug(ptx)
-    threads = 1 if debug or options.device_debug else ptxas_threads(ptxas, ptx)
-    cmd = ptxas_command(ptxas, ptx_path, cubin_path, target, options, debug=debug, threads=threads)
-    command = shlex.join(cmd)
-    try:
-        stdout, stderr, returncode = _run(cmd, options.ptxas_timeout, beside)
-    except subprocess.TimeoutExpired:
-        msg = f"ptxas timed out after {options.ptxas_timeout:g} s (ptxas_timeout); command: {command}"
-        return PtxasResult(False, None, {}, [PtxasMessage(None, "error", msg)], command, timed_out=True)
-    except OSError as exc:
-        return PtxasResult(False, None, {}, [PtxasMessage(None, "error", f"cannot run ptxas: {exc}")], command)
-    output = stdout + stderr
-    messages = parse_messages(output)
-    kernels = parse_resources(output)
-    ok = returncode == 0 and os.path.isfile(cubin_path)
-    cubin: bytes | None = None
-    if ok:
-        with open(cubin_path, "rb") as fh:
-            cubin = fh.read()
-        shutil.rmtree(workdir, ignore_errors=True)
-    elif not any(m.severity == "error" for m in messages):
-        messages.append(PtxasMessage(None, "error", f"ptxas failed with exit status {returncode}"))
-    return PtxasResult(ok, cubin, kernels, messages, command, output)
+    return start_ptxas(ptx, target, options, name=name).finish(beside)
 
 
-def _run(cmd: list[str], timeout: float, beside: Callable[[], None] | None) -> tuple[str, str, int]:
-    """`subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)`, with `beside()`
-    done while the process runs (its time counts against the timeout; ptxas's few kB of
-    output wait in the pipes meanwhile)."""
-    started = time.monotonic()
-    with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as proc:
+def start_ptxas(ptx: str, target: Target, options: CompileOptions, *, name: str = "kernel") -> RunningPtxas:
+    """ptxas on `ptx`, started (`finish` waits for it and reads what it made; `kill` stops it)."""
+    return RunningPtxas(ptx, target, options, name)
+
+
+class RunningPtxas:
+    """One ptxas process on a PTX text, from its start to its `PtxasResult`."""
+
+    def __init__(self, ptx: str, target: Target, options: CompileOptions, name: str) -> None:
+        self.ptx = ptx
+        self.options = options
+        self.proc: subprocess.Popen[str] | None = None
+        self.early: PtxasResult | None = None  # a result known before any process ran
+        self.started = time.monotonic()
+        ptxas = find_ptxas(options)
+        if ptxas is None:
+            where = options.ptxas or "PATH, CUDA_HOME/bin, /usr/local/cuda/bin or the nvidia-cuda-nvcc wheel"
+            self.early = PtxasResult(False, None, {}, [PtxasMessage(None, "error", f"ptxas not found ({where})")], "")
+            self.command = ""
+            return
+        self.workdir = tempfile.mkdtemp(prefix="tile-lsp-ptxas-")
+        ptx_path = os.path.join(self.workdir, f"{name}.ptx")
+        self.cubin_path = os.path.join(self.workdir, f"{name}.cubin")
+        with open(ptx_path, "w") as fh:
+            fh.write(ptx)
+        debug = ptx_has_debug(ptx)
+        threads = 1 if debug or options.device_debug else ptxas_threads(ptxas, ptx)
+        cmd = ptxas_command(ptxas, ptx_path, self.cubin_path, target, options, debug=debug, threads=threads)
+        self.command = shlex.join(cmd)
+        try:
+            self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        except OSError as exc:
+            self.early = PtxasResult(False, None, {}, [PtxasMessage(None, "error", f"cannot run ptxas: {exc}")],
+                                     self.command)
+
+    def finish(self, beside: Callable[[], None] | None = None) -> PtxasResult:
+        """Wait for ptxas (doing `beside()` meanwhile: its time counts against the timeout;
+        ptxas's few kB of output wait in the pipes), then its result."""
+        if self.early is not None or self.proc is None:
+            assert self.early is not None
+            return self.early
+        proc, timeout = self.proc, self.options.ptxas_timeout
         try:
             if beside is not None:
                 try:
                     beside()
                 except Exception:  # work that only fills the wait: never worth a failed compile
                     log.debug("work beside ptxas failed", exc_info=True)
-            stdout, stderr = proc.communicate(timeout=max(0.0, timeout - (time.monotonic() - started)))
+            stdout, stderr = proc.communicate(timeout=max(0.0, timeout - (time.monotonic() - self.started)))
         except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.communicate()
-            raise
+            self.kill(keep_files=True)  # (the PTX stays, for the command that reproduces it)
+            msg = f"ptxas timed out after {timeout:g} s (ptxas_timeout); command: {self.command}"
+            return PtxasResult(False, None, {}, [PtxasMessage(None, "error", msg)], self.command, timed_out=True)
         except BaseException:  # a cancel: ptxas goes with it
-            proc.kill()
+            self.kill()
             raise
-    return stdout, stderr, proc.returncode
+        output = stdout + stderr
+        messages = parse_messages(output)
+        kernels = parse_resources(output)
+        ok = proc.returncode == 0 and os.path.isfile(self.cubin_path)
+        cubin: bytes | None = None
+        if ok:
+            with open(self.cubin_path, "rb") as fh:
+                cubin = fh.read()
+            shutil.rmtree(self.workdir, ignore_errors=True)
+        elif not any(m.severity == "error" for m in messages):
+            messages.append(PtxasMessage(None, "error", f"ptxas failed with exit status {proc.returncode}"))
+        return PtxasResult(ok, cubin, kernels, messages, self.command, output)
+
+    def kill(self, keep_files: bool = False) -> None:
+        """Stop ptxas (if it still runs) and drop what it made."""
+        if self.proc is not None:
+            with contextlib.suppress(OSError):
+                self.proc.kill()
+            with contextlib.suppress(Exception):
+                self.proc.wait()  # (not its pipes to the end: a child of a ptxas wrapper may hold them)
+            for pipe in (self.proc.stdout, self.proc.stderr):
+                if pipe is not None:
+                    pipe.close()
+            self.proc = None
+            if not keep_files:
+                shutil.rmtree(self.workdir, ignore_errors=True)
+        if self.early is None:
+            self.early = PtxasResult(False, None, {}, [PtxasMessage(None, "error", "ptxas was stopped")], self.command)
 
 
 def parse_messages(output: str) -> list[PtxasMessage]:
