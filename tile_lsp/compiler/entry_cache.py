@@ -453,7 +453,13 @@ def compile_by_entry(
             )
             return _unit_result(res, unit, time.perf_counter() - t0, keep_cubin=len(units) == 1)
 
-        for (slot, unit, key), unit_result in zip(missing, _compile_all(compile_unit, [u for _, u, _ in missing]), strict=True):
+        try:
+            compiled = _compile_all(compile_unit, [u for _, u, _ in missing])
+        except BaseException:  # a cancel (or a bug): the file's ptxas started beside goes too
+            for running in early_cubin:
+                running.kill()
+            raise
+        for (slot, unit, key), unit_result in zip(missing, compiled, strict=True):
             stats.compiled.append(unit.name)
             for out in unit_result.stages:
                 stats.stage_runs[out.name] = stats.stage_runs.get(out.name, 0) + 1
