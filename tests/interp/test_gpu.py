@@ -99,3 +99,29 @@ def test_timed_launches_leave_the_first_launchs_outputs():
     out = run_gpu(text, "vector_add.mlir", entry, host, (4, 1, 1), "sm_90a", timings, 7)
     assert len(timings) == 7 and all(0 < t < 1000 for t in timings)
     assert (out[2] == 2 * a + b).all()
+
+
+# NVIDIA's examples (../shared/kernels/nvidia) that run to an end: each on the GPU, every array
+# as the interpreter leaves it (those without arguments: the launch must complete).
+EXAMPLES = [
+    ("example_module", "example_kernel", lambda: [np.arange(128, dtype=np.float32)]),
+    ("_store_view_tko", "example", lambda: [np.ones((8192, 128), np.float32)]),
+    ("_atomic_red_view_tko", "example", lambda: [np.zeros((8192, 128), np.float32)]),
+    ("_make_gather_scatter_view", "example", lambda: [np.zeros(16, np.float32)]),
+    ("_atomic_cas_tko", "example", lambda: [np.arange(8, dtype=np.int32)]),
+    ("_atomic_rmw_tko", "example_rmw", lambda: [np.zeros(8, np.float32)]),
+    *((suffix, "example", list) for suffix in ("_mmaf", "_mmai", "_for", "_if", "_scan", "_pack")),
+]
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize(("suffix", "entry", "arrays"), EXAMPLES, ids=[e[0].strip("_") for e in EXAMPLES])
+def test_nvidia_example_on_the_gpu_matches_the_interpreter(shared, suffix: str, entry: str, arrays: Any, target: str):
+    (path,) = (shared / "kernels" / "nvidia").glob(f"*{suffix}.mlir")
+    text = path.read_text()
+    host = [HostArg("", a, "") for a in arrays()]
+    gpu = run_gpu(text, path.name, entry, host, (1, 1, 1), target)
+    cpu = run_cpu(text, path.name, entry, host, (1, 1, 1))
+    assert sorted(gpu) == sorted(cpu)
+    for i, want in cpu.items():
+        np.testing.assert_array_equal(gpu[i], want, err_msg=f"argument {i}")
