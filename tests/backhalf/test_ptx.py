@@ -194,6 +194,30 @@ def test_trimmed_libdevice_is_kept_on_disk_for_the_next_process(tmp_path: pathli
     assert parses and mended == first
     assert backend._load_trimmed(str(stored)) == first  # written again, whole
 
+
+def test_trimmed_libdevices_on_disk_are_pruned_least_recently_used_first(tmp_path: pathlib.Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past TRIM_FILES_MAX files, a store removes the least recently used (a load counts as a use)."""
+    import os
+
+    from tile_lsp.compiler.backend import llvm as backend
+
+    monkeypatch.setattr(backend, "TRIM_FILES_MAX", 3)
+    directory = tmp_path / "libdevice"
+    trimmed = backend._TrimmedLibdevice(b"bc", ("__nv_expf",), 1, ())
+    files = [str(directory / f"{i}.trim") for i in range(4)]
+    for i, file in enumerate(files[:3]):
+        backend._store_trimmed(file, trimmed)
+        os.utime(file, ns=(i * 10**9, i * 10**9))  # stored one after another
+    assert backend._load_trimmed(files[0]) == trimmed  # the oldest store, used now
+    backend._store_trimmed(files[3], trimmed)
+    assert sorted(p.name for p in directory.iterdir()) == ["0.trim", "2.trim", "3.trim"]
+    (directory / "notes.txt").write_text("not ours")
+    backend._store_trimmed(str(directory / "4.trim"), trimmed)
+    names = sorted(p.name for p in directory.iterdir())
+    assert len([n for n in names if n.endswith(".trim")]) == 3 and "notes.txt" in names
+
+
 def test_optimize_reports_invalid_ir() -> None:
     sink = DiagnosticSink()
     out = optimize("define void @f() {\n  ret i32 0\n}\n", CompileOptions(Target(80)), sink)

@@ -89,15 +89,39 @@ def _trim_file(key: tuple[str, int, int, frozenset[str], str, str]) -> str | Non
     return os.path.join(directory, hashlib.sha256(text.encode()).hexdigest() + ".trim")
 
 
+# Trimmed libdevices kept on disk (one per set of functions kernels called; a few kB each): past
+# this many, the least recently used go (a load marks its file used).
+TRIM_FILES_MAX = 1024
+
+
 def _load_trimmed(file: str | None) -> _TrimmedLibdevice | None:
     if file is None:
         return None
     try:
         with open(file, "rb") as fh:
             found = pickle.loads(fh.read())
+        os.utime(file)  # (used now: the pruning keeps it longest)
     except Exception:  # missing, truncated or another version's: a miss  # noqa: BLE001
         return None
     return found if isinstance(found, _TrimmedLibdevice) else None
+
+
+def _prune_trimmed(directory: str, keep: int) -> None:
+    """At most `keep` trimmed libdevices in `directory`: the least recently used go first."""
+    try:
+        names = [n for n in os.listdir(directory) if n.endswith(".trim")]
+    except OSError:
+        return
+    if len(names) <= keep:
+        return
+    used = []
+    for name in names:
+        with contextlib.suppress(OSError):
+            used.append((os.stat(os.path.join(directory, name)).st_mtime_ns, name))
+    used.sort()
+    for _, name in used[: len(used) - keep]:
+        with contextlib.suppress(OSError):
+            os.unlink(os.path.join(directory, name))
 
 
 def _store_trimmed(file: str | None, trimmed: _TrimmedLibdevice) -> None:
@@ -110,7 +134,8 @@ def _store_trimmed(file: str | None, trimmed: _TrimmedLibdevice) -> None:
             fh.write(pickle.dumps(trimmed, protocol=pickle.HIGHEST_PROTOCOL))
         os.replace(tmp, file)
     except OSError:  # a read-only or full cache directory only costs speed
-        pass
+        return
+    _prune_trimmed(os.path.dirname(file), TRIM_FILES_MAX)
 
 
 def _trimmed_libdevice(path: str, wanted: frozenset[str], triple: str, data_layout: str, tm) -> _TrimmedLibdevice:  # type: ignore[no-untyped-def]
