@@ -129,11 +129,32 @@ def test_merged_ptx_is_one_module_ptxas_accepts(cold: tuple[CompileResult, float
     res = run_ptxas(ptx, SM90, OPTIONS)
     assert res.ok, res.diagnostics
     assert sorted(res.kernels) == sorted(entry_names(TEN))
-    cubin = compile_ten(TEN, cache, emit="cubin")  # the units come from the cache, ptxas runs once
+    cubin = compile_ten(TEN, cache, emit="cubin")  # the units come from the cache: no ptxas runs
     assert cubin.ok and cubin.unit_stats is not None and cubin.unit_stats.compiled == []
-    assert cubin.unit_stats.merged_ptxas == "run"
+    assert cubin.unit_stats.merged_ptxas == "linked"  # nvlink of the units' `ptxas -ewp` objects
     out = cubin.output
     assert out is not None and out.data is not None and out.data[:4] == b"\x7fELF"
+    # Every kernel's code is byte for byte what whole-program ptxas makes of the merged PTX.
+    linked, whole = elf_sections(out.data), elf_sections(res.cubin or b"")
+    texts = sorted(k for k in whole if k.startswith(".text."))
+    assert len(texts) == 10 and texts == sorted(k for k in linked if k.startswith(".text."))
+    assert all(linked[k] == whole[k] for k in texts)
+    assert cubin.kernels == res.kernels  # and the -v report of each is the same
+
+
+def elf_sections(data: bytes) -> dict[str, bytes]:
+    """Section name -> contents of a 64-bit little-endian ELF (a cubin)."""
+    import struct
+
+    shoff = struct.unpack_from("<Q", data, 0x28)[0]
+    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x3A)
+    headers = [struct.unpack_from("<IIQQQQ", data, shoff + i * shentsize) for i in range(shnum)]
+    names_at = headers[shstrndx][4]
+
+    def name(offset: int) -> str:
+        return data[names_at + offset : data.index(b"\0", names_at + offset)].decode()
+
+    return {name(h[0]): data[h[4] : h[4] + h[5]] for h in headers if h[1] != 8}  # 8: NOBITS
 
 
 def test_line_maps_follow_units_that_moved(cache: EntryCache, cold: tuple[CompileResult, float]) -> None:
@@ -274,8 +295,8 @@ def test_cli_keeps_units_on_disk(tmp_path: pathlib.Path, capsys: pytest.CaptureF
             cli_compile._CACHES.clear()  # as each `tile-lsp compile` process starts
         assert main(args + extra) == 0
         runs.append(json.loads(capsys.readouterr().out)["units"])
-    assert runs[0]["compiled"] and len(runs[0]["compiled"]) == 2 and runs[0]["merged_ptxas"] == "run"
-    assert runs[1]["compiled"] == [] and runs[1]["from_disk"] == 2 and runs[1]["merged_ptxas"] == "cached"
+    assert runs[0]["compiled"] and len(runs[0]["compiled"]) == 2 and runs[0]["merged_ptxas"] == "linked"
+    assert runs[1]["compiled"] == [] and runs[1]["from_disk"] == 2 and runs[1]["merged_ptxas"] == "linked"
     assert len(runs[2]["compiled"]) == 2 and runs[2]["cached"] == 0
     # In one process (a compile daemon's worker), the command after a --no-cache one reads the
     # disk; the next one finds the units in memory.
@@ -490,10 +511,40 @@ def test_cli_without_dump_dir_keeps_no_intermediate_texts_and_the_same_output(tm
 
 
 @pytest.mark.skipif(not HAS_PTXAS, reason="needs ptxas")
-def test_file_cubin_of_an_edit_starts_beside_the_edited_entrys_ptxas(tmp_path: pathlib.Path) -> None:
-    """One entry of ten edited, --emit cubin: the file's ptxas starts while the edited entry's own
-    ptxas runs (its PTX is the merged one's last missing part), and its cubin is byte for byte
-    the cubin of a compile without the cache. A failed edit leaves no ptxas running."""
+def test_file_cubin_of_an_edit_is_linked_from_the_units_objects(tmp_path: pathlib.Path) -> None:
+    """One entry of ten edited, --emit cubin: only that entry meets ptxas (as an object), and
+    nvlink makes the file's cubin; each kernel's code is what ptxas makes of the merged PTX."""
+    cache = EntryCache(directory=str(tmp_path / "units"))
+    assert compile_ten(TEN, cache, emit="cubin").ok
+    result = compile_ten(TEN.replace(FMA, SWAPPED), cache, emit="cubin")
+    stats = result.unit_stats
+    assert result.ok and stats is not None and stats.compiled == [EDITED_KERNEL]
+    assert stats.merged_ptxas == "linked" and not stats.merged_ptxas_beside
+    whole = run_ptxas(result.stage("ptx").text, SM90, OPTIONS)  # type: ignore[union-attr]
+    linked, reference = elf_sections(result.output.data), elf_sections(whole.cubin or b"")  # type: ignore[union-attr]
+    texts = [k for k in reference if k.startswith(".text.")]
+    assert len(texts) == 10 and all(linked.get(k) == reference[k] for k in texts)
+    assert result.kernels == whole.kernels
+
+
+@pytest.mark.skipif(not HAS_PTXAS, reason="needs ptxas")
+def test_file_with_a_call_is_assembled_whole() -> None:
+    """An entry that calls a function (vprintf) is no object for nvlink (`ptxas -ewp` cannot
+    total its stack): its file's cubin is ptxas on the merged PTX."""
+    text = TEN + (DATA / "debug_print.mlir").read_text(encoding="utf-8")
+    result = compile_source(SourceText(text, "t.mlir"), OPTIONS, "cubin", cache=EntryCache())
+    assert result.ok and result.unit_stats is not None and result.unit_stats.merged_ptxas == "run"
+
+
+@pytest.mark.skipif(not HAS_PTXAS, reason="needs ptxas")
+def test_file_cubin_of_an_edit_starts_beside_the_edited_entrys_ptxas(tmp_path: pathlib.Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without nvlink, one entry of ten edited, --emit cubin: the file's ptxas starts while the
+    edited entry's own ptxas runs (its PTX is the merged one's last missing part), and its cubin
+    is byte for byte the cubin of a compile without the cache."""
+    from tile_lsp.compiler.backend import ptxas
+
+    monkeypatch.setattr(ptxas, "find_nvlink", lambda options: None)
     cache = EntryCache(directory=str(tmp_path / "units"))
     assert compile_ten(TEN, cache, emit="cubin").ok
     edited = TEN.replace(FMA, SWAPPED)

@@ -109,6 +109,7 @@ class UnitResult:
     ptxas_command: str | None
     seconds: float
     layouts: dict[int, str] = field(default_factory=dict)  # CompileResult.layouts
+    link_object: bytes | None = None  # `ptxas -ewp` object (units of a file with several)
 
 
 @dataclass
@@ -120,7 +121,7 @@ class UnitStats:
     from_memory: list[str] = field(default_factory=list)
     from_disk: list[str] = field(default_factory=list)
     stage_runs: dict[str, int] = field(default_factory=dict)  # stage -> units that ran it now
-    merged_ptxas: str = "none"  # the whole file's cubin: "run", "cached" or "none"
+    merged_ptxas: str = "none"  # the whole file's cubin: "linked", "run", "cached" or "none"
     merged_ptxas_beside: bool = False  # that run started beside the edited unit's ptxas
     seconds: float = 0.0
 
@@ -449,7 +450,8 @@ def compile_by_entry(
             t0 = time.perf_counter()
             masked = masked_source(source, unit, blank)
             res = compile_whole(
-                masked, options, unit_emit, provenance=provenance, before_ptxas=hook, beside_ptxas=beside
+                masked, options, unit_emit, provenance=provenance, before_ptxas=hook, beside_ptxas=beside,
+                link_object=len(units) > 1,
             )
             return _unit_result(res, unit, time.perf_counter() - t0, keep_cubin=len(units) == 1)
 
@@ -470,7 +472,11 @@ def compile_by_entry(
     result = merge_units(source, options, emit, [d for d in done if d is not None], provenance)
     started_cubin = early_cubin[0] if early_cubin else None
     if emit == "cubin" and len(units) > 1 and result.ok and result.stage("ptx") is not None:
-        _merged_cubin(result, cache, context, stats, started_cubin)
+        objects = [d[0].link_object for d in done if d is not None]
+        if not (all(objects) and _linked_cubin(result, [o for o in objects if o], stats)):
+            _merged_cubin(result, cache, context, stats, started_cubin)
+        elif started_cubin is not None:
+            started_cubin.kill()
     elif started_cubin is not None:  # the edited unit failed: its file has no cubin
         started_cubin.kill()
     stats.seconds = time.perf_counter() - started
@@ -547,6 +553,7 @@ def _compile_all(compile_unit: Callable[[Unit], UnitResult], units: list[Unit]) 
 
 def _unit_result(res: CompileResult, unit: Unit, seconds: float, keep_cubin: bool) -> UnitResult:
     stages = []
+    link: bytes | None = None
     for out in res.stages:
         if out.name == "cuda_tile":  # the masked text: keep the line map of the unit's own lines
             refs = None
@@ -555,10 +562,13 @@ def _unit_result(res: CompileResult, unit: Unit, seconds: float, keep_cubin: boo
                 refs = [ref if i in mine else None for i, ref in enumerate(out.line_refs)]
             out = replace(out, text="", line_refs=refs)
         elif out.data is not None and not keep_cubin:
+            if out.name == "cubin" and res.link_object:
+                link = out.data
             out = replace(out, data=b"")
         stages.append(out)
     layouts = dict(getattr(res, "layouts", None) or {})
-    return UnitResult(unit.layout, stages, list(res.diagnostics), dict(res.kernels), res.ptxas_command, seconds, layouts)
+    return UnitResult(unit.layout, stages, list(res.diagnostics), dict(res.kernels), res.ptxas_command, seconds, layouts,
+                      link)
 
 
 def _cacheable(result: UnitResult) -> bool:
@@ -596,6 +606,9 @@ def _start_file_cubin_beside(
         target = partial[0].target if partial else None
         if ptx is None or target is None:
             return
+        if (ptxas.linkable(ptx.text, options) and all(d[0].link_object for d in done if d is not None)
+                and ptxas.find_nvlink(options) is not None):
+            return  # (the file's cubin will be linked from the units' objects)
         texts: list[str] = []
         for i, d in enumerate(done):
             other = None if d is None else next((s.text for s in d[0].stages if s.name == "ptx"), None)
@@ -612,6 +625,24 @@ def _start_file_cubin_beside(
         started.append(ptxas.start_ptxas(text, target, options, name="file"))
 
     return before, beside
+
+
+def _linked_cubin(result: CompileResult, objects: list[bytes], stats: UnitStats) -> bool:
+    """The file's cubin from its units' `ptxas -ewp` objects, by nvlink (the kernels' code is
+    byte for byte what ptxas makes of the merged PTX); False when nvlink could not (none beside
+    ptxas, or a symbol two units define): the caller runs ptxas on the merged PTX."""
+    from tile_lsp.compiler.backend import ptxas
+
+    assert result.target is not None
+    t0 = time.perf_counter()
+    cubin, command, _ = ptxas.link_objects(objects, result.target, result.options)
+    if cubin is None:
+        return False
+    stats.merged_ptxas = "linked"
+    result.ptxas_command = command
+    text = f"{len(cubin)} bytes of {result.target.chip} cubin (nvlink of {len(objects)} entries' objects)"
+    result.stages.append(StageOutput("cubin", text, time.perf_counter() - t0, data=cubin))
+    return True
 
 
 def _merged_cubin(
@@ -762,4 +793,7 @@ def relocate(got: UnitResult, unit: Unit, source: SourceText, options: CompileOp
         stages.append(replace(out, text=text, located_text=located, line_refs=refs))
     diagnostics = _moved_diagnostics(got.diagnostics, shift)
     layouts = {shift.offset(at): text for at, text in got.layouts.items()}
-    return replace(got, layout=unit.layout, stages=stages, diagnostics=diagnostics, layouts=layouts)
+    # (with line info the object's line table names the old lines: the file's cubin is then made
+    # by ptxas on the merged PTX)
+    link = None if options.lineinfo else got.link_object
+    return replace(got, layout=unit.layout, stages=stages, diagnostics=diagnostics, layouts=layouts, link_object=link)

@@ -83,6 +83,7 @@ class CompileResult:
     # Source offset of a cuda_tile op -> the layout the gpu stage gave its result, in words.
     layouts: dict[int, str] = field(default_factory=dict)
     unit_stats: UnitStats | None = None  # per-entry compile units: compiled vs cached, per stage
+    link_object: bool = False  # the cubin stage's data is a `ptxas -ewp` object for nvlink
 
     @property
     def ok(self) -> bool:
@@ -128,6 +129,7 @@ class _Run:
         self.pending: list[tuple[StageOutput, Any]] = []
         self.before_ptxas: Callable[[CompileResult], None] | None = None  # compile_source's `early`
         self.beside_ptxas: Callable[[], None] | None = None  # compile_whole's
+        self.link_object = False  # compile_whole's
         # Work for the shown texts and line maps only (no later stage reads it, no diagnostic
         # comes of it): done after the early diagnostics, the ptx stage's before ptxas (its map
         # places ptxas's messages), the others while ptxas runs (`_finish_deferred`).
@@ -226,10 +228,13 @@ def compile_whole(
     provenance: bool = True,
     before_ptxas: Callable[[CompileResult], None] | None = None,
     beside_ptxas: Callable[[], None] | None = None,
+    link_object: bool = False,
 ) -> CompileResult:
     """`compile_source` on the whole text at once, without units or caches; `before_ptxas` is
     called with the result so far just before the cubin stage (ptxas) runs, `beside_ptxas`
-    while ptxas runs (before `BESIDE_PTXAS`; not at all when no ptxas runs)."""
+    while ptxas runs (before `BESIDE_PTXAS`; not at all when no ptxas runs). `link_object`:
+    where the PTX is `ptxas.linkable`, the cubin stage is an object for nvlink
+    (`CompileResult.link_object`; a unit of a file whose cubin is linked from its units')."""
     result = CompileResult(source, options, emit)
     if emit not in EMITS:
         DiagnosticSink("options", result.diagnostics).error(_file_start(source), f"unknown --emit stage '{emit}'")
@@ -244,6 +249,7 @@ def compile_whole(
             return result
     run.before_ptxas = before_ptxas
     run.beside_ptxas = beside_ptxas
+    run.link_object = link_object
     cancelled = False
     try:
         _run_stages(run, emit)
@@ -661,14 +667,17 @@ def _run_cubin(run: _Run) -> StageOutput | None:
         if run.result.emit == "cubin":
             run.module_error("ptxas not found (give --ptxas PATH, set CUDA_HOME, or put it on PATH)")
         return None  # `--emit ptx` without a ptxas: the PTX stands unchecked
-    res = ptxas.run_ptxas(run.ptx, target, run.lctx.options, beside=lambda: _beside_ptxas(run))
+    ewp = run.link_object and ptxas.linkable(run.ptx, run.lctx.options)
+    res = ptxas.run_ptxas(run.ptx, target, run.lctx.options, beside=lambda: _beside_ptxas(run), ewp=ewp)
     run.result.ptxas_command = res.command
     run.result.kernels = dict(res.kernels)
     _report_ptxas(run, res, target)
     if not res.ok:
         return None
     cubin = res.cubin or b""
-    return StageOutput("cubin", f"{len(cubin)} bytes of {target.chip} cubin", 0.0, data=cubin)
+    run.result.link_object = ewp
+    what = "object for nvlink (ptxas -ewp)" if ewp else "cubin"
+    return StageOutput("cubin", f"{len(cubin)} bytes of {target.chip} {what}", 0.0, data=cubin)
 
 
 def _beside_ptxas(run: _Run) -> None:

@@ -100,11 +100,14 @@ def ptxas_command(
     *,
     debug: bool = False,
     threads: int = 1,
+    ewp: bool = False,
 ) -> list[str]:
     """The ptxas command line. Device debug (`options.device_debug`, or `debug`: the PTX says
     `.target ..., debug`) is `-g -O0` (ptxas rejects -g with optimization: "Optimized debugging
     not supported", and -g overrides -lineinfo); line info is `-lineinfo` at the -O level.
-    `threads` > 1 optimizes the functions on that many threads (`--split-compile`)."""
+    `threads` > 1 optimizes the functions on that many threads (`--split-compile`). `ewp`: an
+    object for nvlink (`-ewp`, extensible whole program: the same code as whole-program mode,
+    see `linkable`)."""
     if options.device_debug or debug:
         cmd = [ptxas, f"-arch={target.chip}", "-O0", "-v", "-g"]
     else:
@@ -113,6 +116,8 @@ def ptxas_command(
             cmd.append("-lineinfo")
         if threads > 1:
             cmd += ["--split-compile", str(threads)]
+        if ewp:
+            cmd.append("-ewp")
     return [*cmd, ptx_path, "-o", cubin_path]
 
 
@@ -154,23 +159,38 @@ def ptx_has_debug(ptx: str) -> bool:
 
 
 def run_ptxas(
-    ptx: str, target: Target, options: CompileOptions, *, name: str = "kernel", beside: Callable[[], None] | None = None
+    ptx: str, target: Target, options: CompileOptions, *, name: str = "kernel", beside: Callable[[], None] | None = None,
+    ewp: bool = False,
 ) -> PtxasResult:
     """Assemble `ptx` for `target`; never raises for ptxas failures or timeouts. `beside` is
-    called once ptxas has started: work for this process while it would only wait."""
-    return start_ptxas(ptx, target, options, name=name).finish(beside)
+    called once ptxas has started: work for this process while it would only wait. `ewp`: make
+    an object for `link_objects` instead of a cubin (only for `linkable` PTX)."""
+    return start_ptxas(ptx, target, options, name=name, ewp=ewp).finish(beside)
 
 
-def start_ptxas(ptx: str, target: Target, options: CompileOptions, *, name: str = "kernel") -> RunningPtxas:
+def start_ptxas(ptx: str, target: Target, options: CompileOptions, *, name: str = "kernel",
+                ewp: bool = False) -> RunningPtxas:
     """ptxas on `ptx`, started (`finish` waits for it and reads what it made; `kill` stops it)."""
-    return RunningPtxas(ptx, target, options, name)
+    return RunningPtxas(ptx, target, options, name, ewp)
+
+
+_CALL = re.compile(r"^\s*(?:@!?%\w+\s+)?call(?:\.uni)?\b", re.MULTILINE)
+
+
+def linkable(ptx: str, options: CompileOptions) -> bool:
+    """Whether `ptx` can be assembled as an object for nvlink with the code whole-program ptxas
+    makes. `ptxas -ewp` gives byte-identical SASS and the same -v report for kernels that call
+    nothing; with calls (vprintf, malloc, a device function) it cannot total the stack yet, and
+    a call's code differs; device debug is left to whole-program mode."""
+    return not options.device_debug and not ptx_has_debug(ptx) and _CALL.search(ptx) is None
 
 
 class RunningPtxas:
     """One ptxas process on a PTX text, from its start to its `PtxasResult`."""
 
-    def __init__(self, ptx: str, target: Target, options: CompileOptions, name: str) -> None:
+    def __init__(self, ptx: str, target: Target, options: CompileOptions, name: str, ewp: bool = False) -> None:
         self.ptx = ptx
+        self.ewp = ewp
         self.options = options
         self.proc: subprocess.Popen[str] | None = None
         self.early: PtxasResult | None = None  # a result known before any process ran
@@ -188,7 +208,8 @@ class RunningPtxas:
             fh.write(ptx)
         debug = ptx_has_debug(ptx)
         threads = 1 if debug or options.device_debug else ptxas_threads(ptxas, ptx)
-        cmd = ptxas_command(ptxas, ptx_path, self.cubin_path, target, options, debug=debug, threads=threads)
+        cmd = ptxas_command(ptxas, ptx_path, self.cubin_path, target, options, debug=debug, threads=threads,
+                            ewp=ewp and not debug)
         self.command = shlex.join(cmd)
         try:
             self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -220,6 +241,9 @@ class RunningPtxas:
         output = stdout + stderr
         messages = parse_messages(output)
         kernels = parse_resources(output)
+        if self.ewp:  # (no calls: the whole-program report's cumulative stack is the frame)
+            for res in kernels.values():
+                res.cumulative_stack_bytes = res.cumulative_stack_bytes or res.stack_bytes
         ok = proc.returncode == 0 and os.path.isfile(self.cubin_path)
         cubin: bytes | None = None
         if ok:
@@ -245,6 +269,45 @@ class RunningPtxas:
                 shutil.rmtree(self.workdir, ignore_errors=True)
         if self.early is None:
             self.early = PtxasResult(False, None, {}, [PtxasMessage(None, "error", "ptxas was stopped")], self.command)
+
+
+def find_nvlink(options: CompileOptions) -> str | None:
+    """The nvlink beside the ptxas `options` finds (an object is read by its own toolkit's
+    nvlink), else None."""
+    ptxas = find_ptxas(options)
+    if ptxas is None:
+        return None
+    for directory in dict.fromkeys((os.path.dirname(ptxas), os.path.dirname(os.path.realpath(ptxas)))):
+        cand = os.path.join(directory, "nvlink")
+        if os.path.isfile(cand) and os.access(cand, os.X_OK):
+            return cand
+    return None
+
+
+def link_objects(objects: list[bytes], target: Target, options: CompileOptions) -> tuple[bytes | None, str, str]:
+    """nvlink the `ptxas -ewp` objects into one cubin: (cubin or None, command, what failed)."""
+    nvlink = find_nvlink(options)
+    if nvlink is None:
+        return None, "", "nvlink not found beside ptxas"
+    workdir = tempfile.mkdtemp(prefix="tile-lsp-nvlink-")
+    paths = []
+    for i, data in enumerate(objects):
+        paths.append(os.path.join(workdir, f"unit{i}.cubin"))  # (nvlink reads objects by this suffix)
+        with open(paths[-1], "wb") as fh:
+            fh.write(data)
+    out = os.path.join(workdir, "file.cubin")
+    cmd = [nvlink, f"-arch={target.chip}", *paths, "-o", out]
+    command = shlex.join(cmd)
+    try:
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=options.ptxas_timeout)
+    except (OSError, subprocess.SubprocessError) as exc:
+        return None, command, f"nvlink: {exc}"
+    if done.returncode != 0 or not os.path.isfile(out):
+        return None, command, (done.stderr or done.stdout).strip() or f"nvlink failed with exit status {done.returncode}"
+    with open(out, "rb") as fh:
+        cubin = fh.read()
+    shutil.rmtree(workdir, ignore_errors=True)
+    return cubin, command, ""
 
 
 def parse_messages(output: str) -> list[PtxasMessage]:
