@@ -31,6 +31,8 @@ from typing import Any
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from tile_lsp.compiler.backend.cubin import elf_sections  # noqa: E402
+
 DATA = ROOT / "tests" / "data" / "cutile"
 KNOWN_TILEIRAS = pathlib.Path("/tmp/cutile-venv/lib/python3.11/site-packages/nvidia/cu13/bin/tileiras")
 # The 10-entry file of the cache target (as tests/frontend_half/test_entry_cache.py builds it) and
@@ -63,20 +65,6 @@ def ptx_instructions(ptx: str) -> dict[str, int]:
         if depth == 0 and closed:
             current = None
     return counts
-
-
-def elf_sections(data: bytes) -> dict[str, bytes]:
-    """Section name -> contents of a 64-bit little-endian ELF (a cubin)."""
-    shoff = struct.unpack_from("<Q", data, 0x28)[0]
-    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x3A)
-    headers = [struct.unpack_from("<IIQQQQ", data, shoff + i * shentsize) for i in range(shnum)]
-    names_at = headers[shstrndx][4]
-
-    def name(offset: int) -> str:
-        end = data.index(b"\0", names_at + offset)
-        return data[names_at + offset : end].decode()
-
-    return {name(h[0]): data[h[4] : h[4] + h[5]] for h in headers if h[1] != 8}  # 8: NOBITS
 
 
 def cubin_registers(data: bytes) -> dict[str, int]:

@@ -12,6 +12,7 @@ import time
 import pytest
 
 from backhalf.util import parse_ok
+from tile_lsp.compiler.backend.cubin import elf_sections
 from tile_lsp.compiler.backend.cuda_tools import find_libdevice
 from tile_lsp.compiler.backend.llvm import LLVMError, emit_ptx, optimize, optimize_with_stats
 from tile_lsp.compiler.backend.llvmir import emit_llvm_ir
@@ -431,16 +432,6 @@ def test_code_generation_from_another_thread() -> None:
     assert ".func f()" in emit_ptx(good, Target(80))
 
 
-def _elf_sections(data: bytes) -> dict[str, bytes]:
-    import struct
-
-    shoff = struct.unpack_from("<Q", data, 0x28)[0]
-    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x3A)
-    headers = [struct.unpack_from("<IIQQQQ", data, shoff + i * shentsize) for i in range(shnum)]
-    names = headers[shstrndx][4]
-    return {data[names + h[0] : data.index(b"\0", names + h[0])].decode(): data[h[4] : h[4] + h[5]] for h in headers}
-
-
 def test_ptxas_splits_a_file_of_kernels_over_threads_with_the_same_cubin(monkeypatch: pytest.MonkeyPatch) -> None:
     """Two kernels: ptxas optimizes them on two threads (`--split-compile`); the code, the -v
     report and every cubin section but ptxas's note of its command line are as on one thread."""
@@ -464,7 +455,7 @@ def test_ptxas_splits_a_file_of_kernels_over_threads_with_the_same_cubin(monkeyp
     assert whole.ok and "--split-compile" not in whole.command
     assert split.kernels == whole.kernels and len(whole.kernels) == 2
     assert split.cubin is not None and whole.cubin is not None
-    a, b = _elf_sections(split.cubin), _elf_sections(whole.cubin)
+    a, b = elf_sections(split.cubin), elf_sections(whole.cubin)
     assert a.keys() == b.keys()
     assert [name for name in a if a[name] != b[name]] == [".note.nv.tkinfo"]
     assert any(name.startswith(".text.") for name in a)

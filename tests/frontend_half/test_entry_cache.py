@@ -13,6 +13,7 @@ import time
 import pytest
 
 from tile_lsp.cli import main
+from tile_lsp.compiler.backend.cubin import elf_sections
 from tile_lsp.compiler.backend.ptx_link import merge_ptx
 from tile_lsp.compiler.backend.ptxas import find_ptxas, run_ptxas
 from tile_lsp.compiler.entry_cache import EntryCache, split_units
@@ -140,21 +141,6 @@ def test_merged_ptx_is_one_module_ptxas_accepts(cold: tuple[CompileResult, float
     assert len(texts) == 10 and texts == sorted(k for k in linked if k.startswith(".text."))
     assert all(linked[k] == whole[k] for k in texts)
     assert cubin.kernels == res.kernels  # and the -v report of each is the same
-
-
-def elf_sections(data: bytes) -> dict[str, bytes]:
-    """Section name -> contents of a 64-bit little-endian ELF (a cubin)."""
-    import struct
-
-    shoff = struct.unpack_from("<Q", data, 0x28)[0]
-    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x3A)
-    headers = [struct.unpack_from("<IIQQQQ", data, shoff + i * shentsize) for i in range(shnum)]
-    names_at = headers[shstrndx][4]
-
-    def name(offset: int) -> str:
-        return data[names_at + offset : data.index(b"\0", names_at + offset)].decode()
-
-    return {name(h[0]): data[h[4] : h[4] + h[5]] for h in headers if h[1] != 8}  # 8: NOBITS
 
 
 def test_line_maps_follow_units_that_moved(cache: EntryCache, cold: tuple[CompileResult, float]) -> None:
