@@ -523,6 +523,18 @@ def test_file_with_a_call_is_assembled_whole() -> None:
 
 
 @pytest.mark.skipif(not HAS_PTXAS, reason="needs ptxas")
+def test_a_ptxas_without_ewp_assembles_the_file_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A ptxas whose --help has no --extensible-whole-program (an older toolkit): whole-program
+    checks, and the file's cubin from ptxas on the merged PTX."""
+    from tile_lsp.compiler.backend import ptxas
+
+    monkeypatch.setattr(ptxas, "_has_option", lambda path, option: option != "--extensible-whole-program")
+    result = compile_source(SourceText(TEN, "t.mlir"), OPTIONS, "cubin", cache=EntryCache())
+    assert result.ok and result.unit_stats is not None and result.unit_stats.merged_ptxas == "run"
+    assert "-ewp" not in (result.ptxas_command or "")
+
+
+@pytest.mark.skipif(not HAS_PTXAS, reason="needs ptxas")
 def test_file_cubin_of_an_edit_starts_beside_the_edited_entrys_ptxas(tmp_path: pathlib.Path,
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """Without nvlink, one entry of ten edited, --emit cubin: the file's ptxas starts while the

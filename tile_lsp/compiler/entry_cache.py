@@ -606,8 +606,7 @@ def _start_file_cubin_beside(
         target = partial[0].target if partial else None
         if ptx is None or target is None:
             return
-        if (ptxas.linkable(ptx.text, options) and all(d[0].link_object for d in done if d is not None)
-                and ptxas.find_nvlink(options) is not None):
+        if ptxas.linkable(ptx.text, options) and all(d[0].link_object for d in done if d is not None):
             return  # (the file's cubin will be linked from the units' objects)
         texts: list[str] = []
         for i, d in enumerate(done):

@@ -124,15 +124,10 @@ def ptxas_command(
 _FUNCTION_START = re.compile(r"^[ \t]*(?:\.visible\s+|\.weak\s+)?\.(?:entry|func)\b[^;\n]*$", re.MULTILINE)
 
 
-@functools.lru_cache(maxsize=8)
 def splits_compile(ptxas: str) -> bool:
     """Whether this ptxas has `--split-compile N` (functions optimized on N threads). With it the
     cubin is the same but for the command line ptxas records in it, and so is the -v report."""
-    try:
-        usage = subprocess.run([ptxas, "--help"], capture_output=True, text=True, timeout=10).stdout
-    except (OSError, subprocess.SubprocessError):
-        return False
-    return "--split-compile" in usage
+    return _has_option(ptxas, "--split-compile")
 
 
 def ptxas_threads(ptxas: str, ptx: str) -> int:
@@ -181,8 +176,21 @@ def linkable(ptx: str, options: CompileOptions) -> bool:
     """Whether `ptx` can be assembled as an object for nvlink with the code whole-program ptxas
     makes. `ptxas -ewp` gives byte-identical SASS and the same -v report for kernels that call
     nothing; with calls (vprintf, malloc, a device function) it cannot total the stack yet, and
-    a call's code differs; device debug is left to whole-program mode."""
-    return not options.device_debug and not ptx_has_debug(ptx) and _CALL.search(ptx) is None
+    a call's code differs; device debug is left to whole-program mode. Also: this ptxas has
+    `-ewp` and an nvlink beside it."""
+    if options.device_debug or ptx_has_debug(ptx) or _CALL.search(ptx) is not None:
+        return False
+    ptxas = find_ptxas(options)
+    return ptxas is not None and _has_option(ptxas, "--extensible-whole-program") and find_nvlink(options) is not None
+
+
+@functools.lru_cache(maxsize=8)
+def _has_option(ptxas: str, option: str) -> bool:
+    try:
+        usage = subprocess.run([ptxas, "--help"], capture_output=True, text=True, timeout=10).stdout
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return option in usage
 
 
 class RunningPtxas:
