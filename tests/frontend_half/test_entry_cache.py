@@ -529,9 +529,13 @@ def test_a_ptxas_without_ewp_assembles_the_file_whole(monkeypatch: pytest.Monkey
     from tile_lsp.compiler.backend import ptxas
 
     monkeypatch.setattr(ptxas, "_has_option", lambda path, option: option != "--extensible-whole-program")
+    monkeypatch.setenv("TILE_LSP_JOBS", "1")  # (units compiled here, where the calls are seen)
+    asked: list[bool] = []
+    real_start = ptxas.start_ptxas
+    monkeypatch.setattr(ptxas, "start_ptxas", lambda *a, ewp=False, **k: asked.append(ewp) or real_start(*a, ewp=ewp, **k))
     result = compile_source(SourceText(TEN, "t.mlir"), OPTIONS, "cubin", cache=EntryCache())
     assert result.ok and result.unit_stats is not None and result.unit_stats.merged_ptxas == "run"
-    assert "-ewp" not in (result.ptxas_command or "")
+    assert len(asked) == 11 and not any(asked)  # ten checks and the file's ptxas, none with -ewp
 
 
 @pytest.mark.skipif(not HAS_PTXAS, reason="needs ptxas")
