@@ -396,6 +396,7 @@ class Doc:
     drift: dict[str, Any] | None = None  # where the shadow first differed from the client's text
     tainted: list[tuple[int, int]] = dataclasses.field(default_factory=list)  # versions the server's text differed
     check_now: bool = False
+    cursor: int = 0  # where the last change ended (the editor's cursor)
     last_mismatch_step: int = -(10**9)
     reopened: int = 0
 
@@ -421,6 +422,7 @@ class Fuzzer:
         self.stderr_block: list[str] = []
         self.rss: dict[str, int | None] = {}
         self.children: dict[str, int] = {}
+        self.children_names: dict[str, dict[str, int]] = {}
         self.seen_children: dict[int, tuple[int, str]] = {}
         self.max_children = 0
         self.text_checks = 0
@@ -438,6 +440,9 @@ class Fuzzer:
         self.phase = "setup"
         self.client_last_exception: dict[str, Any] | None = None
         self.notes: list[str] = []
+        self.shadow_fits: list[dict[str, Any]] = []
+        self.cursor_request = False
+        self.cursor_back = 0
         self.after_drift: Counter[str] = Counter()
 
     # -- recording ---------------------------------------------------------------------------
@@ -730,7 +735,7 @@ class Fuzzer:
         kinds = [
             ("insert_char", 14), ("delete_chars", 10), ("insert_word", 8), ("delete_word", 6), ("insert_line", 4),
             ("delete_line", 4), ("duplicate_line", 3), ("paste_block", 3), ("duplicate_entry", 1), ("delete_brace", 2),
-            ("type_op", 4), ("undo", 6), ("revert", 2), ("line_break", 6), ("odd_text", 3), ("nest_or_huge", 2),
+            ("type_op", 4), ("undo", 6), ("revert", 2), ("line_break", 6), ("odd_text", 3), ("nest_or_huge", 3),
             ("harmless", 8), ("multi_change", 3),
         ]
         kind = rng.choices([k for k, _ in kinds], [w for _, w in kinds])[0]
@@ -852,13 +857,14 @@ class Fuzzer:
             content.append({"range": {"start": lines.position(start), "end": lines.position(end)}, "text": new})
             inverse.append((start, start + len(new), text[start:end]))
             text = text[:start] + new + text[end:]
+            doc.cursor = start + len(new)
         before = doc.text
         doc.text = text
         doc.version += 1
         doc.versions[doc.version] = text
-        if doc.shadow is not None and doc.drift is None:
+        if doc.shadow is not None:
             shadow_apply(doc.shadow, content)
-            if doc.shadow.source != text:
+            if doc.drift is None and doc.shadow.source != text:
                 doc.drift = drift_sample(before, content, doc.shadow.source, text, doc.version)
                 if len(before) > 2000 or self.opts.save_texts:
                     doc.drift["text_before_file"] = self.save_text(before, f"drift-{doc.name}-v{doc.version - 1}")
@@ -881,13 +887,17 @@ class Fuzzer:
     def _pos(self, doc: Doc) -> dict[str, int]:
         text = doc.text
         lines = Lines(text)
+        if self.cursor_request:
+            self.cursor_request = False
+            return lines.position(snap(text, doc.cursor - self.rng.randint(0, self.cursor_back)))
         r = self.rng.random()
         if r < 0.08:  # the end of a line; or past it (LSP: the line's end)
             ln = self.rng.randrange(len(lines.starts))
             return {"line": ln, "character": lines.utf16_len(ln) + (self.rng.randint(1, 5) if r < 0.03 else 0)}
         return lines.position(self._offset(text))
 
-    async def send_request(self, doc: Doc, method: str | None = None, *, wait: bool = False) -> Pending | None:
+    async def send_request(self, doc: Doc, method: str | None = None, *, wait: bool = False, at_cursor: bool = False,
+                           back: int = 0) -> Pending | None:
         assert self.client is not None
         outstanding = sum(1 for p in self.client.pending.values() if not p.cancel_sent)
         if outstanding >= self.opts.max_outstanding:
@@ -913,6 +923,8 @@ class Fuzzer:
             self.requests_sent["didSave"] += 1
             return None
         params: dict[str, Any] = {"textDocument": td}
+        self.cursor_request = at_cursor or rng.random() < 0.4  # where the user is typing, as editors ask
+        self.cursor_back = back
         if method in ("textDocument/hover", "textDocument/definition", "textDocument/documentHighlight",
                       "textDocument/implementation", "textDocument/prepareRename"):
             params["position"] = self._pos(doc)
@@ -943,6 +955,7 @@ class Fuzzer:
             params["context"] = {"diagnostics": diags, **({"only": [rng.choice(["quickfix", "refactor"])]} if rng.random() < 0.2 else {})}
         elif method == "tileLsp/viewStage":
             params = {"uri": doc.uri, "stage": rng.choice(["cuda_tile", "tileaa", "gpu", "nvvm", "llvm", "llvm-ir", "ptx", "cubin"])}
+        self.cursor_request = False
         self.requests_sent[method] += 1
         texts = {d.uri: d.text for d in self.docs.values()}
         pending = await self.client.request(method, params, uri=doc.uri, version=doc.version, texts=texts)
@@ -1011,6 +1024,7 @@ class Fuzzer:
         if label is not None:
             self.rss[label] = rss_kib(self.client.pid)
             self.children[label] = len(found)
+            self.children_names[label] = dict(Counter(name for _, name in found.values()))
 
     async def check_text(self, doc: Doc) -> None:
         """Does the server hold the client's text? (see the module docstring)"""
@@ -1038,6 +1052,13 @@ class Fuzzer:
             requests[method] = await self.client.request(method, {"textDocument": {"uri": doc.uri}, **extra}, uri=doc.uri, version=version, texts=texts)
             self.requests_sent[method] += 1
         answers = {m: await self.wait_for(p) for m, p in requests.items()}
+        shadow_text = doc.shadow.source if doc.shadow is not None else text
+        if shadow_text != text:  # pygls's model holds another text: which one do the answers fit?
+            await self.drain(quiet=True)
+            by_shadow = expected_features(shadow_text, doc.path)
+            fits = [m for m, a in answers.items() if a is not None and "result" in a and a["result"] == by_shadow[m]]
+            self.shadow_fits.append({"doc": doc.name, "version": version, "answers_fit_pygls_text": fits,
+                                     "answers_fit_client_text": [m for m, a in answers.items() if a is not None and a.get("result") == expected[m]]})
         differs = []
         for method, answer in answers.items():
             if answer is None or "error" in answer:
@@ -1167,6 +1188,19 @@ class Fuzzer:
                      if (alt == expected if compared == "all" else expected <= alt) else "content")
             if self.tainted(doc, doc.version):
                 cause += " (the server's text differed from the client's at this version)"
+            shadow_text = doc.shadow.source if doc.shadow is not None else doc.text
+            if shadow_text != doc.text:  # is the publish exactly the diagnostics of pygls's text?
+                other = os.path.join(self.tmp, "pygls-text", os.path.basename(doc.path))
+                os.makedirs(os.path.dirname(other), exist_ok=True)
+                with open(other, "wb") as f:
+                    f.write(shadow_text.encode("utf-8", "surrogatepass"))
+                theirs = (await run_cli(["check", "--format", "json", other])).get("diagnostics", [])
+                ssrc, slines = SourceText(shadow_text), Lines(shadow_text)
+                want = {(ssrc.offset(d["line"] - 1, d["column"] - 1), SEVERITY.get(d["severity"], 0), d["message"]) for d in theirs}
+                have = {(slines.offset(d["range"]["start"]["line"], d["range"]["start"]["character"]), d.get("severity", 1), d["message"])
+                        for d in server_front}
+                cause += ("; the publish is exactly `tile-lsp check` of the text pygls's TextDocument holds after the same changes"
+                          if want == have else "; pygls's text differs too, but the publish is not its diagnostics either")
             self.fail("final_diagnostics", {
                 "doc": doc.name, "version": doc.version, "cause": cause, "pipeline": state,
                 "missing": [_show_diag(k, doc.text) for k in sorted(missing, key=str)[:8]],
@@ -1244,6 +1278,9 @@ class Fuzzer:
         client, opts, rng = self.client, self.opts, self.rng
         docs = list(self.docs.values())
         doc = docs[0]
+        # an editor stays in one file for a while: switch every 20..(edits / 2 per document) edits
+        stay = max(40, opts.edits // (2 * len(docs)))
+        switch_at = rng.randint(20, stay)
         deadline = self.start_time + opts.time_limit if opts.time_limit else None
         interval = 1.0 / opts.rate if opts.rate > 0 else 0.0
         next_at = time.monotonic()
@@ -1255,8 +1292,9 @@ class Fuzzer:
             if not client.alive():
                 self.fail("crash", {"returncode": client.proc.returncode if client.proc else None, "stderr": client.stderr[-30:]})
                 return
-            if rng.random() < 0.01 or len(doc.text) == 0 and len(docs) > 1 and rng.random() < 0.1:
-                doc = rng.choice(docs)
+            if self.steps >= switch_at and len(docs) > 1:
+                doc = rng.choice([d for d in docs if d is not doc])
+                switch_at = self.steps + rng.randint(20, stay)
             kind, steps, typing = self.generate(doc)
             self.edit_kinds[kind] += 1
             for step in steps:
@@ -1268,7 +1306,9 @@ class Fuzzer:
                 if self.steps == 100:
                     self.sample_process("after_100")
                 if typing and rng.random() < 0.4:
-                    await self.send_request(doc, "textDocument/completion")
+                    await self.send_request(doc, "textDocument/completion", at_cursor=True)
+                if kind == "nest_or_huge":
+                    await self.send_request(doc, "textDocument/hover", at_cursor=True, back=3)
                 n_requests = rng.choices([0, 1, 2, 3], [40, 35, 18, 7])[0]
                 for _ in range(n_requests):
                     await self.send_request(doc)
@@ -1413,11 +1453,13 @@ class Fuzzer:
             "refused": dict(self.refused),
             "rss_kib": self.rss,
             "children": self.children | {"max_seen": self.max_children, "distinct_seen": len(self.seen_children)},
+            "children_names": self.children_names,
             "orphans": getattr(self, "orphans", []),
             "text_checks": {"count": self.text_checks, "mode": self.text_check_mode,
                             "reopened_after_mismatch": {d.name: d.reopened for d in self.docs.values() if d.reopened}},
             "invalid_ranges_after_drift": dict(self.after_drift),
             "notes": self.notes,
+            "shadow_fits": self.shadow_fits[:20],
             "final": self.final,
             "handler_exceptions": {k: {**v, "channels": dict(v["channels"])} for k, v in self.exceptions.items()},
             "failures": failures,
@@ -1595,7 +1637,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--json", help="write every number and sample here")
     ap.add_argument("--samples", type=int, default=8, help="samples kept per failure kind")
     ap.add_argument("--save-texts", action="store_true", help="write the text of each failing request to --artifacts")
-    ap.add_argument("--artifacts", default="fuzz-artifacts")
+    ap.add_argument("--artifacts", default=os.path.join(tempfile.gettempdir(), "tile-lsp-fuzz-artifacts"),
+                    help="where reproductions (texts before a drift, failing texts) are written")
     ap.add_argument("--keep", action="store_true", help="keep the temporary folder (documents, cache)")
     ap.add_argument("--strict", action="store_true", help="flags (latency, RSS, children) fail too")
     ap.add_argument("-v", "--verbose", action="store_true")
