@@ -149,7 +149,20 @@ def cmd_run(args: argparse.Namespace) -> int:
 def cmd_serve(args: argparse.Namespace) -> int:
     from tile_lsp.server import serve
 
-    serve(args.tcp)
+    token_file = getattr(args, "token_file", None)
+    if token_file is not None and args.tcp is None:
+        print("tile-lsp serve: --token-file goes with --tcp", file=sys.stderr)
+        return 2
+    if args.tcp is not None and not 0 <= args.tcp <= 65535:
+        print(f"tile-lsp serve: --tcp {args.tcp} is not a port (0-65535; 0: any free one)", file=sys.stderr)
+        return 2
+    from tile_lsp.transport import TokenError
+
+    try:
+        serve(args.tcp, token_file)
+    except TokenError as exc:
+        print(f"tile-lsp serve: {exc}", file=sys.stderr)
+        return 2
     return 0
 
 
@@ -228,8 +241,18 @@ def _new_parser() -> argparse.ArgumentParser:
                      help="exit after S seconds without a command (default 1800)")
     dmn.add_argument("--json", action="store_true", help="status as JSON")
     dmn.set_defaults(func=cmd_daemon)
-    srv = sub.add_parser("serve", help="run the language server (stdio; --tcp PORT binds 127.0.0.1)")
-    srv.add_argument("--tcp", type=int, metavar="PORT", help="listen on 127.0.0.1:PORT instead of stdio")
+    srv = sub.add_parser(
+        "serve",
+        help="run the language server (stdio; --tcp PORT: 127.0.0.1, one client with the token)",
+        description="The language server over stdio, or with --tcp on 127.0.0.1:PORT for one client: its first "
+        'message must be initialize with initializationOptions {"token": "<secret>"}; the server exits when '
+        "that client disconnects.",
+    )
+    srv.add_argument("--tcp", type=int, metavar="PORT",
+                     help="listen on 127.0.0.1:PORT instead of stdio (0: a free port, printed on stderr)")
+    srv.add_argument("--token-file", metavar="PATH",
+                     help="with --tcp: the token is the text of PATH (a file of yours, mode 0600 or 0400); "
+                          "default: a new token, written to a 0600 file whose path is printed on stderr")
     srv.set_defaults(func=cmd_serve)
     return ap
 
@@ -254,5 +277,5 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap = build_parser()
     args = ap.parse_args(argv)
     if args.command is None:  # editors start `tile-lsp` bare: serve over stdio
-        return cmd_serve(argparse.Namespace(tcp=None))
+        return cmd_serve(argparse.Namespace(tcp=None, token_file=None))
     return int(args.func(args))

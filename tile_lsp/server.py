@@ -879,13 +879,15 @@ def _stem(path: str) -> str:
     return os.path.splitext(base)[0]
 
 
-def serve(tcp_port: int | None = None) -> None:
-    """Run the server over stdio, or on 127.0.0.1:PORT with --tcp."""
+def serve(tcp_port: int | None = None, token_file: str | None = None) -> None:
+    """Run the server over stdio, or on 127.0.0.1:PORT with --tcp for the one client that
+    sends the token (`tile_lsp/transport.py`; `token_file`: the user's own, else a new one)."""
     # The IR of open documents is a large, long-lived heap: full collections of it cost
     # 100+ ms on big files, so collect the oldest generation much less often.
     gc.set_threshold(50_000, 50, 100)
-    server = TileServer()
     if tcp_port is not None:
-        server.ls.start_tcp("127.0.0.1", tcp_port)
+        from tile_lsp import transport
+
+        transport.serve_tcp(TileServer().ls, "127.0.0.1", tcp_port, token_file)  # (TokenError: a bad file)
     else:
-        server.ls.start_io()
+        TileServer().ls.start_io()

@@ -118,3 +118,23 @@ def read_private(path: str, limit: int | None = None) -> bytes | None:
     finally:
         if fd >= 0:
             os.close(fd)
+
+
+def read_secret(path: str, limit: int = 4096) -> bytes | None:
+    """The bytes of `path` if only this user can read it: a regular file of this user's (not a
+    link), mode without any group or other bits (0600, 0400), at most `limit` bytes; else None."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_uid != os.geteuid() or st.st_mode & 0o077 or st.st_size > limit:
+            return None
+        with os.fdopen(fd, "rb") as f:
+            fd = -1
+            return f.read(limit + 1)[: limit]
+    finally:
+        if fd >= 0:
+            os.close(fd)
