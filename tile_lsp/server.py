@@ -51,7 +51,15 @@ from tile_lsp.features import (
     upstream_hover,
 )
 from tile_lsp.features import pipeline_view as pview
-from tile_lsp.session import Session, Settings, Snapshot
+from tile_lsp.session import (
+    DEFAULT_PREVIEW_DIR,
+    PROGRAM_SETTINGS,
+    Session,
+    Settings,
+    Snapshot,
+    preview_dir_refusal,
+    program_refusal,
+)
 
 DEBOUNCE_S = 0.005  # coalesces keystroke bursts; small, since re-parsing one entry is cheap
 PIPELINE_DEBOUNCE_S = 0.1  # in a burst of edits, a compile starts once typing pauses this long
@@ -138,6 +146,9 @@ class TileServer:
 
     def schedule_diagnostics(self, snap: Snapshot) -> None:
         old = self.pending.pop(snap.uri, None)
+        self.warned: set[str] = set()  # warnings shown once per session (refused settings, files left alone)
+        # (program path, untrusted folders) -> why refused (None: accepted), see `trusted_settings`
+        self._program_verdicts: dict[tuple[str, tuple[str, ...]], str | None] = {}
         if old is not None:
             old.cancel()
         now = time.monotonic()
@@ -263,7 +274,7 @@ class TileServer:
             analysis = analysis if analysis is not None else snap.analysis
             if any(d.is_error for d in analysis.diagnostics):
                 return None
-        options, target_error = self.session.settings.compile_options()
+        options, target_error = self.trusted_settings().compile_options()
         return PipelineRequest(snap.text, snap.path, options, "ptx", target_error)
 
     def cached_report(self, snap: Snapshot) -> tuple[PipelineReport | None, str | None]:
@@ -332,6 +343,61 @@ class TileServer:
         request = self.pipeline_request(snap, analysis)
         if request is None:
             return None
+    # -- settings from untrusted places ----------------------------------------------
+    def workspace_folders(self) -> list[str]:
+        """The client's workspace folders (rootUri/rootPath and workspaceFolders)."""
+        folders: list[str] = []
+        try:
+            workspace = self.ls.workspace
+        except Exception:  # before initialize
+            return folders
+        if workspace.root_path:
+            folders.append(workspace.root_path)
+        folders += [uri_to_path(f.uri) for f in workspace.folders.values()]
+        return folders
+
+    def untrusted_folders(self) -> list[str]:
+        """Folders whose settings a cloned repository can set: the workspace folders and the
+        folders of the open documents. A program a setting names must lie outside them."""
+        folders = self.workspace_folders()
+        folders += [os.path.dirname(d.path) for d in list(self.session.documents.values()) if os.path.isabs(d.path)]
+        return sorted({os.path.normpath(f) for f in folders if os.path.isabs(f)})
+
+    def warn_once(self, message: str) -> None:
+        if message in self.warned:
+            return
+        self.warned.add(message)
+        log.warning(message)
+        self.ls.window_show_message(lsp.ShowMessageParams(type=lsp.MessageType.Warning, message=message))
+
+    def checked_settings(self, settings: Settings) -> Settings:
+        """`settings` with the refused ones (session.Settings.checked) at their defaults, each
+        refusal shown once as a warning."""
+        checked, notes = settings.checked(self.untrusted_folders())
+        for note in notes:
+            self.warn_once(note)
+        return checked
+
+    def trusted_settings(self) -> Settings:
+        """The settings in force, with the program paths checked again against the folders of
+        the documents open now (a document opened after the settings came may hold the program
+        a setting names): a program refused now is dropped from the session's settings."""
+        settings = self.session.settings
+        values = [getattr(settings, key) for key in PROGRAM_SETTINGS if getattr(settings, key)]
+        if not values:
+            return settings
+        folders = tuple(self.untrusted_folders())
+        refused = False
+        for value in values:
+            verdict_key = (str(value), folders)
+            if verdict_key not in self._program_verdicts:
+                self._program_verdicts[verdict_key] = program_refusal(value, folders)
+            if self._program_verdicts[verdict_key] is not None:
+                refused = True
+        if refused:
+            self.session.settings = settings = self.checked_settings(settings)
+        return settings
+
         return await self.pipeline.compile(request, self.timeout())
 
     async def view_stage(self, params: Any) -> dict[str, Any]:
@@ -477,7 +543,8 @@ class TileServer:
 
         @ls.feature(lsp.INITIALIZE)
         def initialize(params: lsp.InitializeParams) -> None:
-            self.session.settings = Settings.from_json(params.initialization_options)
+            # (over TCP the transport has taken the token out of the options: tile_lsp/transport.py)
+            self.session.settings = self.checked_settings(Settings.from_json(params.initialization_options))
 
         @ls.feature(lsp.SHUTDOWN)
         def shutdown(params: Any) -> None:
@@ -545,6 +612,7 @@ class TileServer:
                 ]
             except asyncio.CancelledError:
                 raise
+        settings = self.checked_settings(settings)
             except Exception:
                 self._log_failure()
                 return []
