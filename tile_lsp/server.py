@@ -515,6 +515,7 @@ class TileServer:
         Open documents are re-checked (the compile options may have changed)."""
         if self.gpu_override and not settings.gpuName and settings.computeCapability is None:
             settings = dataclasses.replace(settings, gpuName=self.gpu_override)
+        settings = self.checked_settings(settings)
         changed = settings != self.session.settings
         self.session.settings = settings
         if changed:
@@ -612,7 +613,6 @@ class TileServer:
                 ]
             except asyncio.CancelledError:
                 raise
-        settings = self.checked_settings(settings)
             except Exception:
                 self._log_failure()
                 return []
