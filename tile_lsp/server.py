@@ -22,20 +22,24 @@ import gc
 import logging
 import os
 import pathlib
+import threading
 import time
 import traceback
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar, cast
 from urllib.parse import unquote, urlparse
 
 from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
+from pygls.protocol.language_server import lsp_method
 
 from tile_lsp import __version__
 from tile_lsp import protocol as proto
 from tile_lsp.background import CANCELLED, DONE, BackgroundPipeline, EarlyReport, PipelineReport, PipelineRequest
 from tile_lsp.compiler.diagnostics import Diagnostic
-from tile_lsp.compiler.document import DocumentAnalysis
+from tile_lsp.compiler.document import DocumentAnalysis, Stopped
 from tile_lsp.compiler.pipeline import STAGES, detect_start
 from tile_lsp.compiler.source import SourceText, Span
 from tile_lsp.compiler.upstream import is_upstream
@@ -51,15 +55,7 @@ from tile_lsp.features import (
     upstream_hover,
 )
 from tile_lsp.features import pipeline_view as pview
-from tile_lsp.session import (
-    DEFAULT_PREVIEW_DIR,
-    PROGRAM_SETTINGS,
-    Session,
-    Settings,
-    Snapshot,
-    preview_dir_refusal,
-    program_refusal,
-)
+from tile_lsp.session import Session, Settings, Snapshot
 
 DEBOUNCE_S = 0.005  # coalesces keystroke bursts; small, since re-parsing one entry is cheap
 PIPELINE_DEBOUNCE_S = 0.1  # in a burst of edits, a compile starts once typing pauses this long
@@ -98,12 +94,43 @@ def uri_to_path(uri: str) -> str:
     return unquote(parsed.path) if parsed.scheme == "file" else uri
 
 
+class _OwnTextProtocol(LanguageServerProtocol):
+    """pygls's protocol without its text documents: the server keeps its own (`tile_lsp.textsync`
+    through `_open_or_change`). pygls's TextDocument breaks lines with `str.splitlines` (at \f,
+    U+2028, ... too), so edits after a form feed landed a line too high; and an update it failed
+    skipped our didChange handler."""
+
+    def _user(self, method: str, params: Any) -> Any:
+        if (handler := self.fm.features.get(method)) is not None:
+            yield handler, (params,), None
+
+    @lsp_method(lsp.TEXT_DOCUMENT_DID_OPEN)
+    def lsp_text_document__did_open(self, params: lsp.DidOpenTextDocumentParams) -> Any:
+        yield from self._user(lsp.TEXT_DOCUMENT_DID_OPEN, params)
+
+    @lsp_method(lsp.TEXT_DOCUMENT_DID_CHANGE)
+    def lsp_text_document__did_change(self, params: lsp.DidChangeTextDocumentParams) -> Any:
+        yield from self._user(lsp.TEXT_DOCUMENT_DID_CHANGE, params)
+
+    @lsp_method(lsp.TEXT_DOCUMENT_DID_CLOSE)
+    def lsp_text_document__did_close(self, params: lsp.DidCloseTextDocumentParams) -> Any:
+        yield from self._user(lsp.TEXT_DOCUMENT_DID_CLOSE, params)
+
+
 class TileServer:
     """tile-lsp's server: a pygls LanguageServer plus the document Session."""
 
     def __init__(self) -> None:
-        self.ls = LanguageServer("tile-lsp", __version__, text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental)
+        self.ls = LanguageServer(
+            "tile-lsp", __version__, text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental, protocol_cls=_OwnTextProtocol
+        )
         self.session = Session()
+        # Background analyses, one at a time: a queued one whose version was superseded is
+        # skipped, a running one stops at its next item (Snapshot.analysis_unless_superseded).
+        self.analysis_pool = ThreadPoolExecutor(1, thread_name_prefix="tile-lsp-analysis")
+        # Expensive requests (semantic tokens, references, completion, code actions), one at a
+        # time off the loop: hovers, edits and $/cancelRequest are read meanwhile (`off_loop`).
+        self.request_pool = ThreadPoolExecutor(1, thread_name_prefix="tile-lsp-request")
         self.pending: dict[str, asyncio.Task[None]] = {}
         self.last_edit: dict[str, float] = {}  # uri -> when its latest version came (monotonic)
         self.front_end_clean: dict[str, bool] = {}  # uri -> its last analysed version had no errors
@@ -130,25 +157,49 @@ class TileServer:
 
         return wrap
 
+    def off_loop(self, default: Callable[[], object]) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+        """An expensive request handler `fn(params, snap, cancelled)`, run on the request thread
+        so that the loop keeps reading and answering (hovers, didChange, $/cancelRequest); `snap`
+        is the document's version when the request came (None: not open). A $/cancelRequest
+        cancels the handler's task (pygls): it answers RequestCancelled at once, and `cancelled()`
+        turns true for the work's checkpoints (a job not started yet does not start). A failure
+        logs to the client and answers `default()`."""
+
+        def wrap(fn: Callable[..., Any]) -> Callable[..., Any]:
+            def job(params: Any, snap: Snapshot | None, flag: threading.Event) -> Any:
+                if flag.is_set():
+                    raise Stopped()
+                return fn(params, snap, flag.is_set)
+
+            @functools.wraps(fn)
+            async def run(params: Any) -> Any:
+                flag = threading.Event()
+                snap = self.snapshot(params.text_document.uri)
+                try:
+                    return await asyncio.get_running_loop().run_in_executor(self.request_pool, job, params, snap, flag)
+                except asyncio.CancelledError:
+                    flag.set()
+                    raise
+                except Stopped:
+                    raise asyncio.CancelledError() from None
+                except Exception:  # never let one request kill the server
+                    self._log_failure()
+                    return default()
+
+            return run
+
+        return wrap
+
     def _log_failure(self) -> None:
         text = traceback.format_exc()
         log.error(text)
         self.ls.window_log_message(lsp.LogMessageParams(type=lsp.MessageType.Error, message=text))
 
     def snapshot(self, uri: str) -> Snapshot | None:
-        snap = self.session.get(uri)
-        if snap is None:
-            return None
-        doc = self.ls.workspace.get_text_document(uri)
-        if doc.version is not None and doc.version != snap.version:  # should not happen; be safe
-            snap = self.session.update(uri, doc.version, doc.source, uri_to_path(uri))
-        return snap
+        return self.session.get(uri)  # (the server's own text: `_open_or_change`)
 
     def schedule_diagnostics(self, snap: Snapshot) -> None:
         old = self.pending.pop(snap.uri, None)
-        self.warned: set[str] = set()  # warnings shown once per session (refused settings, files left alone)
-        # (program path, untrusted folders) -> why refused (None: accepted), see `trusted_settings`
-        self._program_verdicts: dict[tuple[str, tuple[str, ...]], str | None] = {}
         if old is not None:
             old.cancel()
         now = time.monotonic()
@@ -190,13 +241,17 @@ class TileServer:
 
     async def _analyse_and_publish(self, snap: Snapshot, pause: float) -> None:
         try:
-            # Off the request loop: hovers and definitions keep being answered meanwhile.
-            analysis = await asyncio.get_running_loop().run_in_executor(None, lambda: snap.analysis)
+            # Off the request loop: hovers and definitions keep being answered meanwhile. None:
+            # the version was superseded before or while it was analysed (its task publishes).
+            found = await asyncio.get_running_loop().run_in_executor(self.analysis_pool, snap.analysis_unless_superseded)
         except asyncio.CancelledError:
             raise
         except Exception:  # an analysis bug must not kill the server
             self._log_failure()
             return
+        if found is None:
+            return
+        analysis = found
         self.front_end_clean[snap.uri] = not any(d.is_error for d in analysis.diagnostics)
         if not self.session.is_latest(snap):
             return  # a newer version arrived while we worked: its own task will publish
@@ -274,7 +329,7 @@ class TileServer:
             analysis = analysis if analysis is not None else snap.analysis
             if any(d.is_error for d in analysis.diagnostics):
                 return None
-        options, target_error = self.trusted_settings().compile_options()
+        options, target_error = self.session.settings.compile_options()
         return PipelineRequest(snap.text, snap.path, options, "ptx", target_error)
 
     def cached_report(self, snap: Snapshot) -> tuple[PipelineReport | None, str | None]:
@@ -324,7 +379,7 @@ class TileServer:
         where = f"{os.path.basename(origin.path)}:{origin.line + 1}:{origin.column + 1}"
         lines = [f"**{stage}** line {line + 1} was lowered from `{where}`"]
         if text is not None:
-            src_lines = text.splitlines()
+            src_lines = text.split("\n")  # origin.line is the compiler's (MLIR's) line: "\n" only
             if origin.line < len(src_lines):
                 lines += ["", "```mlir", src_lines[origin.line].strip(), "```"]
         lines += ["", "*Go to Definition opens the source op.*"]
@@ -343,61 +398,6 @@ class TileServer:
         request = self.pipeline_request(snap, analysis)
         if request is None:
             return None
-    # -- settings from untrusted places ----------------------------------------------
-    def workspace_folders(self) -> list[str]:
-        """The client's workspace folders (rootUri/rootPath and workspaceFolders)."""
-        folders: list[str] = []
-        try:
-            workspace = self.ls.workspace
-        except Exception:  # before initialize
-            return folders
-        if workspace.root_path:
-            folders.append(workspace.root_path)
-        folders += [uri_to_path(f.uri) for f in workspace.folders.values()]
-        return folders
-
-    def untrusted_folders(self) -> list[str]:
-        """Folders whose settings a cloned repository can set: the workspace folders and the
-        folders of the open documents. A program a setting names must lie outside them."""
-        folders = self.workspace_folders()
-        folders += [os.path.dirname(d.path) for d in list(self.session.documents.values()) if os.path.isabs(d.path)]
-        return sorted({os.path.normpath(f) for f in folders if os.path.isabs(f)})
-
-    def warn_once(self, message: str) -> None:
-        if message in self.warned:
-            return
-        self.warned.add(message)
-        log.warning(message)
-        self.ls.window_show_message(lsp.ShowMessageParams(type=lsp.MessageType.Warning, message=message))
-
-    def checked_settings(self, settings: Settings) -> Settings:
-        """`settings` with the refused ones (session.Settings.checked) at their defaults, each
-        refusal shown once as a warning."""
-        checked, notes = settings.checked(self.untrusted_folders())
-        for note in notes:
-            self.warn_once(note)
-        return checked
-
-    def trusted_settings(self) -> Settings:
-        """The settings in force, with the program paths checked again against the folders of
-        the documents open now (a document opened after the settings came may hold the program
-        a setting names): a program refused now is dropped from the session's settings."""
-        settings = self.session.settings
-        values = [getattr(settings, key) for key in PROGRAM_SETTINGS if getattr(settings, key)]
-        if not values:
-            return settings
-        folders = tuple(self.untrusted_folders())
-        refused = False
-        for value in values:
-            verdict_key = (str(value), folders)
-            if verdict_key not in self._program_verdicts:
-                self._program_verdicts[verdict_key] = program_refusal(value, folders)
-            if self._program_verdicts[verdict_key] is not None:
-                refused = True
-        if refused:
-            self.session.settings = settings = self.checked_settings(settings)
-        return settings
-
         return await self.pipeline.compile(request, self.timeout())
 
     async def view_stage(self, params: Any) -> dict[str, Any]:
@@ -515,7 +515,6 @@ class TileServer:
         Open documents are re-checked (the compile options may have changed)."""
         if self.gpu_override and not settings.gpuName and settings.computeCapability is None:
             settings = dataclasses.replace(settings, gpuName=self.gpu_override)
-        settings = self.checked_settings(settings)
         changed = settings != self.session.settings
         self.session.settings = settings
         if changed:
@@ -527,9 +526,10 @@ class TileServer:
             if workspace is not None and workspace.code_lens is not None and workspace.code_lens.refresh_support:
                 self.ls.workspace_code_lens_refresh(None)  # the lenses name the target
 
-    def _open_or_change(self, uri: str) -> None:
-        doc = self.ls.workspace.get_text_document(uri)
-        snap = self.session.update(uri, doc.version or 0, doc.source, uri_to_path(uri))
+    def _open_or_change(self, uri: str, version: int | None, text: str) -> None:
+        """A new version of a document, its text the server's own (`did_change` applies the
+        edits with `tile_lsp.textsync`: LSP's line breaks, the negotiated position encoding)."""
+        snap = self.session.update(uri, version or 0, text, uri_to_path(uri))
         if compiles(snap):
             self.pipeline.prestart()  # the first compile of the session then finds a warm worker
         self.schedule_diagnostics(snap)
@@ -544,8 +544,9 @@ class TileServer:
 
         @ls.feature(lsp.INITIALIZE)
         def initialize(params: lsp.InitializeParams) -> None:
-            # (over TCP the transport has taken the token out of the options: tile_lsp/transport.py)
-            self.session.settings = self.checked_settings(Settings.from_json(params.initialization_options))
+            self.session.settings = Settings.from_json(params.initialization_options)
+            # pygls answers the client's first offered encoding it knows (utf-8/16/32), else utf-16
+            proto.set_position_encoding(ls.workspace.position_encoding)
 
         @ls.feature(lsp.SHUTDOWN)
         def shutdown(params: Any) -> None:
@@ -624,11 +625,18 @@ class TileServer:
 
         @ls.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
         def did_open(params: lsp.DidOpenTextDocumentParams) -> None:
-            self._open_or_change(params.text_document.uri)
+            doc = params.text_document
+            self._open_or_change(doc.uri, doc.version, doc.text)
 
         @ls.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
         def did_change(params: lsp.DidChangeTextDocumentParams) -> None:
-            self._open_or_change(params.text_document.uri)
+            uri = params.text_document.uri
+            old = self.session.get(uri)
+            if old is None:  # never opened (or closed): there is no text to apply the edits to
+                log.warning("didChange for %s, which is not open: ignored", uri)
+                return
+            text = proto.apply_content_changes(old.text, params.content_changes)
+            self._open_or_change(uri, params.text_document.version, text)
 
         @ls.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
         def did_close(params: lsp.DidCloseTextDocumentParams) -> None:
@@ -679,14 +687,19 @@ class TileServer:
             snap = self.snapshot(params.text_document.uri)
             if snap is None or stage_links.is_lowered_path(snap.path):
                 return []
-            try:
+            def work() -> tuple[list[lsp.Location], int | None]:
                 doc = snap.analysis
                 at = proto.offset(doc.source, params.position)
                 spans = navigation.references(doc, at, params.context.include_declaration)
-                out = [proto.location(doc.source, snap.uri, s) for s in spans]
+                found = [proto.location(doc.source, snap.uri, s) for s in spans]
                 # On an op's name (no value or symbol there): every line it was lowered to.
-                if not navigation.occurrences(doc, at):
-                    lowered = await self.lowered_ranges(snap, params.position.line, wait=False)
+                op_line = None if navigation.occurrences(doc, at) else doc.source.line_col(at)[0]
+                return found, op_line
+
+            try:
+                out, op_line = await asyncio.get_running_loop().run_in_executor(self.request_pool, work)
+                if op_line is not None:
+                    lowered = await self.lowered_ranges(snap, op_line, wait=False)
                     out += [_range_location(r) for r in lowered]
                 return out
             except asyncio.CancelledError:
@@ -703,7 +716,9 @@ class TileServer:
             if snap is None or stage_links.is_lowered_path(snap.path):
                 return []
             try:
-                lowered = await self.lowered_ranges(snap, params.position.line, wait=True)
+                source = SourceText(snap.text)  # the compiler's line of the LSP position
+                line = source.line_col(proto.offset(source, params.position))[0]
+                lowered = await self.lowered_ranges(snap, line, wait=True)
                 return [_range_location(r) for r in lowered]
             except asyncio.CancelledError:
                 raise
@@ -809,9 +824,8 @@ class TileServer:
             lsp.TEXT_DOCUMENT_COMPLETION,
             lsp.CompletionOptions(trigger_characters=["%", "@", ":", "<", "!", " "]),
         )
-        @self.guarded(none)
-        def on_completion(params: lsp.CompletionParams) -> lsp.CompletionList | None:
-            snap = self.snapshot(params.text_document.uri)
+        @self.off_loop(none)
+        def on_completion(params: lsp.CompletionParams, snap: Snapshot | None, cancelled: Callable[[], bool]) -> lsp.CompletionList | None:
             if snap is None:
                 return None
             doc = snap.analysis
@@ -844,13 +858,13 @@ class TileServer:
         )
 
         @ls.feature(lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, legend)
-        @self.guarded(lambda: lsp.SemanticTokens(data=[]))
-        def on_semantic_tokens(params: lsp.SemanticTokensParams) -> lsp.SemanticTokens:
-            snap = self.snapshot(params.text_document.uri)
+        @self.off_loop(lambda: lsp.SemanticTokens(data=[]))
+        def on_semantic_tokens(params: lsp.SemanticTokensParams, snap: Snapshot | None, cancelled: Callable[[], bool]) -> lsp.SemanticTokens:
             if snap is None:
                 return lsp.SemanticTokens(data=[])
             doc = snap.analysis
-            return lsp.SemanticTokens(data=proto.encode_semantic_tokens(doc.source, semantic_tokens.semantic_tokens(doc)))
+            tokens = semantic_tokens.semantic_tokens(doc, cancelled)
+            return lsp.SemanticTokens(data=proto.encode_semantic_tokens(doc.source, tokens))
 
         @ls.feature(lsp.TEXT_DOCUMENT_FORMATTING)
         async def on_formatting(params: lsp.DocumentFormattingParams) -> list[lsp.TextEdit]:
@@ -875,9 +889,8 @@ class TileServer:
                 code_action_kinds=[lsp.CodeActionKind.QuickFix, lsp.CodeActionKind.RefactorRewrite]
             ),
         )
-        @self.guarded(empty)
-        def on_code_action(params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
-            snap = self.snapshot(params.text_document.uri)
+        @self.off_loop(empty)
+        def on_code_action(params: lsp.CodeActionParams, snap: Snapshot | None, cancelled: Callable[[], bool]) -> list[lsp.CodeAction]:
             if snap is None:
                 return []
             doc = snap.analysis
@@ -947,15 +960,13 @@ def _stem(path: str) -> str:
     return os.path.splitext(base)[0]
 
 
-def serve(tcp_port: int | None = None, token_file: str | None = None) -> None:
-    """Run the server over stdio, or on 127.0.0.1:PORT with --tcp for the one client that
-    sends the token (`tile_lsp/transport.py`; `token_file`: the user's own, else a new one)."""
+def serve(tcp_port: int | None = None) -> None:
+    """Run the server over stdio, or on 127.0.0.1:PORT with --tcp."""
     # The IR of open documents is a large, long-lived heap: full collections of it cost
     # 100+ ms on big files, so collect the oldest generation much less often.
     gc.set_threshold(50_000, 50, 100)
+    server = TileServer()
     if tcp_port is not None:
-        from tile_lsp import transport
-
-        transport.serve_tcp(TileServer().ls, "127.0.0.1", tcp_port, token_file)  # (TokenError: a bad file)
+        server.ls.start_tcp("127.0.0.1", tcp_port)
     else:
-        TileServer().ls.start_io()
+        server.ls.start_io()

@@ -8,8 +8,8 @@ Files the splitter cannot cut safely (split markers, aliases, generic form) are 
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
-from collections.abc import Iterator, Mapping
+from collections import Counter, OrderedDict
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 from xdsl.dialects import builtin
@@ -21,7 +21,20 @@ from tile_lsp.compiler.items import only_comments, split_items
 from tile_lsp.compiler.source import SourceText, Span
 from tile_lsp.compiler.upstream import analyze_upstream, is_upstream
 
-_CACHE_SIZE = 4096
+_CACHE_SIZE = 4096  # entries at most
+# Estimated bytes of the parses no open document uses that the cache keeps (old versions of the
+# items being edited, for undo and for typing back what was there); the items the open documents
+# use are kept whatever their size (see ItemCache.pin).
+_CACHE_BUDGET = 32 << 20
+# A parsed item holds ~29 bytes per character of its text (IR, source map, spans: measured with
+# tracemalloc on tests/data/cutile/gemm.mlir's entries); the estimate errs high.
+BYTES_PER_CHAR = 40
+_ENTRY_BYTES = 2048  # and a fixed part (module op, source map, key)
+
+
+class Stopped(Exception):  # noqa: N818
+    """Work stopped at a checkpoint: its document version was superseded, or its request
+    cancelled (`analyze(cancelled=...)`, semantic tokens)."""
 
 
 @dataclass(frozen=True)
@@ -76,26 +89,112 @@ class DocumentAnalysis:
 
 
 class ItemCache:
-    """Parse results keyed by (item text, the symbols it may see); least recently used out."""
+    """Parse results keyed by (item text, the symbols it may see).
 
-    def __init__(self, size: int = _CACHE_SIZE):
+    Bounded two ways. By relevance: the results the open documents' latest analyses use are
+    pinned (`pin`, by the session) and never dropped, whatever their size. By memory: the other
+    entries, old versions of what is being edited, are dropped least recently used first once
+    their estimated size (`BYTES_PER_CHAR` per character of text) passes `budget`, or once the
+    cache holds `size` entries. Without this a long editing session kept every version's parse
+    (5,500 edits inside one gemm entry: 1.2 GB)."""
+
+    def __init__(self, size: int = _CACHE_SIZE, budget: int = _CACHE_BUDGET):
         self.size = size
-        self._data: OrderedDict[tuple[str, str], ParseResult] = OrderedDict()
+        self.budget = budget
+        self._data: OrderedDict[tuple[str, str], tuple[ParseResult, int]] = OrderedDict()
+        self._key_of: dict[int, tuple[str, str]] = {}  # id(result) -> its key
+        self._unpinned_bytes = 0  # estimated size of the entries nobody pins
+        self._pins: dict[str, tuple[int, list[ParseResult]]] = {}  # owner -> (version, results)
+        self._pinned: Counter[int] = Counter()  # id(result) -> owners pinning it
         self._lock = threading.Lock()  # the server analyses on worker threads
+
+    @staticmethod
+    def estimate(key: tuple[str, str]) -> int:
+        return BYTES_PER_CHAR * len(key[0]) + len(key[1]) + _ENTRY_BYTES
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    @property
+    def unpinned_bytes(self) -> int:
+        return self._unpinned_bytes
 
     def get(self, key: tuple[str, str]) -> ParseResult | None:
         with self._lock:
             hit = self._data.get(key)
-            if hit is not None:
-                self._data.move_to_end(key)
-            return hit
+            if hit is None:
+                return None
+            self._data.move_to_end(key)
+            return hit[0]
 
     def put(self, key: tuple[str, str], value: ParseResult) -> None:
         with self._lock:
-            self._data[key] = value
-            self._data.move_to_end(key)
-            while len(self._data) > self.size:
-                self._data.popitem(last=False)
+            old = self._data.pop(key, None)
+            if old is not None:
+                self._forget(key, old)
+            size = self.estimate(key)
+            self._data[key] = (value, size)
+            self._key_of[id(value)] = key
+            if not self._pinned[id(value)]:
+                self._unpinned_bytes += size
+            self._evict()
+
+    def pin(self, owner: str, version: int, results: Iterable[ParseResult]) -> None:
+        """`owner`'s (a document's) results in use now, as of `version`; they replace those of
+        an older version (a late analysis of an older version changes nothing)."""
+        with self._lock:
+            old = self._pins.get(owner)
+            if old is not None and old[0] > version:
+                return
+            kept = list(results)  # (holding them keeps their ids theirs)
+            self._pins[owner] = (version, kept)
+            self._repin([] if old is None else old[1], kept)
+            self._evict()
+
+    def unpin(self, owner: str) -> None:
+        """`owner` is closed: its results are ordinary entries again."""
+        with self._lock:
+            old = self._pins.pop(owner, None)
+            if old is not None:
+                self._repin(old[1], [])
+                self._evict()
+
+    def _repin(self, before: list[ParseResult], after: list[ParseResult]) -> None:
+        for result in after:
+            rid = id(result)
+            self._pinned[rid] += 1
+            if self._pinned[rid] == 1:
+                self._unpinned_bytes -= self._size_of(rid)
+        for result in before:
+            rid = id(result)
+            self._pinned[rid] -= 1
+            if self._pinned[rid] <= 0:
+                del self._pinned[rid]
+                self._unpinned_bytes += self._size_of(rid)
+
+    def _size_of(self, rid: int) -> int:
+        key = self._key_of.get(rid)
+        hit = self._data.get(key) if key is not None else None
+        return hit[1] if hit is not None and id(hit[0]) == rid else 0
+
+    def _forget(self, key: tuple[str, str], entry: tuple[ParseResult, int]) -> None:
+        rid = id(entry[0])
+        if self._key_of.get(rid) == key:
+            del self._key_of[rid]
+        if not self._pinned[rid]:
+            self._unpinned_bytes -= entry[1]
+
+    def _evict(self) -> None:
+        if self._unpinned_bytes <= self.budget and len(self._data) <= self.size:
+            return
+        for key in list(self._data):  # least recently used first
+            if self._unpinned_bytes <= self.budget and len(self._data) <= self.size:
+                break
+            entry = self._data[key]
+            if self._pinned[id(entry[0])]:
+                continue
+            del self._data[key]
+            self._forget(key, entry)
 
 
 def analyze(
@@ -103,8 +202,11 @@ def analyze(
     path: str = "<input>",
     cache: ItemCache | None = None,
     options: Mapping[str, object] | None = None,
+    cancelled: Callable[[], bool] | None = None,
 ) -> DocumentAnalysis:
-    """Parse and verify a document, reusing cached items; never raises for bad input."""
+    """Parse and verify a document, reusing cached items; never raises for bad input.
+    `cancelled` is asked before each item parse: True stops with `Stopped` (the items parsed
+    so far stay cached)."""
     source = SourceText(text, path)
     if is_upstream(text):
         result = analyze_upstream(source)
@@ -125,6 +227,8 @@ def analyze(
         key = (piece, symbols_key)
         result = cache.get(key)
         if result is None:
+            if cancelled is not None and cancelled():
+                raise Stopped()
             result = parse_chunk(SourceText(piece, path), options=options, symbols=symbols)
             cache.put(key, result)
             reparsed += 1

@@ -2,12 +2,21 @@
 
 The SourceMap says what each op name, value and symbol is; one lexer pass over the whole
 text adds types, keywords and literals, and still colours text a broken parse did not reach.
+
+Linear in the text: no step rescans a line per token (a 10,000-token line costs 10,000 tokens'
+work). An item's tokens are cached beside its ParseResult, and only while that result lives (a
+weak reference: the item cache, bounded by memory and by the open documents, decides), within a
+memory budget of their own.
 """
 
 from __future__ import annotations
 
 import bisect
+import re
+import threading
+import weakref
 from collections import OrderedDict
+from collections.abc import Callable
 from functools import cache
 from typing import NamedTuple
 
@@ -16,7 +25,7 @@ from xdsl.ir import BlockArgument, SSAValue
 
 from tile_lsp.compiler.dialects import registry
 from tile_lsp.compiler.dialects.cuda_tile import types as ct
-from tile_lsp.compiler.document import DocumentAnalysis, Item
+from tile_lsp.compiler.document import DocumentAnalysis, Item, Stopped
 from tile_lsp.compiler.frontend import ParseResult
 from tile_lsp.compiler.syntax import lexer
 from tile_lsp.compiler.syntax.sourcemap import SourceMap
@@ -51,7 +60,10 @@ _SYMBOL_TYPES = {"cuda_tile.module": "namespace", "builtin.module": "namespace",
 _TYPE_HEADS = frozenset((*CUDA_TILE_TYPES, *(f"!cuda_tile.{t}" for t in CUDA_TILE_TYPES)))
 _SCALAR_TYPES = frozenset((*ct.ELEMENT_TYPE_NAMES, "index"))
 _LITERALS = {lexer.INT: "number", lexer.FLOAT: "number", lexer.STRING: "string", lexer.HASH: "property"}
-_CACHE_SIZE = 4096
+_CACHE_SIZE = 4096  # entries at most
+_CACHE_BUDGET = 32 << 20  # estimated bytes of cached tokens at most
+_TOKEN_BYTES = 240  # a token, relative and placed (measured: ~244 bytes per token on gemm.mlir)
+_LINE_BREAK = re.compile(r"[\r\n]")  # LSP's line breaks ("\r\n" is two of them, which is fine here)
 
 # Tokens of one segment relative to its start; a symbol reference's type is "@name" until
 # the document's symbol table resolves it (an entry -> function, a global -> variable).
@@ -61,29 +73,50 @@ Known = dict[int, tuple[int, str, tuple[str, ...]]]
 
 
 class _Entry:
-    """Cached tokens of one parsed item (kept with its ParseResult so the id stays unique)."""
+    """Cached tokens of one parsed item, while its ParseResult lives (a weak reference to it)."""
 
-    __slots__ = ("result", "rel", "symbols", "placed_at", "placed")
+    __slots__ = ("ref", "rel", "symbols", "placed_at", "placed", "size")
 
-    def __init__(self, result: ParseResult, rel: list[Rel]):
-        self.result = result
+    def __init__(self, ref: weakref.ref[ParseResult], rel: list[Rel]):
+        self.ref = ref
         self.rel = rel
         self.symbols = _symbol_indices(rel)
         self.placed_at: tuple[int, frozenset[tuple[str, str]]] | None = None
         self.placed: list[Token] = []
+        self.size = _TOKEN_BYTES * len(rel) + 200
 
 
-_cache: OrderedDict[int, _Entry] = OrderedDict()
+_cache: OrderedDict[int, _Entry] = OrderedDict()  # id(ParseResult) -> its tokens
+_cache_bytes = 0
+_lock = threading.RLock()  # requests may run on worker threads; (re-entrant: a weakref callback)
 
 
-def semantic_tokens(doc: DocumentAnalysis) -> list[Token]:
+def _drop(key: int, ref: weakref.ref[ParseResult]) -> None:
+    """A cached item's ParseResult died: its tokens go too."""
+    global _cache_bytes
+    with _lock:
+        entry = _cache.get(key)
+        if entry is not None and entry.ref is ref:
+            del _cache[key]
+            _cache_bytes -= entry.size
+
+
+def cache_stats() -> tuple[int, int]:
+    """(entries, estimated bytes) of the token cache."""
+    return len(_cache), _cache_bytes
+
+
+def semantic_tokens(doc: DocumentAnalysis, cancelled: Callable[[], bool] | None = None) -> list[Token]:
     """Tokens in document order, non-overlapping and single-line. Items come from a cache
-    keyed by their ParseResult, which the analysis reuses for unchanged item text."""
+    keyed by their ParseResult, which the analysis reuses for unchanged item text. `cancelled`
+    is asked between items: True stops with `Stopped`."""
     text = doc.source.text
     symbol_types = _symbol_types(doc)
     key = frozenset(symbol_types.items())
     out: list[Token] = []
     for start, end, item in segments(doc):
+        if cancelled is not None and cancelled():
+            raise Stopped()
         if item is not None and item.kind != "shell":
             out.extend(_item_tokens(text, item, symbol_types, key))
         else:
@@ -113,16 +146,31 @@ def segments(doc: DocumentAnalysis) -> list[tuple[int, int, Item | None]]:
 
 
 def _item_tokens(text: str, item: Item, symbol_types: dict[str, str], key: frozenset[tuple[str, str]]) -> list[Token]:
-    entry = _cache.get(id(item.result))
-    if entry is None or entry.result is not item.result:
-        entry = _Entry(item.result, segment_tokens(text[item.start : item.end], item.result.smap, 0))
-        _cache[id(item.result)] = entry
-        while len(_cache) > _CACHE_SIZE:
-            _cache.popitem(last=False)
-    _cache.move_to_end(id(item.result))
-    if entry.placed_at != (item.start, key):
-        entry.placed = _place(entry.rel, item.start, symbol_types, entry.symbols)
-        entry.placed_at = (item.start, key)
+    global _cache_bytes
+    rid = id(item.result)
+    with _lock:
+        entry = _cache.get(rid)
+        if entry is not None and entry.ref() is item.result:
+            _cache.move_to_end(rid)
+        else:
+            entry = None
+    if entry is None:
+        rel = segment_tokens(text[item.start : item.end], item.result.smap, 0)
+        entry = _Entry(weakref.ref(item.result, lambda ref, rid=rid: _drop(rid, ref)), rel)  # type: ignore[misc]
+        with _lock:
+            old = _cache.pop(rid, None)
+            if old is not None:
+                _cache_bytes -= old.size
+            _cache[rid] = entry
+            _cache_bytes += entry.size
+            while len(_cache) > 1 and (len(_cache) > _CACHE_SIZE or _cache_bytes > _CACHE_BUDGET):
+                _, gone = _cache.popitem(last=False)
+                _cache_bytes -= gone.size
+    placed_at = (item.start, key)
+    if entry.placed_at != placed_at:
+        placed = _place(entry.rel, item.start, symbol_types, entry.symbols)
+        entry.placed, entry.placed_at = placed, placed_at
+        return placed
     return entry.placed
 
 
@@ -200,6 +248,7 @@ def _classify(text: str, toks: lexer.Tokens, known: Known) -> list[Rel]:
     out: list[Rel] = []
     add = out.append
     n = len(kinds) - 1
+    angles: dict[int, int] | None = None  # `<` token -> its `>` on the same line (made on first use)
     i = 0
     while i < n:
         s = starts[i]
@@ -212,7 +261,9 @@ def _classify(text: str, toks: lexer.Tokens, known: Known) -> list[Rel]:
         t = texts[i]
         if k == lexer.BARE or k == lexer.BANG:
             if t in _TYPE_HEADS and texts[i + 1] == "<":
-                j = _matching_angle(text, toks, i + 1)
+                if angles is None:
+                    angles = _angle_matches(text, toks)
+                j = angles.get(i + 1)
                 if j is not None:
                     add((s, ends[j] - s, "type", ()))
                     i = j + 1
@@ -236,25 +287,32 @@ def _skip_to(starts: list[int], i: int, end: int) -> int:
     return i
 
 
-def _matching_angle(text: str, toks: lexer.Tokens, i: int) -> int | None:
-    """Index of the `>` closing the `<` at token `i`, if it is on the same line."""
-    texts, kinds = toks.texts, toks.kinds
-    line_end = text.find("\n", toks.starts[i])
-    depth = 0
-    for j in range(i, len(texts) - 1):
-        if line_end >= 0 and toks.starts[j] > line_end:
-            return None
-        if kinds[j] == lexer.PUNCT:
-            t = texts[j]
-            if t == "<":
-                depth += 1
-            elif t == ">":
-                depth -= 1
-                if depth == 0:
-                    return j
-            elif t in ("{", "}"):
-                return None
-    return None
+def _angle_matches(text: str, toks: lexer.Tokens) -> dict[int, int]:
+    """Index of the `>` closing each `<` token that is closed on its own line, before any `{`
+    or `}`: one pass with a stack (matching each `<` by a scan to its line's end cost a long
+    line of unclosed `<`s quadratic time)."""
+    breaks = [m.start() for m in _LINE_BREAK.finditer(text)]
+    texts, kinds, starts = toks.texts, toks.kinds, toks.starts
+    out: dict[int, int] = {}
+    stack: list[int] = []
+    line_end = -1  # the line break ending the line of the `<`s on the stack
+    for j in range(len(texts) - 1):
+        if kinds[j] != lexer.PUNCT:
+            continue
+        t = texts[j]
+        if stack and starts[j] > line_end:
+            stack.clear()  # those `<` are not closed on their line
+        if t == "<":
+            if not stack:
+                b = bisect.bisect_left(breaks, starts[j])
+                line_end = breaks[b] if b < len(breaks) else len(text)
+            stack.append(j)
+        elif t == ">":
+            if stack:
+                out[stack.pop()] = j
+        elif t in ("{", "}"):
+            stack.clear()
+    return out
 
 
 def _word_type(word: str, kind: int, texts: list[str], kinds: list[int], i: int, op_words: frozenset[str]) -> str:
@@ -282,7 +340,15 @@ def comment_tokens(text: str, toks: lexer.Tokens) -> list[Rel]:
             continue
         end = text.find("\n", pos)
         end = len(text) if end < 0 else end
-        out.append((pos, end - pos, "comment", ()))
+        at = pos
+        while True:  # a comment runs to "\n"; a lone "\r" inside it ends an LSP line: one token a line
+            cr = text.find("\r", at, end)
+            stop = end if cr < 0 else cr
+            if stop > at:
+                out.append((at, stop - at, "comment", ()))
+            if cr < 0:
+                break
+            at = cr + 1
         pos = text.find("//", end)
     return out
 

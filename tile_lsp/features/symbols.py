@@ -99,8 +99,8 @@ def folding_ranges(doc: DocumentAnalysis) -> list[tuple[int, int]]:
             if not op.regions:
                 continue
             span = _op_span(doc, item, info.span)
-            a, _ = src.line_col(span.start)
-            b, _ = src.line_col(span.end)
+            a, _ = src.lsp_position(span.start)  # LSP's lines (a lone \r ends one too)
+            b, _ = src.lsp_position(span.end)
             if b > a:
                 out.add((a, b))
     return sorted(out)
