@@ -55,7 +55,15 @@ from tile_lsp.features import (
     upstream_hover,
 )
 from tile_lsp.features import pipeline_view as pview
-from tile_lsp.session import Session, Settings, Snapshot
+from tile_lsp.session import (
+    DEFAULT_PREVIEW_DIR,
+    PROGRAM_SETTINGS,
+    Session,
+    Settings,
+    Snapshot,
+    preview_dir_refusal,
+    program_refusal,
+)
 
 DEBOUNCE_S = 0.005  # coalesces keystroke bursts; small, since re-parsing one entry is cheap
 PIPELINE_DEBOUNCE_S = 0.1  # in a burst of edits, a compile starts once typing pauses this long
@@ -138,6 +146,9 @@ class TileServer:
         # uri -> (version, stage diagnostics) last published: what the quick fixes look at.
         self.stage_published: dict[str, tuple[int, list[Diagnostic]]] = {}
         self.gpu_override: str | None = None  # tileLsp.setGpuName, while the client sets no target
+        self.warned: set[str] = set()  # warnings shown once per session (refused settings, files left alone)
+        # (program path, untrusted folders) -> why refused (None: accepted), see `trusted_settings`
+        self._program_verdicts: dict[tuple[str, tuple[str, ...]], str | None] = {}
         self._register()
 
     # -- plumbing ----------------------------------------------------------------
@@ -329,8 +340,63 @@ class TileServer:
             analysis = analysis if analysis is not None else snap.analysis
             if any(d.is_error for d in analysis.diagnostics):
                 return None
-        options, target_error = self.session.settings.compile_options()
+        options, target_error = self.trusted_settings().compile_options()
         return PipelineRequest(snap.text, snap.path, options, "ptx", target_error)
+
+    # -- settings from untrusted places ----------------------------------------------
+    def workspace_folders(self) -> list[str]:
+        """The client's workspace folders (rootUri/rootPath and workspaceFolders)."""
+        folders: list[str] = []
+        try:
+            workspace = self.ls.workspace
+        except Exception:  # before initialize
+            return folders
+        if workspace.root_path:
+            folders.append(workspace.root_path)
+        folders += [uri_to_path(f.uri) for f in workspace.folders.values()]
+        return folders
+
+    def untrusted_folders(self) -> list[str]:
+        """Folders whose settings a cloned repository can set: the workspace folders and the
+        folders of the open documents. A program a setting names must lie outside them."""
+        folders = self.workspace_folders()
+        folders += [os.path.dirname(d.path) for d in list(self.session.documents.values()) if os.path.isabs(d.path)]
+        return sorted({os.path.normpath(f) for f in folders if os.path.isabs(f)})
+
+    def warn_once(self, message: str) -> None:
+        if message in self.warned:
+            return
+        self.warned.add(message)
+        log.warning(message)
+        self.ls.window_show_message(lsp.ShowMessageParams(type=lsp.MessageType.Warning, message=message))
+
+    def checked_settings(self, settings: Settings) -> Settings:
+        """`settings` with the refused ones (session.Settings.checked) at their defaults, each
+        refusal shown once as a warning."""
+        checked, notes = settings.checked(self.untrusted_folders())
+        for note in notes:
+            self.warn_once(note)
+        return checked
+
+    def trusted_settings(self) -> Settings:
+        """The settings in force, with the program paths checked again against the folders of
+        the documents open now (a document opened after the settings came may hold the program
+        a setting names): a program refused now is dropped from the session's settings."""
+        settings = self.session.settings
+        values = [getattr(settings, key) for key in PROGRAM_SETTINGS if getattr(settings, key)]
+        if not values:
+            return settings
+        folders = tuple(self.untrusted_folders())
+        refused = False
+        for value in values:
+            verdict_key = (str(value), folders)
+            if verdict_key not in self._program_verdicts:
+                self._program_verdicts[verdict_key] = program_refusal(value, folders)
+            if self._program_verdicts[verdict_key] is not None:
+                refused = True
+        if refused:
+            self.session.settings = settings = self.checked_settings(settings)
+        return settings
 
     def cached_report(self, snap: Snapshot) -> tuple[PipelineReport | None, str | None]:
         """The finished compile of `snap` if cached (never starts or waits for one), else a
@@ -443,18 +509,21 @@ class TileServer:
         if caps is None or caps.window is None or caps.window.show_document is None:
             return None
         path = uri_to_path(snap.uri)
-        directory = self.preview_dir(path) or stage_links.scratch_dir(path)
         suffix = pview.PREVIEW_SUFFIX.get(view.stage, ".ptxas.txt")
-        target = os.path.join(directory, _stem(path) + suffix)
+        refused: list[str] = []
         try:
+            directory = self.preview_dir(path) or stage_links.scratch_dir(path)
+            target = os.path.join(directory, _stem(path) + suffix)
             request = self.pipeline_request(snap)
             report = self.pipeline.cached(request) if request is not None else None
             if report is not None and report.status == DONE:  # every stage and the map: links work
-                stage_links.write_previews(directory, _stem(path), report, path, snap.text)
-            os.makedirs(directory, exist_ok=True)
-            with open(target, "w", encoding="utf-8") as f:  # this stage (or why there is none)
-                f.write(view.output)
-        except OSError as exc:
+                stage_links.write_previews(directory, _stem(path), report, path, snap.text, refused)
+            # this stage (or why there is none); a file of the user's there is left alone
+            stage_links.write_files(directory, {_stem(path) + suffix: view.output}, refused)
+            self._warn_left_alone(refused)
+            if target in refused:
+                return None
+        except (OSError, ValueError) as exc:
             self.ls.window_show_message(lsp.ShowMessageParams(type=lsp.MessageType.Warning, message=f"tile-lsp: {exc}"))
             return None
         uri = pathlib.Path(target).as_uri()
@@ -462,16 +531,40 @@ class TileServer:
         return uri
 
     def preview_dir(self, path: str) -> str | None:
+        """The preview folder of the document at `path`: previewDir (relative, checked by
+        Settings.checked) from the document's folder, when that folder, resolved, stays inside
+        the document's folder or its workspace folder (a link committed to a repository must not
+        lead elsewhere); else the default `.tile-lsp` on the same terms; else None (a warning)."""
         if not os.path.isabs(path):
             return None  # untitled documents: no folder next to them
-        directory = os.path.expanduser(self.session.settings.previewDir or ".tile-lsp")
-        return directory if os.path.isabs(directory) else os.path.join(os.path.dirname(path), directory)
+        base = os.path.dirname(path)
+        roots = [base] + [f for f in self.workspace_folders() if os.path.isabs(f) and _inside_folder(path, f)]
+        wanted = self.session.settings.previewDir or DEFAULT_PREVIEW_DIR
+        for value in dict.fromkeys([wanted, DEFAULT_PREVIEW_DIR]):
+            if preview_dir_refusal(value) is not None:
+                continue
+            directory = os.path.normpath(os.path.join(base, value))
+            real = os.path.realpath(directory)
+            if any(_inside_folder(real, os.path.realpath(r)) for r in roots):
+                return directory
+            self.warn_once(
+                f"tile-lsp: preview folder {directory} refused: it resolves to {real}, outside "
+                f"{base} and its workspace folder (a link?); previews are not written there"
+            )
+        return None
 
     def link_dir(self, path: str) -> str:
         """Where the previews the cross-stage links point into live: previewDir when previews
-        are on, else a per-document scratch folder."""
+        are on, else a per-document scratch folder (OSError: no safe scratch folder)."""
         directory = self.preview_dir(path) if self.session.settings.previewOnSave else None
         return directory or stage_links.scratch_dir(path)
+
+    def _warn_left_alone(self, refused: list[str]) -> None:
+        for target in refused:
+            self.warn_once(
+                f"tile-lsp: {target} was left alone: tile-lsp did not write it (or it changed since); "
+                f"remove it, or set tileLsp.previewDir to another folder, to get that preview"
+            )
 
     async def write_preview(self, snap: Snapshot) -> list[str]:
         """On save: the stage dumps of the saved version (and their line map) into previewDir;
@@ -485,8 +578,11 @@ class TileServer:
         return self._write_links(snap, report, directory)
 
     def _write_links(self, snap: Snapshot, report: PipelineReport, directory: str) -> list[str]:
+        refused: list[str] = []
         try:
-            return stage_links.write_previews(directory, _stem(snap.path), report, snap.path, snap.text)
+            written = stage_links.write_previews(directory, _stem(snap.path), report, snap.path, snap.text, refused)
+            self._warn_left_alone(refused)
+            return written
         except OSError as exc:
             self.ls.window_log_message(
                 lsp.LogMessageParams(type=lsp.MessageType.Warning, message=f"tile-lsp: preview not written: {exc}")
@@ -508,13 +604,14 @@ class TileServer:
         found = stage_links.lowered_ranges(report, where, directory, stem)
         if found and not stage_links.previews_current(directory, stem, snap.text):
             await asyncio.get_running_loop().run_in_executor(None, self._write_links, snap, report, directory)
-        return found
+        return [r for r in found if stage_links.in_map(r.path)]  # not into a file tile-lsp left alone
 
     def apply_settings(self, settings: Settings) -> None:
         """New settings; the session's setGpuName holds while the client names no target.
         Open documents are re-checked (the compile options may have changed)."""
         if self.gpu_override and not settings.gpuName and settings.computeCapability is None:
             settings = dataclasses.replace(settings, gpuName=self.gpu_override)
+        settings = self.checked_settings(settings)
         changed = settings != self.session.settings
         self.session.settings = settings
         if changed:
@@ -544,7 +641,8 @@ class TileServer:
 
         @ls.feature(lsp.INITIALIZE)
         def initialize(params: lsp.InitializeParams) -> None:
-            self.session.settings = Settings.from_json(params.initialization_options)
+            # (over TCP the transport has taken the token out of the options: tile_lsp/transport.py)
+            self.session.settings = self.checked_settings(Settings.from_json(params.initialization_options))
             # pygls answers the client's first offered encoding it knows (utf-8/16/32), else utf-16
             proto.set_position_encoding(ls.workspace.position_encoding)
 
@@ -955,18 +1053,26 @@ def _field(params: Any, name: str) -> Any:
     return getattr(params, name, None)
 
 
+def _inside_folder(path: str, folder: str) -> bool:
+    """`path` is `folder` or below it (plain path comparison)."""
+    path, folder = os.path.normpath(path), os.path.normpath(folder)
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
 def _stem(path: str) -> str:
     base = os.path.basename(path) or "document"
     return os.path.splitext(base)[0]
 
 
-def serve(tcp_port: int | None = None) -> None:
-    """Run the server over stdio, or on 127.0.0.1:PORT with --tcp."""
+def serve(tcp_port: int | None = None, token_file: str | None = None) -> None:
+    """Run the server over stdio, or on 127.0.0.1:PORT with --tcp for the one client that
+    sends the token (`tile_lsp/transport.py`; `token_file`: the user's own, else a new one)."""
     # The IR of open documents is a large, long-lived heap: full collections of it cost
     # 100+ ms on big files, so collect the oldest generation much less often.
     gc.set_threshold(50_000, 50, 100)
-    server = TileServer()
     if tcp_port is not None:
-        server.ls.start_tcp("127.0.0.1", tcp_port)
+        from tile_lsp import transport
+
+        transport.serve_tcp(TileServer().ls, "127.0.0.1", tcp_port, token_file)  # (TokenError: a bad file)
     else:
-        server.ls.start_io()
+        TileServer().ls.start_io()

@@ -5,7 +5,11 @@ Only the store mutates; features read a snapshot. Editor-agnostic (no LSP types)
 
 from __future__ import annotations
 
+import dataclasses
+import os
+import stat
 import threading
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -13,6 +17,76 @@ from tile_lsp.compiler.document import DocumentAnalysis, ItemCache, Stopped, ana
 from tile_lsp.compiler.source import SourceText
 from tile_lsp.compiler.target import CompileOptions, Target
 from tile_lsp.features.stage_links import is_lowered_path
+
+# Settings that name a program the server runs: taken only when `program_refusal` accepts them.
+PROGRAM_SETTINGS = ("ptxasPath",)
+DEFAULT_PREVIEW_DIR = ".tile-lsp"
+
+
+def _inside(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
+def program_refusal(path: Any, untrusted: Iterable[str]) -> str | None:
+    """Why a setting may not name `path` as a program to run (None: it may). Settings can come
+    from a cloned repository (workspace settings, `.nvim.lua`, `.vscode/settings.json`), so the
+    program must be an absolute path to a regular executable file outside every `untrusted`
+    folder (the workspace folders, the folders of open documents), and it and every folder
+    above it (of the path as given and as resolved) must belong to root or to this user and be
+    writable by nobody else (a sticky folder of root's like /tmp excepted: its other users
+    cannot replace what is ours in it)."""
+    if not isinstance(path, str) or not os.path.isabs(path):
+        return "it is not an absolute path"
+    given = os.path.normpath(path)
+    real = os.path.realpath(given)
+    try:
+        st = os.stat(real)
+    except OSError as exc:
+        return f"it cannot be read ({exc.strerror})"
+    if not stat.S_ISREG(st.st_mode) or not os.access(real, os.X_OK):
+        return "it is not an executable file"
+    for folder in untrusted:
+        if not os.path.isabs(folder):
+            continue
+        for candidate, root in ((given, os.path.normpath(folder)), (real, os.path.realpath(folder))):
+            if _inside(candidate, root):
+                return f"it is inside {folder}, a workspace or document folder (whose settings a repository can set)"
+    me = os.geteuid()
+    checked: set[str] = set()
+    for start in (real, given):
+        node = start
+        while True:
+            if node not in checked:
+                checked.add(node)
+                try:
+                    st = os.stat(node)
+                except OSError as exc:
+                    return f"{node} cannot be read ({exc.strerror})"
+                if st.st_uid not in (0, me):
+                    return f"{node} belongs to uid {st.st_uid}, neither root nor this user ({me})"
+                # (a sticky folder of root's, /tmp, is fine above: nobody else can replace our entry)
+                sticky = stat.S_ISDIR(st.st_mode) and st.st_mode & stat.S_ISVTX and st.st_uid == 0
+                if st.st_mode & 0o022 and not sticky:
+                    return f"{node} is writable by other users (mode {stat.S_IMODE(st.st_mode):04o})"
+            parent = os.path.dirname(node)
+            if parent == node:
+                break
+            node = parent
+    return None
+
+
+def preview_dir_refusal(value: Any) -> str | None:
+    """Why `value` may not be the previewDir (None: it may): a relative folder below the saved
+    file's folder, so no absolute path, no `~`, no `..` component ("": the default)."""
+    if value == "":
+        return None
+    if not isinstance(value, str) or "\0" in value:
+        return "it is not a folder name"
+    if os.path.isabs(value) or value.startswith("~"):
+        return "it must be a relative path (taken from the saved file's folder), not an absolute or ~ one"
+    if ".." in value.replace("\\", "/").split("/"):
+        return "it must stay below the saved file's folder (no '..')"
+    return None
 
 
 @dataclass(frozen=True)
@@ -76,6 +150,32 @@ class Settings:
             ):
                 values[key] = value
         return cls(**values)
+
+    def checked(self, untrusted: Iterable[str]) -> tuple[Settings, list[str]]:
+        """These settings with every refused program path (`program_refusal`, against the
+        `untrusted` folders) and a refused previewDir (`preview_dir_refusal`) back at their
+        defaults, and one line per refusal (for a warning)."""
+        folders = list(untrusted)
+        changes: dict[str, Any] = {}
+        notes: list[str] = []
+        for key in PROGRAM_SETTINGS:
+            value = getattr(self, key)
+            if value is None:
+                continue
+            why = program_refusal(value, folders)
+            if why is not None:
+                changes[key] = None
+                notes.append(
+                    f"tile-lsp: tileLsp.{key} {value!r} refused: {why}; the default search is used instead "
+                    f"(set it in your user settings to an executable outside the workspace)"
+                )
+        why = preview_dir_refusal(self.previewDir)
+        if why is not None:
+            changes["previewDir"] = DEFAULT_PREVIEW_DIR
+            notes.append(
+                f"tile-lsp: tileLsp.previewDir {self.previewDir!r} refused: {why}; using {DEFAULT_PREVIEW_DIR!r}"
+            )
+        return (dataclasses.replace(self, **changes) if changes else self), notes
 
 
 _stoppable = threading.local()  # .on: this thread's analysis stops once its version is superseded

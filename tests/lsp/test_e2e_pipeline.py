@@ -296,12 +296,12 @@ async def test_preview_files_on_save(client: LanguageClient, tmp_path: pathlib.P
     deadline = time.monotonic() + TIMEOUT_S
     while not all((preview / n).exists() for n in names) and time.monotonic() < deadline:
         await asyncio.sleep(0.02)
-    assert sorted(p.name for p in preview.iterdir()) == sorted(names)
+    assert sorted(p.name for p in preview.iterdir()) == sorted([*names, ".tile-lsp-manifest.json"])
     assert ".entry scale" in (preview / "saxpy.ptx").read_text()
     assert "define " in (preview / "saxpy.ll").read_text()
     assert "gpu.module @kernels" in (preview / "saxpy.nvvm.mlir").read_text()
     # previewDir elsewhere, previewOnSave off: nothing written
-    configure(client, previewOnSave=False, previewDir=str(tmp_path / "other"))
+    configure(client, previewOnSave=False, previewDir="other")  # (relative: from the file's folder)
     client.text_document_did_save(lsp.DidSaveTextDocumentParams(text_document=lsp.TextDocumentIdentifier(uri=uri)))
     await asyncio.sleep(0.5)
     assert not (tmp_path / "other").exists()

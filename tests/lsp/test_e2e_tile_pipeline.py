@@ -149,7 +149,7 @@ async def test_previews_and_cross_stage_navigation(client: LanguageClient, tmp_p
     deadline = time.monotonic() + TIMEOUT_S
     while not all((preview / n).exists() for n in names) and time.monotonic() < deadline:
         await asyncio.sleep(0.05)
-    assert sorted(p.name for p in preview.iterdir()) == sorted(names)
+    assert sorted(p.name for p in preview.iterdir()) == sorted([*names, ".tile-lsp-manifest.json"])
     mapping = json.loads((preview / "va.map.json").read_text())
     assert mapping["source"] == str(path)
     ptx_text = (preview / "va.ptx").read_text()

@@ -3,7 +3,14 @@ map that ties every line of those files to the source op it came from.
 
 `write_previews` writes `<stem>.tileaa.mlir`, `.gpu.mlir`, `.nvvm.mlir`, `.llvm.mlir`, `.ll`,
 `.ptx` and `<stem>.map.json` (per file, per line: the source op's position and span, plus the
-hash of the source text they were made from). Because the links are files and positions, any
+hash of the source text they were made from).
+
+A preview folder can be the user's own (previewDir "."): `.tile-lsp-manifest.json` in it lists
+every file the server wrote there with the sha256 of what it wrote, and a file is overwritten
+or removed only when the manifest lists it with its present content (a user's own `k.ptx`, or a
+preview the user edited, is left alone and reported to the caller). Writes go through
+`private_files.write_private` (atomic, never following a link) into a folder `private_dir`
+accepts; scratch previews live in this user's private runtime folder. Because the links are files and positions, any
 LSP client follows them with its own definition/implementation/references UI: a definition on
 a PTX line opens the cuda_tile op, an implementation on a cuda_tile op lists its PTX lines.
 
@@ -15,18 +22,22 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
+import stat
 import threading
 from dataclasses import dataclass
 from typing import Any
 
 from tile_lsp.background import PipelineReport
+from tile_lsp.compiler import private_files
 from tile_lsp.compiler.provenance import SourceRef, line_runs
 from tile_lsp.compiler.source import Span
 from tile_lsp.features.pipeline_view import PREVIEW_SUFFIX
 
 MAP_SUFFIX = ".map.json"
 MAP_VERSION = 1
+MANIFEST = ".tile-lsp-manifest.json"  # per preview folder: {"version", "files": {name: sha256}}
+MANIFEST_VERSION = 1
+MANIFEST_LIMIT = 4 << 20
 # Files that are lowered text whatever folder they are in: never parsed as MLIR.
 LOWERED_SUFFIXES = (".ptx", ".ll")
 # Stages in the order implementation/references list them.
@@ -64,9 +75,10 @@ def is_lowered_path(path: str) -> bool:
 
 def scratch_dir(source_path: str) -> str:
     """Where previews go when the document has no folder of its own (untitled) or when
-    previews are off: a per-document folder in the temp directory."""
-    digest = hashlib.sha256(source_path.encode()).hexdigest()[:12]
-    return os.path.join(tempfile.gettempdir(), "tile-lsp-previews", digest)
+    previews are off: a per-document folder in this user's private runtime folder
+    (`private_files.user_runtime_dir`). Raises OSError (`UnsafeLocation`) when none is safe."""
+    digest = hashlib.sha256(source_path.encode("utf-8", "surrogatepass")).hexdigest()[:12]
+    return private_files.user_runtime_dir("previews", digest)
 
 
 def stem_of(path: str) -> str:
@@ -84,38 +96,119 @@ def _encode(ref: SourceRef | None) -> list[int] | None:
     return [ref.line, ref.column]
 
 
-def write_previews(directory: str, stem: str, report: PipelineReport, source_path: str, source_text: str) -> list[str]:
+def write_previews(
+    directory: str,
+    stem: str,
+    report: PipelineReport,
+    source_path: str,
+    source_text: str,
+    refused: list[str] | None = None,
+) -> list[str]:
     """Every produced stage of `report` as `<stem><suffix>` in `directory`, and the line map;
-    files of stages the report lacks are removed (never a stale dump next to a fresh one).
-    Returns the files written; raises OSError."""
-    os.makedirs(directory, exist_ok=True)
-    written: list[str] = []
-    files: dict[str, Any] = {}
+    files of stages the report lacks are removed (never a stale dump next to a fresh one), both
+    only where the folder's manifest allows (`write_files`). Returns the files written; the
+    files left alone are appended to `refused`. Raises OSError (`UnsafeLocation`: the folder)."""
+    stages: dict[str, str | None] = {}
+    lines: dict[str, Any] = {}
     for stage, suffix in PREVIEW_SUFFIX.items():
-        target = os.path.join(directory, stem + suffix)
         produced = report.stage(stage)
-        if produced is None:
-            if os.path.exists(target):
-                os.remove(target)
-            continue
-        _write(target, produced.text)
-        written.append(target)
-        refs = produced.line_refs or []
-        files[stem + suffix] = {"stage": stage, "lines": [_encode(r) for r in refs]}
+        stages[stem + suffix] = None if produced is None else produced.text
+        if produced is not None:
+            lines[stem + suffix] = {"stage": stage, "lines": [_encode(r) for r in produced.line_refs or []]}
+    written = write_files(directory, stages, refused)
+    names = {os.path.basename(p) for p in written}
+    files = {name: entry for name, entry in lines.items() if name in names}  # links only into our files
     mapping = {"version": MAP_VERSION, "source": source_path, "sha256": text_hash(source_text), "files": files}
     map_path = os.path.join(directory, stem + MAP_SUFFIX)
-    _write(map_path, json.dumps(mapping, separators=(",", ":")))
-    written.append(map_path)
+    written += write_files(directory, {stem + MAP_SUFFIX: json.dumps(mapping, separators=(",", ":"))}, refused)
     _MAPS.forget(map_path)
     return written
 
 
-def _write(path: str, text: str) -> None:
-    """Write through a temporary file and rename: a reader never sees half a file."""
-    tmp = f"{path}.{os.getpid()}.tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
-    os.replace(tmp, path)
+_FOLDER_LOCK = threading.Lock()  # one manifest read-modify-write at a time in this process
+
+
+def write_files(directory: str, contents: dict[str, str | None], refused: list[str] | None = None) -> list[str]:
+    """Write (text) or remove (None) the files `contents` names in `directory`, which is
+    created or checked with `private_files.private_dir`. A file that exists is overwritten or
+    removed only when the folder's manifest lists it with the sha256 of its present content;
+    others (a user's own, a link, a preview the user edited) are left alone, appended to
+    `refused` when they would have been written, and dropped from the manifest. Writes are
+    `private_files.write_private` (atomic, a link at the name is never followed). Returns the
+    paths written; raises OSError (`UnsafeLocation`: the folder, or a manifest not ours)."""
+    directory = private_files.private_dir(directory)
+    written: list[str] = []
+    with _FOLDER_LOCK:
+        manifest = _load_manifest(directory)
+        before = dict(manifest)
+        try:
+            for name, text in contents.items():
+                if os.path.basename(name) != name or name in ("", ".", "..", MANIFEST):
+                    raise ValueError(f"not a preview file name: {name!r}")
+                target = os.path.join(directory, name)
+                present = _content_hash(target)  # None: no file (or a link, or not a regular file)
+                exists = os.path.lexists(target)
+                ours = exists and present is not None and manifest.get(name) == present
+                if text is None:
+                    if ours:
+                        os.unlink(target)
+                    manifest.pop(name, None)
+                    continue
+                data = text.encode("utf-8", "surrogatepass")
+                if exists and not ours:
+                    manifest.pop(name, None)
+                    if refused is not None:
+                        refused.append(target)
+                    continue
+                private_files.write_private(target, data)
+                manifest[name] = hashlib.sha256(data).hexdigest()
+                written.append(target)
+        finally:
+            if manifest != before:
+                body = json.dumps({"version": MANIFEST_VERSION, "files": manifest}, indent=1, sort_keys=True)
+                private_files.write_private(os.path.join(directory, MANIFEST), body.encode())
+    return written
+
+
+def _load_manifest(directory: str) -> dict[str, str]:
+    path = os.path.join(directory, MANIFEST)
+    if not os.path.lexists(path):
+        return {}
+    data = private_files.read_private(path, MANIFEST_LIMIT)
+    mapping: Any = None
+    if data is not None:
+        try:
+            mapping = json.loads(data)
+        except ValueError:
+            mapping = None
+    files = mapping.get("files") if isinstance(mapping, dict) and mapping.get("version") == MANIFEST_VERSION else None
+    if not isinstance(files, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in files.items()):
+        raise private_files.UnsafeLocation(
+            f"{path} is not a tile-lsp manifest of this user's (a link, someone else's file, or not ours); "
+            "no previews are written in that folder (remove it to let tile-lsp write there)"
+        )
+    return dict(files)
+
+
+def _content_hash(path: str) -> str | None:
+    """sha256 of a regular file at `path` (not followed if a link), or None."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as f:
+        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+            return None
+        digest = hashlib.sha256()
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+        return digest.hexdigest()
+
+
+def in_map(path: str) -> bool:
+    """Whether `path` is a preview file its folder's line map lists (one tile-lsp wrote)."""
+    return _map_entry(path) is not None
 
 
 def previews_current(directory: str, stem: str, source_text: str) -> bool:
