@@ -230,11 +230,19 @@ def _unit_cache() -> Any:
     global _UNIT_CACHE
     if _UNIT_CACHE is None:
         from tile_lsp.compiler.backend.cuda_tools import set_trim_directory
-        from tile_lsp.compiler.entry_cache import EntryCache, default_directory, libdevice_directory
+        from tile_lsp.compiler.entry_cache import EntryCache, default_directory, disk_cache_folders, refused_notice
+        from tile_lsp.compiler.private_files import UnsafeLocation
 
-        directory = default_directory(os.environ, os.path.expanduser("~"))
-        set_trim_directory(libdevice_directory(directory))
-        _UNIT_CACHE = EntryCache(directory=directory, defer_writes=True)
+        set_trim_directory(None)
+        try:  # (folders someone else could write are not used: said once, in the server's log)
+            directory, trimmed = disk_cache_folders(default_directory(os.environ, os.path.expanduser("~")))
+        except OSError as exc:
+            if isinstance(exc, UnsafeLocation):
+                print(refused_notice(exc), file=sys.stderr)
+            _UNIT_CACHE = EntryCache(defer_writes=True)
+        else:
+            set_trim_directory(trimmed)
+            _UNIT_CACHE = EntryCache(directory=directory, defer_writes=True)
     return _UNIT_CACHE
 
 

@@ -14,7 +14,7 @@ import sys
 from dataclasses import asdict, is_dataclass
 
 from tile_lsp.compiler.diagnostics import DiagnosticSink, format_text, to_json
-from tile_lsp.compiler.entry_cache import EntryCache, default_directory, libdevice_directory
+from tile_lsp.compiler.entry_cache import EntryCache, default_directory, disk_cache_folders, refused_notice
 from tile_lsp.compiler.pipeline import MISSING_TARGET, CompileResult, StageOutput, compile_source
 from tile_lsp.compiler.source import SourceText, Span
 from tile_lsp.compiler.target import CompileOptions, Target
@@ -46,6 +46,7 @@ def run_compile(args: argparse.Namespace) -> int:
         print(f"{args.file}: error: {exc.strerror}", file=sys.stderr)
         return 1
     target, valid = _target(args)
+    notices: list[str] = []  # (a refused cache folder: said once, on stderr or in the JSON)
     options = CompileOptions(
         target=target,
         opt_level=args.opt_level,
@@ -64,7 +65,7 @@ def run_compile(args: argparse.Namespace) -> int:
         enabled = gc.isenabled()
         gc.disable()
         try:
-            result = compile_source(source, options, args.emit, cache=_entry_cache(args))
+            result = compile_source(source, options, args.emit, cache=_entry_cache(args, notices))
         finally:
             if enabled:
                 gc.enable()
@@ -77,7 +78,7 @@ def run_compile(args: argparse.Namespace) -> int:
         where = _write_output(result, args.output) if result.ok else None
     except OSError as exc:
         failed = f"{exc.filename or args.output}: error: {exc.strerror or exc}"
-    _report(result, source, args.format, json_to_stderr=where == "stdout")
+    _report(result, source, args.format, json_to_stderr=where == "stdout", notices=notices)
     if failed is not None:
         print(failed, file=sys.stderr)
         return 1
@@ -89,17 +90,27 @@ def run_compile(args: argparse.Namespace) -> int:
 _CACHES: dict[str, EntryCache] = {}
 
 
-def _entry_cache(args: argparse.Namespace) -> EntryCache | None:
-    """The per-entry cache: `--cache-dir DIR` (units in DIR/units), else the default one."""
+def _entry_cache(args: argparse.Namespace, notices: list[str] | None = None) -> EntryCache | None:
+    """The per-entry cache: `--cache-dir DIR` (units in DIR/units), else the default one. Its
+    folders are checked on every command (`disk_cache_folders`): one someone else could write
+    is not used (the compile runs without the disk cache; `notices` gets the one line saying so)."""
     from tile_lsp.compiler.backend.cuda_tools import set_trim_directory
+    from tile_lsp.compiler.private_files import UnsafeLocation
 
+    set_trim_directory(None)
     if getattr(args, "no_cache", False):
-        set_trim_directory(None)
         return None
     explicit = getattr(args, "cache_dir", None)
     directory = os.path.join(explicit, "units") if explicit else default_directory(os.environ, os.path.expanduser("~"))
-    set_trim_directory(libdevice_directory(directory))
-    directory = os.path.abspath(directory)
+    try:
+        directory, trimmed = disk_cache_folders(directory)
+    except UnsafeLocation as exc:
+        if notices is not None:
+            notices.append(refused_notice(exc))
+        return None
+    except OSError:  # (a cache folder that cannot be made only costs speed)
+        return None
+    set_trim_directory(trimmed)
     if directory not in _CACHES:
         _CACHES[directory] = EntryCache(directory=directory)
     return _CACHES[directory]
@@ -160,8 +171,12 @@ def _resources(result: CompileResult) -> dict[str, dict[str, object]]:
     return out
 
 
-def _report(result: CompileResult, source: SourceText, fmt: str, json_to_stderr: bool) -> None:
+def _report(result: CompileResult, source: SourceText, fmt: str, json_to_stderr: bool,
+            notices: list[str] | None = None) -> None:
     chip = result.target.chip if result.target else "?"
+    if not (fmt == "json" and json_to_stderr):  # (else they are in the JSON on stderr only)
+        for notice in notices or ():
+            print(notice, file=sys.stderr)
     if fmt == "json":
         record = {
             "diagnostics": [to_json(d, source) for d in result.diagnostics],
@@ -171,6 +186,7 @@ def _report(result: CompileResult, source: SourceText, fmt: str, json_to_stderr:
             "kernels": _resources(result),
             "ptxas_command": result.ptxas_command,
             "units": result.unit_stats.as_json() if result.unit_stats is not None else None,
+            "notices": list(notices or ()),
         }
         print(json.dumps(record, indent=1), file=sys.stderr if json_to_stderr else sys.stdout)
         return

@@ -15,23 +15,24 @@ import bisect
 import hashlib
 import os
 import pathlib
-import pickle
 import re
+import stat
 import threading
 import time
-import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from functools import cached_property
+from functools import cache, cached_property
 from typing import TYPE_CHECKING, Any
 
 from tile_lsp import __version__
 from tile_lsp.compiler import cancel
-from tile_lsp.compiler.diagnostics import Diagnostic, DiagnosticSink
+from tile_lsp.compiler.diagnostics import Diagnostic, DiagnosticSink, Related, Severity
 from tile_lsp.compiler.entry_merge import merge_units, merged_diagnostics
 from tile_lsp.compiler.pipeline import CompileResult, EarlyHook, StageOutput, compile_whole
+from tile_lsp.compiler.private_files import UnsafeLocation, private_dir
 from tile_lsp.compiler.provenance import SourceRef
+from tile_lsp.compiler.safe_codec import Codec, load_file, store_file
 from tile_lsp.compiler.source import SourceText, Span
 from tile_lsp.compiler.target import CompileOptions
 
@@ -140,7 +141,12 @@ class UnitStats:
 
 
 class EntryCache:
-    """Unit results by key: an in-memory LRU, and optionally a directory (one file per key)."""
+    """Unit results by key: an in-memory LRU, and optionally a directory (one file per key).
+
+    The directory's files are data (`safe_codec`: plain values, the classes of `_unit_codec`
+    only, a digest binding each to its key; nothing in them is run), in folders only this user
+    can write (`private_files`): a directory someone else could write is not used at all
+    (`check_directory` says why), a file that is damaged, moved or not ours is a miss."""
 
     def __init__(self, size: int = MEMORY_UNITS, directory: str | None = None, defer_writes: bool = False,
                  disk_limit: int = DISK_LIMIT_BYTES) -> None:
@@ -154,6 +160,25 @@ class EntryCache:
         # language server's worker flushes after it has sent its report).
         self.defer_writes = defer_writes
         self._unwritten: dict[str, Any] = {}
+        self._refused: str | None = None
+        self._checked = False
+
+    def check_directory(self) -> str | None:
+        """None when the directory can be used (made 0700 when missing, else owned by this user
+        and writable by no one else: `private_files.private_dir`), else why not, in one line;
+        then this cache keeps to memory. Checked once."""
+        if not self._checked and self.directory is not None:
+            try:
+                private_dir(self.directory)
+            except UnsafeLocation as exc:
+                self._refused = str(exc)
+            except OSError as exc:  # (a folder that cannot be made: only costs speed)
+                self._refused = f"{self.directory}: {exc.strerror or exc}"
+            self._checked = True
+        return self._refused
+
+    def _disk(self) -> bool:
+        return self.directory is not None and self.check_directory() is None
 
     def get(self, key: str) -> tuple[Any, str]:
         """(value, "memory" | "disk") or (None, "")."""
@@ -162,14 +187,11 @@ class EntryCache:
             if value is not None:
                 self._memory.move_to_end(key)
                 return value, "memory"
-        if self.directory is None:
+        if not self._disk():
             return None, ""
-        path = self._path(key)
-        try:
-            with open(path, "rb") as f:
-                value = pickle.loads(zlib.decompress(f.read()))
-            os.utime(path)  # recently used: the last to be pruned
-        except Exception:  # missing, truncated or from another version: a miss
+        # (missing, damaged, from another version, moved, not ours: a miss; a hit is marked used)
+        value = load_file(self._path(key), _unit_codec(), key.encode(), self.disk_limit)
+        if value is None:
             return None, ""
         self._remember(key, value)
         return value, "disk"
@@ -192,14 +214,8 @@ class EntryCache:
             self._write(key, value)
 
     def _write(self, key: str, value: Any) -> None:
-        path = self._path(key)
-        try:
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            tmp = f"{path}.{os.getpid()}.tmp"
-            with open(tmp, "wb") as f:
-                f.write(zlib.compress(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL), 1))
-            os.replace(tmp, path)
-        except OSError:  # a read-only or full cache directory only costs speed
+        # (a read-only or full cache directory only costs speed)
+        if not self._disk() or not store_file(self._path(key), _unit_codec(), value, key.encode()):
             return
         if self._writes % PRUNE_EVERY == 0:
             self.prune()
@@ -208,16 +224,18 @@ class EntryCache:
     def prune(self) -> int:
         """Delete the least recently used unit files until the directory holds at most 80% of
         `disk_limit` (when it is over the limit); returns how many were deleted."""
-        if self.directory is None:
+        if not self._disk():
             return 0
+        assert self.directory is not None
         files = []
         try:
             for sub in os.scandir(self.directory):
-                if sub.is_dir():
+                if sub.is_dir(follow_symlinks=False):
                     for entry in os.scandir(sub.path):
                         if entry.name.endswith(".unit"):
-                            st = entry.stat()
-                            files.append((st.st_mtime, st.st_size, entry.path))
+                            st = entry.stat(follow_symlinks=False)
+                            if stat.S_ISREG(st.st_mode):
+                                files.append((st.st_mtime, st.st_size, entry.path))
         except OSError:
             return 0
         total = sum(size for _, size, _ in files)
@@ -258,6 +276,14 @@ class EntryCache:
 _PROCESS_CACHE = EntryCache()
 
 
+@cache
+def _unit_codec() -> Codec:
+    """What a unit file may hold: `UnitResult`, `(cubin, ptxas command)` tuples and plain data."""
+    from tile_lsp.compiler.backend.ptxas import KernelResources
+
+    return Codec("unit", (UnitResult, StageOutput, Diagnostic, Related, Severity, Span, SourceRef, KernelResources))
+
+
 def default_directory(environ: Mapping[str, str], home: str) -> str:
     """The on-disk unit cache shared by `tile-lsp compile` and the language server's workers:
     $XDG_CACHE_HOME/tile-lsp/units, else <home>/.cache/tile-lsp/units (callers pass the
@@ -269,6 +295,20 @@ def default_directory(environ: Mapping[str, str], home: str) -> str:
 def libdevice_directory(units: str) -> str:
     """Where trimmed libdevices are kept (`backend.cuda_tools.set_trim_directory`), beside the units."""
     return os.path.join(os.path.dirname(units), "libdevice")
+
+
+def disk_cache_folders(units: str) -> tuple[str, str]:
+    """(the unit folder `units`, the trimmed libdevices' beside it), each and the folder above
+    them (`<cache>/tile-lsp`) made 0700 or checked by `private_files.private_dir`: ours, no link,
+    writable by no one else. Raises `UnsafeLocation` (the one line to show, see `refused_notice`)
+    or another OSError (a folder that cannot be made)."""
+    private_dir(os.path.dirname(os.path.abspath(units)))
+    return private_dir(units), private_dir(libdevice_directory(os.path.abspath(units)))
+
+
+def refused_notice(exc: UnsafeLocation) -> str:
+    """The one message for a refused cache folder (the compile goes on without the disk cache)."""
+    return f"tile-lsp: warning: cache folder {exc}; running without the disk cache"
 
 
 def process_cache() -> EntryCache:

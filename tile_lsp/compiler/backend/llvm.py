@@ -24,6 +24,7 @@ from functools import cache
 from tile_lsp.compiler.backend.cuda_tools import find_libdevice, trim_directory
 from tile_lsp.compiler.backend.llvmir_values import NVPTX_TRIPLE
 from tile_lsp.compiler.diagnostics import DiagnosticSink
+from tile_lsp.compiler.safe_codec import Codec, load_file, store_file
 from tile_lsp.compiler.source import Span
 from tile_lsp.compiler.target import CompileOptions, Target
 
@@ -77,6 +78,10 @@ class _TrimmedLibdevice:
 
 _TRIMMED: dict[tuple[str, int, int, frozenset[str], str, str], _TrimmedLibdevice] = {}
 _TRIMMED_MAX = 64
+# A trimmed libdevice on disk: data only (`safe_codec`), bound to its file name (the hash of what
+# it was trimmed for), in a folder only this user can write.
+_TRIM_CODEC = Codec("libdevice", (_TrimmedLibdevice,))
+_TRIM_FILE_LIMIT = 64 << 20
 
 
 def _trim_file(key: tuple[str, int, int, frozenset[str], str, str]) -> str | None:
@@ -95,14 +100,11 @@ TRIM_FILES_MAX = 1024
 
 
 def _load_trimmed(file: str | None) -> _TrimmedLibdevice | None:
+    """The trimmed libdevice stored at `file`; None when it is missing, damaged, another
+    version's or not ours (removed then; a hit is marked used: the pruning keeps it longest)."""
     if file is None:
         return None
-    try:
-        with open(file, "rb") as fh:
-            found = pickle.loads(fh.read())
-        os.utime(file)  # (used now: the pruning keeps it longest)
-    except Exception:  # missing, truncated or another version's: a miss  # noqa: BLE001
-        return None
+    found = load_file(file, _TRIM_CODEC, os.path.basename(file).encode(), _TRIM_FILE_LIMIT)
     return found if isinstance(found, _TrimmedLibdevice) else None
 
 
@@ -117,7 +119,7 @@ def _prune_trimmed(directory: str, keep: int) -> None:
     used = []
     for name in names:
         with contextlib.suppress(OSError):
-            used.append((os.stat(os.path.join(directory, name)).st_mtime_ns, name))
+            used.append((os.lstat(os.path.join(directory, name)).st_mtime_ns, name))
     used.sort()
     for _, name in used[: len(used) - keep]:
         with contextlib.suppress(OSError):
@@ -127,15 +129,9 @@ def _prune_trimmed(directory: str, keep: int) -> None:
 def _store_trimmed(file: str | None, trimmed: _TrimmedLibdevice) -> None:
     if file is None:
         return
-    try:
-        os.makedirs(os.path.dirname(file), exist_ok=True)
-        tmp = f"{file}.{os.getpid()}.tmp"
-        with open(tmp, "wb") as fh:
-            fh.write(pickle.dumps(trimmed, protocol=pickle.HIGHEST_PROTOCOL))
-        os.replace(tmp, file)
-    except OSError:  # a read-only or full cache directory only costs speed
-        return
-    _prune_trimmed(os.path.dirname(file), TRIM_FILES_MAX)
+    # (a refused, read-only or full cache directory only costs speed)
+    if store_file(file, _TRIM_CODEC, trimmed, os.path.basename(file).encode()):
+        _prune_trimmed(os.path.dirname(file), TRIM_FILES_MAX)
 
 
 def _trimmed_libdevice(path: str, wanted: frozenset[str], triple: str, data_layout: str, tm) -> _TrimmedLibdevice:  # type: ignore[no-untyped-def]
