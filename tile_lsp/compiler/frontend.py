@@ -19,7 +19,6 @@ from tile_lsp.compiler.syntax.sourcemap import SourceMap
 from tile_lsp.compiler.verifier import VerifyContext, verify_ops
 
 SPLIT_MARKER = re.compile(r"^// -----\s*$", re.MULTILINE)
-MAX_NESTING = 200
 
 
 @dataclass
@@ -67,8 +66,8 @@ def parse_chunk(
     parser = Parser(source, span.start, span.end)
     try:
         module = parser.parse_top_level()
-    except RecursionError:
-        parser.sink.error(Span(span.start, span.start), f"regions are nested too deeply (more than ~{MAX_NESTING} levels)")
+    except RecursionError:  # (regions, types and attributes have their own depth limits first)
+        parser.sink.error(parser.span(), "nesting is too deep to parse here")
         return ParseResult(source, span, None, parser.sink.items, parser.smap)
     except Exception as exc:  # a front-end bug must surface as a diagnostic, never a crash
         at = parser.span()

@@ -26,7 +26,9 @@ from tile_lsp.features.completion_types import CLOSE, OPEN, Completion, Cursor, 
 __all__ = ["ELEMENT_TYPES", "TOP_TYPES", "Completion", "Cursor", "complete", "read_cursor"]
 
 # The word being typed: a sigil and its name, or a bare word (which may be `4x8xf` in a type).
-_WORD = re.compile(r"(?:%[\w$.\-]*|@[\w$.\-]*|![\w$.]*|\^[\w$.\-]*|#[\w$.]*|[\w$.]*)$")
+# Names after `%`, `@` and `^` may hold `-`; after `!` and `#`, and bare words, not.
+_DASH_SIGILS = "%@^"
+_SIGILS = "!#"
 _SHAPE_PREFIX = re.compile(r"(?:\d*x)*")  # `4x8x` of `4x8xf`, or the `x` left of `?x`
 
 TOP_TYPES = ("tile<", "token", "tensor_view<", "partition_view<", "strided_view<", "gather_scatter_view<")
@@ -60,9 +62,7 @@ def read_cursor(doc: DocumentAnalysis, offset: int) -> Cursor | None:
     """The typed word and the statement tokens before it; None inside comments and strings."""
     text = doc.source.text
     line_start = text.rfind("\n", 0, offset) + 1
-    prefix = text[line_start:offset]
-    m = _WORD.search(prefix)
-    word_start = line_start + (m.start() if m else len(prefix))
+    word_start = _word_start(text, line_start, offset)
     toks = lexer.tokenize(text, line_start, word_start)
     n = len(toks.kinds) - 1  # without EOF
     last_end = toks.ends[n - 1] if n else line_start
@@ -77,6 +77,22 @@ def read_cursor(doc: DocumentAnalysis, offset: int) -> Cursor | None:
         elif t in CLOSE and cur.open_brackets:
             cur.open_brackets.pop()
     return cur
+
+
+def _word_start(text: str, line_start: int, offset: int) -> int:
+    """Where the word ending at `offset` starts, read backwards from the cursor (a regex search
+    for a word at the end of the line retries every start: quadratic on a long word)."""
+    s = offset
+    while s > line_start and (text[s - 1].isalnum() or text[s - 1] in "_$.-"):
+        s -= 1
+    before = text[s - 1] if s > line_start else ""
+    run = text[s:offset]
+    if before and before in _DASH_SIGILS:
+        return s - 1
+    if "-" not in run and before and before in _SIGILS:
+        return s - 1
+    dash = run.rfind("-")
+    return s if dash < 0 else s + dash + 1
 
 
 def _statement(kinds: list[int], texts: list[str]) -> tuple[list[int], list[str]]:

@@ -74,6 +74,8 @@ def braces_before(text: str, start: int, stop: int) -> Braces:
         elif k != lexer.PUNCT:
             continue
         elif t == "{" or t == "}":
+            if t == "}" and not b.open_stack:
+                continue  # a stray `}` closes nothing: the depth never goes below 0
             depth += 1 if t == "{" else -1
             b.positions.append(s)
             b.depth_after.append(depth)
@@ -81,7 +83,7 @@ def braces_before(text: str, start: int, stop: int) -> Braces:
             b.nesting.append(nesting)
             if t == "{":
                 b.open_stack.append(s)
-            elif b.open_stack:
+            else:
                 b.open_stack.pop()
         elif t in OPEN:
             nesting += 1
@@ -167,7 +169,7 @@ def _lexically_visible(br: Braces, pos: int) -> bool:
     mark = br.marks.get(pos)
     if mark is None or not br.unclosed_since(pos, mark[0]):
         return False
-    depth = mark[0]
+    depth = mark[0]  # (== len(open_stack) where the value was: braces_before keeps it so)
     if len(br.open_stack) <= depth:
         return True
     return br.statement_between(pos, br.open_stack[depth], depth)

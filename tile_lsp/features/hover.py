@@ -10,7 +10,7 @@ import inspect
 import math
 
 from xdsl.dialects import builtin
-from xdsl.ir import Operation
+from xdsl.ir import BlockArgument, Operation, OpResult
 
 from tile_lsp.background import PipelineReport
 from tile_lsp.compiler.dialects import registry
@@ -108,13 +108,14 @@ def op_hover(op: Operation) -> str:
 def value_hover(ref: ValueRef) -> str:
     value = ref.value
     lines = [f"`{ref.name}`: `{type_str(value.type)}`"]
-    owner = getattr(value, "op", None)
-    if isinstance(owner, Operation):
-        lines.append(f"\nDefined by `{owner.name.removeprefix('cuda_tile.')}`")
-    else:
-        block_owner = value.owner.parent_op() if hasattr(value.owner, "parent_op") else None
+    if isinstance(value, OpResult):
+        lines.append(f"\nDefined by `{value.op.name.removeprefix('cuda_tile.')}`")
+    elif isinstance(value, BlockArgument):
+        block_owner = value.block.parent_op()
         where = f" of `{block_owner.name.removeprefix('cuda_tile.')}`" if block_owner is not None else ""
         lines.append(f"\nBlock argument{where}")
+    else:  # a use of a name defined nowhere (a forward reference the parse never resolved)
+        lines.append("\nNot defined anywhere in scope")
     detail = describe_type(value.type)
     if detail:
         lines.append("\n" + detail)

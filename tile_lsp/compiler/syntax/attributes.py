@@ -13,6 +13,7 @@ from xdsl.dialects import builtin
 from xdsl.ir import Attribute, TypeAttribute
 
 from tile_lsp.compiler.dialects.cuda_tile import floats
+from tile_lsp.compiler.source import Span
 from tile_lsp.compiler.syntax import lexer
 from tile_lsp.compiler.syntax.types import OpaqueAttr, parse_type, type_str
 
@@ -35,6 +36,14 @@ def _float_from_bits(bits: int, t: Attribute) -> float:
 
 def parse_attribute(p: Parser) -> Attribute:
     """Parse any attribute value at the cursor."""
+    p.nest("attributes")
+    try:
+        return _parse_attribute(p)
+    finally:
+        p.depth -= 1
+
+
+def _parse_attribute(p: Parser) -> Attribute:
     k = p.kind
     tok = p.tok
     if k == lexer.INT or (k == lexer.PUNCT and tok == "-") or k == lexer.FLOAT:
@@ -176,20 +185,41 @@ def _parse_number(p: Parser) -> Attribute:
         return builtin.FloatAttr(value, ftype)  # type: ignore[call-overload]
     if k != lexer.INT:
         p.fail("expected integer value")
+    literal = p.span()
+    ivalue = p.int_token(message="integer constant out of range for attribute")
     p.advance()
-    ivalue = lexer.int_value(tok)
     if neg:
         ivalue = -ivalue
     if p.accept_punct(":"):
         t = parse_type(p)
         if isinstance(t, builtin.AnyFloat):
             if tok.startswith("0x"):
+                fmt = floats.float_format(t)
+                if neg:
+                    p.fail("hexadecimal float literal should not have a leading minus", literal)
+                if fmt is not None and ivalue.bit_length() > fmt.width:
+                    p.fail("hexadecimal float constant out of range for type", literal)
                 return builtin.FloatAttr(_float_from_bits(ivalue, t), t)
             return builtin.FloatAttr(float(ivalue), t)
         if isinstance(t, builtin.IntegerType | builtin.IndexType):
+            _check_int_range(p, ivalue, t, literal)
             return builtin.IntegerAttr(ivalue, t, truncate_bits=True)  # type: ignore[call-arg]
+        _check_int_range(p, ivalue, builtin.i64, literal)
         return builtin.IntegerAttr(ivalue, builtin.i64)
+    _check_int_range(p, ivalue, builtin.i64, literal)
     return builtin.IntegerAttr(ivalue, builtin.i64)
+
+
+def _check_int_range(p: Parser, value: int, t: Attribute, literal: Span) -> None:
+    """MLIR's rule for an integer attribute of type `t`: the literal must fit in its width
+    (signless: negative values as signed, others up to 2**width - 1; unsigned: no sign)."""
+    width = t.width.data if isinstance(t, builtin.IntegerType) else 64
+    unsigned = isinstance(t, builtin.IntegerType) and t.signedness.data == builtin.Signedness.UNSIGNED
+    signed = isinstance(t, builtin.IntegerType) and t.signedness.data == builtin.Signedness.SIGNED
+    low = 0 if unsigned or width == 0 else -(1 << (width - 1))
+    high = (1 << (width - 1)) if signed else (1 << width)
+    if not low <= value < high:
+        p.fail("integer constant out of range for attribute", literal)
 
 
 
@@ -197,12 +227,21 @@ def _parse_number(p: Parser) -> Attribute:
 def _parse_dense_array(p: Parser) -> Attribute:
     p.advance()  # array
     p.expect_punct("<")
+    elem_span = p.span()
     elem = parse_type(p)
+    if not isinstance(elem, builtin.IntegerType | builtin.AnyFloat):
+        p.fail(f"expected integer or float type, got: {type_str(elem)}", Span(elem_span.start, p.prev_end()))
     values: list[int | float] = []
     if p.accept_punct(":"):
         while True:
+            start = p.starts[p.i]
             a = _parse_number(p)
-            values.append(a.value.data)  # type: ignore[attr-defined]
+            value = a.value.data  # type: ignore[attr-defined]
+            if isinstance(elem, builtin.IntegerType):
+                if not isinstance(value, int):
+                    p.fail("expected integer elements", Span(start, p.prev_end()))
+                _check_int_range(p, value, elem, Span(start, p.prev_end()))
+            values.append(value)
             if not p.accept_punct(","):
                 break
     p.expect_punct(">")

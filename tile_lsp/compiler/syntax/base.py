@@ -10,6 +10,10 @@ from tile_lsp.compiler.source import Span
 from tile_lsp.compiler.syntax import lexer
 from tile_lsp.compiler.syntax.lexer import Tokens
 
+# Types, attributes, locations and literal lists inside one another: deeper nesting is a
+# diagnostic at the construct that goes one level too deep, not an exhausted Python stack.
+MAX_NESTING = 32
+
 
 class ParseError(Exception):
     """A syntax error at a span; carries optional notes as (span, text)."""
@@ -34,6 +38,14 @@ class TokenCursor:
         self.texts = tokens.texts
         self.i = 0
         self.last = len(tokens.kinds) - 1
+        self.depth = 0  # how many recursive constructs (`nest`) the cursor is inside
+
+    def nest(self, what: str) -> None:
+        """Enter one more level of a recursive construct (`what`: "types", "attributes", ...);
+        the caller leaves it with `self.depth -= 1` in a `finally`."""
+        if self.depth >= MAX_NESTING:
+            self.fail(f"{what} are nested more than {MAX_NESTING} levels deep", raw=True)
+        self.depth += 1
 
     # -- inspection -------------------------------------------------------
     @property
@@ -132,12 +144,27 @@ class TokenCursor:
         raise err
 
     def parse_int_literal(self) -> int:
+        """An optionally negative integer that must fit in int64 (MLIR's parseInteger<int64_t>
+        and its wording)."""
         neg = self.accept_punct("-")
         if self.kind != lexer.INT:
             self.fail("expected integer value")
-        value = lexer.int_value(self.tok)
+        value = self.int_token(message="integer value too large")
+        value = -value if neg else value
+        if not -(1 << 63) <= value < (1 << 63):
+            self.fail("integer value too large")
         self.advance()
-        return -value if neg else value
+        return value
+
+    def int_token(self, i: int | None = None, message: str = "integer literal is too large") -> int:
+        """The value of the INT token at `i` (default: the current one); one too long for any
+        integer type is a ParseError at it with `message` (never Python's int-string limit)."""
+        j = self.i if i is None else i
+        try:
+            return lexer.int_value(self.texts[j])
+        except lexer.IntegerTooLong:
+            err = ParseError(Span(self.starts[j], self.ends[j]), message)
+            raise err from None
 
     def skip_balanced(self) -> None:
         """Skip one token, or a whole bracketed group if it opens one."""

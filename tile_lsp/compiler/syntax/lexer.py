@@ -57,7 +57,7 @@ _TOKEN_RE = re.compile(
     | \Z                                            # only trivia left
     )
     """,
-    re.VERBOSE | re.DOTALL,
+    re.VERBOSE | re.DOTALL | re.ASCII,  # MLIR's identifiers, digits and spaces are ASCII
 )
 
 
@@ -75,9 +75,24 @@ class Tokens:
         return self.texts[i]
 
 
+# Significant digits an integer literal may have: far more than any integer type holds (2**128
+# has 39 decimal digits), far fewer than Python's int-string conversion limit (4,300) and its
+# quadratic cost.
+MAX_INT_DIGITS = 100
+
+
+class IntegerTooLong(ValueError):
+    """An integer literal with more than MAX_INT_DIGITS significant digits."""
+
+
 def int_value(tok: str) -> int:
-    """Value of an INT token: `0x` hex, else decimal (leading zeros allowed, as in MLIR)."""
-    return int(tok, 16) if tok.startswith("0x") else int(tok)
+    """Value of an INT token (or a digit string): `0x` hex, else decimal (leading zeros allowed,
+    as in MLIR); IntegerTooLong past MAX_INT_DIGITS significant digits."""
+    hex_ = tok.startswith(("0x", "0X"))
+    digits = tok[2:] if hex_ else tok
+    if len(digits) > MAX_INT_DIGITS and len(digits.lstrip("0")) > MAX_INT_DIGITS:
+        raise IntegerTooLong(tok[:20] + "...")
+    return int(digits, 16) if hex_ else int(digits)
 
 
 def tokenize(text: str, start: int = 0, end: int | None = None) -> Tokens:

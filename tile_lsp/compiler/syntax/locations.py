@@ -115,6 +115,14 @@ def parse_loc(p: Parser) -> Attribute:
 
 
 def parse_location_instance(p: Parser) -> Attribute:
+    p.nest("locations")
+    try:
+        return _parse_location_instance(p)
+    finally:
+        p.depth -= 1
+
+
+def _parse_location_instance(p: Parser) -> Attribute:
     k, tok = p.kind, p.tok
     if k == lexer.HASH:
         span = p.span()
@@ -192,9 +200,13 @@ def _parse_name_or_file(p: Parser) -> Attribute:
 
 
 def _expect_int(p: Parser, message: str) -> int:
+    """A line or column number: MLIR reads them as unsigned 32-bit, and says `message` when the
+    literal is not one."""
     if p.kind != lexer.INT:
         p.fail(message)
-    value = lexer.int_value(p.tok)
+    value = p.int_token(message=message)
+    if value >= 1 << 32:
+        p.fail(message)
     p.advance()
     return value
 

@@ -61,7 +61,8 @@ class ArgDef:
 @dataclass
 class Scope:
     values: dict[str, list[SSAValue]] = field(default_factory=dict)
-    forward: dict[str, tuple[list[ForwardDeclaredValue], Span]] = field(default_factory=dict)
+    # name -> (result number -> placeholder, first use): a dict, since `%x#N` may say any N
+    forward: dict[str, tuple[dict[int, ForwardDeclaredValue], Span]] = field(default_factory=dict)
     isolated: bool = False
 
 
@@ -336,9 +337,7 @@ class Parser(TokenCursor):
         fwd = scope.forward.pop(name, None)
         if fwd is not None:
             placeholders, _ = fwd
-            for idx, ph in enumerate(placeholders):
-                if ph is None:
-                    continue
+            for idx, ph in sorted(placeholders.items()):
                 if idx < len(values):
                     real = values[idx]
                     if real.type != ph.type:
@@ -412,12 +411,10 @@ class Parser(TokenCursor):
         scope = self.scopes[-1]
         entry = scope.forward.get(use.name)
         if entry is None:
-            entry = ([], use.span)
+            entry = ({}, use.span)
             scope.forward[use.name] = entry
         placeholders = entry[0]
-        while len(placeholders) <= use.index:
-            placeholders.append(None)  # type: ignore[arg-type]
-        ph = placeholders[use.index]
+        ph = placeholders.get(use.index)
         if ph is None:
             ph = ForwardDeclaredValue(expected)
             placeholders[use.index] = ph
@@ -444,6 +441,8 @@ class Parser(TokenCursor):
         self.advance()
         if "#" in tok:
             base, _, idx = tok.partition("#")
+            if len(idx) > 18:  # past int64: no op has that many results
+                raise ParseError(span, f"invalid SSA value result number: {tok}")
             return UseRef(base, int(idx), span)
         return UseRef(tok, 0, span)
 

@@ -56,17 +56,41 @@ _SCALARS: dict[str, Attribute] = dict(ct.ELEMENT_TYPE_NAMES)
 _SCALARS.update({"index": builtin.IndexType(), "none": builtin.NoneType()})
 
 
-def _split_dims(word: str, dims: list[int]) -> str:
-    """Consume `x4x?x` style dimension text from a bare word; return the rest."""
+_INT64_MAX = (1 << 63) - 1
+_MAX_INT_WIDTH = (1 << 24) - 1  # MLIR's IntegerType::kMaxWidth
+
+
+def _dim(p: Parser, digits: str, start: int) -> int:
+    """A static dimension spelled by `digits` at offset `start`: MLIR's "invalid dimension"
+    when it does not fit in int64 (also past any length: no unbounded int-string conversion)."""
+    if len(digits) <= 19 and (value := int(digits)) <= _INT64_MAX:
+        return value
+    if len(digits.lstrip("0")) <= 19 and (value := int(digits)) <= _INT64_MAX:
+        return value
+    p.fail("invalid dimension", Span(start, start + len(digits)), raw=True)
+    raise AssertionError
+
+
+def _int_type(p: Parser, digits: str, span: Span, sign: builtin.Signedness | None = None) -> builtin.IntegerType:
+    """`i<digits>` (or `si`/`ui`) spelled at `span`: MLIR's width limit, checked before the
+    digits are converted."""
+    width = int(digits) if len(digits.lstrip("0")) <= 8 else _MAX_INT_WIDTH + 1
+    if width > _MAX_INT_WIDTH:
+        p.fail(f"integer bitwidth is limited to {_MAX_INT_WIDTH} bits", span, raw=True)
+    return builtin.IntegerType(width) if sign is None else builtin.IntegerType(width, sign)
+
+
+def _split_dims(word: str, dims: list[int], p: Parser, offset: int) -> str:
+    """Consume `x4x?x` style dimension text from a bare word at `offset`; return the rest."""
     rest = word
     while rest.startswith("x"):
         rest = rest[1:]
         j = 0
-        while j < len(rest) and rest[j].isdigit():
+        while j < len(rest) and rest[j] in "0123456789":
             j += 1
         if j == 0:
             break
-        dims.append(int(rest[:j]))
+        dims.append(_dim(p, rest[:j], offset + len(word) - len(rest)))
         rest = rest[j:]
     return rest
 
@@ -82,12 +106,12 @@ def parse_dims_and_element(p: Parser, allow_dynamic: bool) -> tuple[list[int], A
                 # `0x2x...` lexes as a hex literal; in a shape it is the dim 0, then more.
                 start = p.starts[p.i]
                 dims.append(0)
-                rest = _split_dims(tok[1:], dims)
+                rest = _split_dims(tok[1:], dims, p, start + 1)
                 p.advance()
                 if rest and not rest.startswith("x"):
                     return dims, parse_element_word(p, rest, start + len(tok) - len(rest))
                 continue
-            dims.append(int(tok))
+            dims.append(_dim(p, tok, p.starts[p.i]))
             p.advance()
         elif k == lexer.PUNCT and p.tok == "?":
             if not allow_dynamic:
@@ -97,7 +121,7 @@ def parse_dims_and_element(p: Parser, allow_dynamic: bool) -> tuple[list[int], A
         elif k == lexer.BARE and p.tok.startswith("x") and dims:
             start = p.starts[p.i]
             word = p.tok
-            rest = _split_dims(word, dims)
+            rest = _split_dims(word, dims, p, start)
             if rest == "":
                 p.advance()
                 continue
@@ -119,7 +143,7 @@ def parse_element_word(p: Parser, word: str, offset: int) -> Attribute:
     if t is not None:
         return t
     if word[0] == "i" and word[1:].isdigit():
-        return builtin.IntegerType(int(word[1:]))
+        return _int_type(p, word[1:], Span(offset, offset + len(word)))
     if word in CUDA_TILE_TYPES:
         return parse_cuda_tile_type_body(p, word)
     p.fail(f"expected type, got '{word}'", Span(offset, offset + len(word)))
@@ -136,11 +160,12 @@ def parse_type(p: Parser) -> Attribute:
             p.advance()
             return t
         if (word[0] in "iu" and word[1:].isdigit()) or (word.startswith("si") and word[2:].isdigit()):
+            at = p.span()
             p.advance()
             if word[0] == "i":
-                return builtin.IntegerType(int(word[1:]))
+                return _int_type(p, word[1:], at)
             sign = builtin.Signedness.UNSIGNED if word[0] == "u" else builtin.Signedness.SIGNED
-            return builtin.IntegerType(int(word.lstrip("sui")), sign)
+            return _int_type(p, word.lstrip("sui"), at, sign)
         if word in CUDA_TILE_TYPES:
             p.advance()
             return parse_cuda_tile_type_body(p, word)
@@ -167,6 +192,14 @@ def parse_type(p: Parser) -> Attribute:
 
 
 def parse_function_type(p: Parser) -> builtin.FunctionType:
+    p.nest("types")
+    try:
+        return _parse_function_type(p)
+    finally:
+        p.depth -= 1
+
+
+def _parse_function_type(p: Parser) -> builtin.FunctionType:
     p.expect_punct("(")
     inputs: list[Attribute] = []
     if not p.accept_punct(")"):
@@ -260,7 +293,11 @@ def parse_cuda_tile_type_body(p: Parser, mnemonic: str) -> Attribute:
         if hit is not None:
             p.i = end_i + 1
             return hit
-    t = _TYPE_BODY_PARSERS[mnemonic](p)
+    p.nest("types")
+    try:
+        t = _TYPE_BODY_PARSERS[mnemonic](p)
+    finally:
+        p.depth -= 1
     if key is not None and p.i == end_i + 1:
         p.type_cache[key] = t
     return t
@@ -488,10 +525,10 @@ def _parse_dim_list_only(p: Parser) -> tuple[list[int], None]:
     dims: list[int] = []
     while True:
         if p.kind == lexer.INT:
-            dims.append(int(p.tok))
+            dims.append(_dim(p, p.tok, p.starts[p.i]))
             p.advance()
         elif p.kind == lexer.BARE and p.tok.startswith("x") and dims:
-            rest = _split_dims(p.tok, dims)
+            rest = _split_dims(p.tok, dims, p, p.starts[p.i])
             if rest:
                 p.fail("expected integer value")
             p.advance()

@@ -110,6 +110,14 @@ def _parse_literal(p: Parser, out: list[int | float], reader: _ScalarReader, err
     if not p.accept_punct("["):
         out.append(reader.read())
         return []
+    p.nest("literal lists")
+    try:
+        return _parse_list(p, out, reader, err)
+    finally:
+        p.depth -= 1
+
+
+def _parse_list(p: Parser, out: list[int | float], reader: _ScalarReader, err: Callable[[str], str]) -> list[int]:
     first: list[int] | None = None
     count = 0
     while True:
@@ -154,7 +162,11 @@ class _ScalarReader:
         if kind != lexer.INT:
             p.fail(err("expected integer value"), p.span(start))
         p.advance()
-        value = -lexer.int_value(tok) if neg else lexer.int_value(tok)
+        try:
+            value = lexer.int_value(tok)
+        except lexer.IntegerTooLong:  # (past any width: not converted)
+            value = 1 << 64
+        value = -value if neg else value
         if not -(1 << 63) <= value < (1 << 63):
             p.fail(err("integer value too large"), p.span(start))
         if width < 64 and not -(1 << (width - 1)) <= value < (1 << width):
@@ -185,7 +197,7 @@ class _ScalarReader:
                 )
             if neg:
                 p.fail(err("hexadecimal float literal should not have a leading minus"), p.span(start))
-            bits = int(tok, 16)
+            bits = p.int_token(message=err("hexadecimal float constant out of range for type"))
             if bits.bit_length() > fmt.width:
                 p.fail(err("hexadecimal float constant out of range for type"))
             p.advance()

@@ -61,7 +61,7 @@ class BoundedAttr(_Predicate):
 def _parse_uint(p: Parser, what: str) -> int:
     if p.kind != lexer.INT:
         p.fail(f"failed to parse parameter '{what}' which is expected to be an integer")
-    value = int(p.tok, 0)
+    value = p.int_token(message=f"failed to parse parameter '{what}' which is expected to be an integer")
     p.advance()
     return value
 

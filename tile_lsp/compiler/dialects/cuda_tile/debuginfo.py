@@ -156,7 +156,9 @@ def _parse_param(p: Parser, def_name: str, key: str, kind: _Kind) -> Attribute:
     if kind is _UNSIGNED:
         if p.kind != lexer.INT:
             p.fail(f"failed to parse {def_name} parameter '{key}' which is to be a `{type_name}`", start)
-        value = lexer.int_value(p.tok)
+        value = p.int_token(message=f"failed to parse {def_name} parameter '{key}' which is to be a `{type_name}`")
+        if value >= 1 << 32:
+            p.fail(f"failed to parse {def_name} parameter '{key}' which is to be a `{type_name}`", start)
         p.advance()
         return builtin.IntAttr(value)
     attr = parse_attribute(p)
