@@ -78,6 +78,32 @@ def test_vsix_contents(vsix: Path) -> None:
         js = zf.read("extension/out/tileLspContext.js").decode()
     assert all(f"'{k}'" in js for k in server_keys)
     assert "language: 'mlir'" in js and "looksLikeUpstreamMlir" in js
+    # Restricted Mode: the built manifest declares it, and the client reads the restricted settings'
+    # user values only (inspect().globalValue) and sends settings itself (no `synchronize`, which
+    # would send the workspace's values).
+    _check_restricted(manifest)
+    assert "isTrusted" in js and ".inspect(" in js and "globalValue" in js
+    assert "configurationSection:" not in js and "onDidGrantWorkspaceTrust" in js
+
+
+RESTRICTED = ["tileLsp.serverPath", "tileLsp.ptxasPath", "tileLsp.previewDir"]
+
+
+def _check_restricted(manifest: dict) -> None:  # type: ignore[type-arg]
+    props = manifest["contributes"]["configuration"]["properties"]
+    # Settings that name a program: user (machine) settings only, never a workspace's.
+    assert props["tileLsp.serverPath"]["scope"] == "machine"
+    assert props["tileLsp.ptxasPath"]["scope"] == "machine"
+    untrusted = manifest["capabilities"]["untrustedWorkspaces"]
+    assert untrusted["supported"] == "limited"
+    assert sorted(untrusted["restrictedConfigurations"]) == sorted(RESTRICTED)
+
+
+def test_program_settings_are_machine_scoped_and_restricted() -> None:
+    """package.json itself (no build needed): the scopes and the untrusted-workspace capability."""
+    _check_restricted(json.loads((VSCODE / "package.json").read_text()))
+    src = (VSCODE / "src" / "tileLspContext.ts").read_text()
+    assert "export const RESTRICTED_KEYS = ['serverPath', 'ptxasPath', 'previewDir'];" in src
 
 
 def test_settings_match_server_schema() -> None:

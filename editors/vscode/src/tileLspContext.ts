@@ -53,6 +53,13 @@ const SERVER_KEYS = [
   'previewDir',
   'pipelineTimeout',
 ];
+/**
+ * Settings that name a program to run or a folder to write: in an untrusted workspace (Restricted
+ * Mode) only their user (global) values count, never the workspace's (package.json's
+ * `capabilities.untrustedWorkspaces.restrictedConfigurations`; serverPath and ptxasPath are also
+ * `"scope": "machine"`). The server checks them again (tile_lsp/session.py `program_refusal`).
+ */
+export const RESTRICTED_KEYS = ['serverPath', 'ptxasPath', 'previewDir'];
 /** Languages a plain `.mlir` file may have: vscode-mlir's `mlir`, or plain text without it. */
 export const MLIR_LANGUAGES = ['mlir', 'plaintext'];
 
@@ -90,11 +97,15 @@ export class TileLspContext implements vscode.Disposable {
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration(`${SECTION}.serverPath`) || e.affectsConfiguration(`${SECTION}.upstreamMlir`)) {
           void this.restart();
+        } else if (e.affectsConfiguration(SECTION)) {
+          void this.sendSettings();
         }
         if (e.affectsConfiguration(SECTION)) {
           this.updateStatus();
         }
       }),
+      // Trusting the workspace lets its values of the restricted settings count: start again with them.
+      vscode.workspace.onDidGrantWorkspaceTrust(() => void this.restart()),
       vscode.window.onDidChangeActiveTextEditor(() => this.updateStatus()),
       vscode.workspace.onDidChangeTextDocument((e) => {
         if (e.document === vscode.window.activeTextEditor?.document) {
@@ -126,17 +137,27 @@ export class TileLspContext implements vscode.Disposable {
   }
 
   serverSettings(): Record<string, unknown> {
-    const config = vscode.workspace.getConfiguration(SECTION);
     const settings: Record<string, unknown> = {};
     for (const key of SERVER_KEYS) {
-      settings[key] = config.get(key) ?? null;
+      settings[key] = setting(key) ?? null;
     }
     return settings;
   }
 
+  /** workspace/didChangeConfiguration with the settings as `serverSettings` reads them (not
+   * vscode-languageclient's `synchronize`, which would send the workspace's restricted values). */
+  private async sendSettings(): Promise<void> {
+    const client = this.client;
+    if (client?.isRunning()) {
+      await client
+        .sendNotification('workspace/didChangeConfiguration', { settings: { [SECTION]: this.serverSettings() } })
+        .catch(() => undefined);
+    }
+  }
+
   /** Starts the client; a server path that doesn't resolve gives an error with an "Open Settings" button. */
   async start(): Promise<void> {
-    const serverPath = vscode.workspace.getConfiguration(SECTION).get<string>('serverPath') || 'tile-lsp';
+    const serverPath = setting<string>('serverPath') || 'tile-lsp';
     const command = resolveExecutable(serverPath);
     if (!command) {
       void this.serverPathError(serverPath, 'was not found');
@@ -187,7 +208,7 @@ export class TileLspContext implements vscode.Disposable {
         },
       },
       initializationOptions: this.serverSettings(),
-      synchronize: { configurationSection: SECTION },
+      // (no `synchronize` of the section: sendSettings filters the restricted settings)
       outputChannel: this.output,
     };
     this.client = new LanguageClient('tileLsp', 'tile-lsp', serverOptions, clientOptions);
@@ -375,7 +396,11 @@ export function resolveExecutable(command: string): string | undefined {
   };
   const expanded = command.replace(/^~(?=$|[\\/])/, process.env.HOME ?? '~');
   if (expanded.includes('/') || expanded.includes('\\')) {
-    const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    // A relative path is taken from the first workspace folder only in a trusted workspace.
+    const folder = vscode.workspace.isTrusted ? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath : undefined;
+    if (!path.isAbsolute(expanded) && !folder) {
+      return undefined;
+    }
     const full = path.isAbsolute(expanded) || !folder ? expanded : path.join(folder, expanded);
     return isFile(full) ? full : undefined;
   }
@@ -389,6 +414,19 @@ export function resolveExecutable(command: string): string | undefined {
     }
   }
   return undefined;
+}
+
+/**
+ * A tileLsp setting's value; for RESTRICTED_KEYS in an untrusted workspace the user's own
+ * (global) value or the default, never a workspace or folder value.
+ */
+export function setting<T>(key: string): T | undefined {
+  const config = vscode.workspace.getConfiguration(SECTION);
+  if (!vscode.workspace.isTrusted && RESTRICTED_KEYS.includes(key)) {
+    const found = config.inspect<T>(key);
+    return found?.globalValue ?? found?.defaultValue;
+  }
+  return config.get<T>(key);
 }
 
 function errorMessage(err: unknown): string {
