@@ -166,6 +166,9 @@ end
 local warned_cmd = {}
 
 local function executable_ok()
+  if type(M.config.cmd) == 'function' then -- vim.lsp.rpc.connect(host, port): a running `serve --tcp`
+    return true
+  end
   local exe = M.config.cmd and M.config.cmd[1]
   if not exe or vim.fn.executable(exe) ~= 1 then
     if warned_cmd[tostring(exe)] then
@@ -202,7 +205,8 @@ function M.attach(bufnr)
   if not client or client.is_stopped() then
     id = vim.lsp.start_client(cfg)
     if not id then
-      notify('could not start ' .. table.concat(M.config.cmd, ' '), vim.log.levels.ERROR)
+      local what = type(M.config.cmd) == 'table' and table.concat(M.config.cmd, ' ') or 'the server'
+      notify('could not start ' .. what, vim.log.levels.ERROR)
       return nil
     end
     clients_by_root[root] = id
