@@ -445,10 +445,9 @@ class _Worker:
     def kill(self) -> None:
         pid = self.proc.pid
         if pid is not None:
-            with contextlib.suppress(OSError):
-                os.killpg(pid, signal.SIGKILL)  # the worker's group: LLVM child, ptxas
-            with contextlib.suppress(OSError):
-                os.kill(pid, signal.SIGKILL)
+            from tile_lsp.compiler.backend.process import kill_tree
+
+            kill_tree(pid)  # the worker's group (LLVM child) and ptxas's (a group of its own)
         self.proc.join(2.0)
         with contextlib.suppress(OSError):
             self.conn.close()

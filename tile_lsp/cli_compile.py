@@ -17,24 +17,27 @@ from tile_lsp.compiler.diagnostics import DiagnosticSink, format_text, to_json
 from tile_lsp.compiler.entry_cache import EntryCache, default_directory, disk_cache_folders, refused_notice
 from tile_lsp.compiler.pipeline import MISSING_TARGET, CompileResult, StageOutput, compile_source
 from tile_lsp.compiler.source import SourceText, Span
-from tile_lsp.compiler.target import CompileOptions, Target
+from tile_lsp.compiler.target import CompileOptions, Target, target_error
 
 # --dump-dir file names: <stem> + this.
 DUMP_SUFFIX = {"tileaa": ".tileaa.mlir", "gpu": ".gpu.mlir", "nvvm": ".nvvm.mlir", "llvm": ".llvm.mlir", "llvm-ir": ".ll", "ptx": ".ptx", "cubin": ".cubin"}
 
 
-def _target(args: argparse.Namespace) -> tuple[Target | None, bool]:
-    """(target, valid): no option at all is valid (the input may carry one)."""
+def _target(args: argparse.Namespace) -> tuple[Target | None, str | None]:
+    """(target, why the options give none or None): no option at all is valid (the input may
+    carry one)."""
     if args.gpu_name is None and args.compute_capability is None:
-        return None, True
+        return None, None
     cc: int | None = None
     if args.compute_capability is not None:
         try:
             cc = int(args.compute_capability)
         except ValueError:
-            return None, False
+            return None, MISSING_TARGET
     target = Target.resolve(args.gpu_name, cc)
-    return target, target is not None
+    if target is not None:
+        return target, None
+    return None, target_error(args.gpu_name, cc) or MISSING_TARGET
 
 
 def run_compile(args: argparse.Namespace) -> int:
@@ -45,7 +48,12 @@ def run_compile(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"{args.file}: error: {exc.strerror}", file=sys.stderr)
         return 1
-    target, valid = _target(args)
+    target, invalid = _target(args)
+    timeout = getattr(args, "ptxas_timeout", None)
+    if timeout is not None and not timeout > 0:
+        print(f"tile-lsp compile: error: --ptxas-timeout must be a positive number of seconds, not {timeout:g}",
+              file=sys.stderr)
+        return 2
     notices: list[str] = []  # (a refused cache folder: said once, on stderr or in the JSON)
     options = CompileOptions(
         target=target,
@@ -53,11 +61,12 @@ def run_compile(args: argparse.Namespace) -> int:
         lineinfo=args.lineinfo,
         device_debug=args.device_debug,
         ptxas=args.ptxas,
+        ptxas_timeout=timeout if timeout is not None else CompileOptions.ptxas_timeout,
         stage_texts=bool(args.dump_dir),
     )
-    if not valid:
+    if invalid is not None:
         sink = DiagnosticSink("options", diags)
-        sink.error(Span(0, min(1, len(source.text))), MISSING_TARGET)
+        sink.error(Span(0, min(1, len(source.text))), invalid)
         result = CompileResult(source, options, args.emit)
     else:
         # One compile and the process ends: the cyclic GC would only slow it down (~10% on large

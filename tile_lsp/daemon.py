@@ -655,10 +655,11 @@ class _Server:
 
 
 def _kill_group(pid: int) -> None:
-    with contextlib.suppress(OSError):
-        os.killpg(pid, signal.SIGKILL)
-    with contextlib.suppress(OSError):
-        os.kill(pid, signal.SIGKILL)
+    """Kill a child that runs a command: its process group, and the groups of what it started
+    (ptxas runs in a process group of its own)."""
+    from tile_lsp.compiler.backend.process import kill_tree
+
+    kill_tree(pid)
 
 
 def _run_command(argv: list[str], cwd: str, env: dict[str, str], umask: int) -> int:

@@ -15,7 +15,7 @@ from typing import Any
 
 from tile_lsp.compiler.document import DocumentAnalysis, ItemCache, Stopped, analyze
 from tile_lsp.compiler.source import SourceText
-from tile_lsp.compiler.target import CompileOptions, Target
+from tile_lsp.compiler.target import CompileOptions, Target, target_error
 from tile_lsp.features.stage_links import is_lowered_path
 
 # Settings that name a program the server runs: taken only when `program_refusal` accepts them.
@@ -117,15 +117,13 @@ class Settings:
         if error is None and (self.gpuName or cc is not None):
             target = Target.resolve(self.gpuName or None, cc)
             if target is None:
-                error = (
-                    f"tileLsp.gpuName {self.gpuName!r} and tileLsp.computeCapability {cc} disagree"
-                    if self.gpuName and cc is not None and Target.parse_gpu_name(self.gpuName) is not None
-                    else f"tileLsp.gpuName {self.gpuName!r} is not a GPU name like sm_90a"
-                    if self.gpuName
-                    else f"tileLsp.computeCapability {cc} is not a compute capability like 90"
-                )
+                error = target_error(
+                    self.gpuName or None, cc, gpu_option="tileLsp.gpuName", cc_option="tileLsp.computeCapability"
+                ) or f"tileLsp.gpuName {self.gpuName!r} and tileLsp.computeCapability {cc} disagree"
         level = self.optLevel if isinstance(self.optLevel, int) and 0 <= self.optLevel <= 3 else 3
-        options = CompileOptions(target=target, opt_level=level, lineinfo=bool(self.lineinfo), ptxas=self.ptxasPath or None)
+        timeout = self.pipelineTimeout  # (ptxas is killed within the compile's own time)
+        options = CompileOptions(target=target, opt_level=level, lineinfo=bool(self.lineinfo), ptxas=self.ptxasPath or None,
+                                 ptxas_timeout=float(timeout) if isinstance(timeout, (int, float)) and timeout > 0 else 30.0)
         return options, error
 
     @classmethod

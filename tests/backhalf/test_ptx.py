@@ -279,11 +279,10 @@ def test_ptxas_error_names_line_and_command() -> None:
     assert not result.ok and result.cubin is None
     assert result.messages[0].line == line and result.messages[0].severity == "error"
     assert "bogus" in result.messages[0].text
-    assert re.search(r"ptxas -arch=sm_90a -O3 -v \S+\.ptx -o \S+\.cubin$", result.command)
+    assert re.search(r"ptxas -arch=sm_90a -O3 -v kernel\.ptx -o kernel\.cubin$", result.command)
     assert result.diagnostics.endswith(f"reproduce with: {result.command}")
-    kept = result.command.split()[-3]
-    assert os.path.isfile(kept)  # the PTX is kept so the command reproduces the error
-    shutil.rmtree(os.path.dirname(kept))
+    # (the command names the PTX relative to where it ran, a scratch directory that is gone:
+    # tests/test_external_tools.py reruns it beside a saved kernel.ptx)
 
 
 def test_ptxas_timeout_message() -> None:
@@ -296,7 +295,6 @@ def test_ptxas_timeout_message() -> None:
     [msg] = result.messages
     assert msg.text.startswith("ptxas timed out after 0.001 s (ptxas_timeout); command: ")
     assert result.command in msg.text
-    shutil.rmtree(os.path.dirname(result.command.split()[-3]))
 
 
 def test_work_beside_ptxas_runs_while_it_does_and_counts_against_its_timeout() -> None:
@@ -319,7 +317,6 @@ def test_work_beside_ptxas_runs_while_it_does_and_counts_against_its_timeout() -
     assert seen in ([], [1])  # (where there is a /proc: ptxas was running)
     slow = run_ptxas(ptx, target, CompileOptions(target, ptxas_timeout=0.2), beside=lambda: time.sleep(0.5))
     assert slow.timed_out and not slow.ok
-    shutil.rmtree(os.path.dirname(slow.command.split()[-3]))
 
 
 def _is_ptxas(pid: str) -> bool:

@@ -1,25 +1,27 @@
 """Stage 8: PTX -> cubin with ptxas (`-v`), resource usage per kernel, messages with PTX lines.
 
-Every failure carries the command that reproduces it; on failure the PTX file is kept so
-the command can be rerun as printed.
+Every failure carries the command that reproduces it (run where the PTX is saved as the file
+it names). ptxas runs in its own process group and scratch directory (`backend/process.py`):
+a timeout or cancel kills the group, its output is read with a cap, and the directory is
+removed however the run ends.
 """
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import logging
 import os
 import re
 import shlex
 import shutil
-import subprocess
+import signal
 import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from tile_lsp.compiler.backend.cuda_tools import find_ptxas_binary
+from tile_lsp.compiler.backend.process import Tool, run_tool
 from tile_lsp.compiler.target import CompileOptions, Target
 
 log = logging.getLogger("tile_lsp")
@@ -184,99 +186,147 @@ def linkable(ptx: str, options: CompileOptions) -> bool:
     return ptxas is not None and _has_option(ptxas, "--extensible-whole-program") and find_nvlink(options) is not None
 
 
-@functools.lru_cache(maxsize=8)
+PROBE_TIMEOUT_S = 5.0  # `ptxas --help` (which options it has): a wedged ptxas costs this once
+
+
 def _has_option(ptxas: str, option: str) -> bool:
+    """Whether `ptxas --help` lists `option` (asked once per ptxas file, bounded by PROBE_TIMEOUT_S)."""
     try:
-        usage = subprocess.run([ptxas, "--help"], capture_output=True, text=True, timeout=10).stdout
-    except (OSError, subprocess.SubprocessError):
+        st = os.stat(ptxas)
+        key = (os.path.realpath(ptxas), st.st_size, st.st_mtime_ns)
+    except OSError:
         return False
-    return option in usage
+    return option in _usage(*key)
+
+
+@functools.lru_cache(maxsize=8)
+def _usage(path: str, size: int, mtime_ns: int) -> str:
+    """`ptxas --help`'s text ("" when it fails or hangs), per (file, size, mtime): a ptxas
+    replaced in place is asked again."""
+    try:
+        tool = run_tool([path, "--help"], PROBE_TIMEOUT_S)
+    except OSError:
+        return ""
+    return tool.text("ptxas") if tool.returncode == 0 else ""
 
 
 class RunningPtxas:
-    """One ptxas process on a PTX text, from its start to its `PtxasResult`."""
+    """One ptxas process on a PTX text, from its start to its `PtxasResult`.
+
+    ptxas runs in a scratch directory of its own, on `<name>.ptx`, writing `<name>.cubin`; the
+    command it is shown with names those two files relative to that directory, so that it
+    reproduces the run wherever the PTX is saved under that name (`tile-lsp compile --emit ptx
+    -o <name>.ptx`). The directory is removed when the run ends, whichever way it ends."""
 
     def __init__(self, ptx: str, target: Target, options: CompileOptions, name: str, ewp: bool = False) -> None:
         self.ptx = ptx
         self.ewp = ewp
         self.options = options
-        self.proc: subprocess.Popen[str] | None = None
+        self.tool: Tool | None = None
         self.early: PtxasResult | None = None  # a result known before any process ran
         self.started = time.monotonic()
+        self.workdir: str | None = None
+        self.cubin_name = f"{name}.cubin"
         ptxas = find_ptxas(options)
         if ptxas is None:
             where = options.ptxas or "PATH, CUDA_HOME/bin, /usr/local/cuda/bin or the nvidia-cuda-nvcc wheel"
             self.early = PtxasResult(False, None, {}, [PtxasMessage(None, "error", f"ptxas not found ({where})")], "")
             self.command = ""
             return
-        self.workdir = tempfile.mkdtemp(prefix="tile-lsp-ptxas-")
-        ptx_path = os.path.join(self.workdir, f"{name}.ptx")
-        self.cubin_path = os.path.join(self.workdir, f"{name}.cubin")
-        with open(ptx_path, "w") as fh:
-            fh.write(ptx)
+        if os.sep in ptxas:  # (it runs in the scratch directory: a relative path would not do)
+            ptxas = os.path.abspath(ptxas)
         debug = ptx_has_debug(ptx)
         threads = 1 if debug or options.device_debug else ptxas_threads(ptxas, ptx)
-        cmd = ptxas_command(ptxas, ptx_path, self.cubin_path, target, options, debug=debug, threads=threads,
+        cmd = ptxas_command(ptxas, f"{name}.ptx", self.cubin_name, target, options, debug=debug, threads=threads,
                             ewp=ewp and not debug)
         self.command = shlex.join(cmd)
         try:
-            self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            self.workdir = tempfile.mkdtemp(prefix="tile-lsp-ptxas-")
+            with open(os.path.join(self.workdir, f"{name}.ptx"), "w", encoding="utf-8") as fh:
+                fh.write(ptx)
+            self.tool = Tool(cmd, cwd=self.workdir)
         except OSError as exc:
+            self._remove_workdir()
             self.early = PtxasResult(False, None, {}, [PtxasMessage(None, "error", f"cannot run ptxas: {exc}")],
                                      self.command)
 
     def finish(self, beside: Callable[[], None] | None = None) -> PtxasResult:
         """Wait for ptxas (doing `beside()` meanwhile: its time counts against the timeout;
-        ptxas's few kB of output wait in the pipes), then its result."""
-        if self.early is not None or self.proc is None:
+        ptxas's few kB of output wait in the pipes), then its result. ptxas is killed with its
+        process group on the timeout (`options.ptxas_timeout`) or a cancel (any exception here)."""
+        if self.early is not None or self.tool is None:
             assert self.early is not None
             return self.early
-        proc, timeout = self.proc, self.options.ptxas_timeout
+        tool, timeout = self.tool, self.options.ptxas_timeout
         try:
             if beside is not None:
                 try:
                     beside()
                 except Exception:  # work that only fills the wait: never worth a failed compile
                     log.debug("work beside ptxas failed", exc_info=True)
-            stdout, stderr = proc.communicate(timeout=max(0.0, timeout - (time.monotonic() - self.started)))
-        except subprocess.TimeoutExpired:
-            self.kill(keep_files=True)  # (the PTX stays, for the command that reproduces it)
-            msg = f"ptxas timed out after {timeout:g} s (ptxas_timeout); command: {self.command}"
-            return PtxasResult(False, None, {}, [PtxasMessage(None, "error", msg)], self.command, timed_out=True)
+            left = timeout - (time.monotonic() - self.started)
+            if left <= 0 or not tool.wait(left):
+                self.kill()
+                msg = f"ptxas timed out after {timeout:g} s (ptxas_timeout); command: {self.command}"
+                return PtxasResult(False, None, {}, [PtxasMessage(None, "error", msg)], self.command, timed_out=True)
+            return self._result(tool)
         except BaseException:  # a cancel: ptxas goes with it
             self.kill()
             raise
-        output = stdout + stderr
+        finally:
+            self.tool = None
+            tool.kill()  # (its pipes; the process has ended by now)
+            self._remove_workdir()
+
+    def _result(self, tool: Tool) -> PtxasResult:
+        output = tool.text("ptxas")
         messages = parse_messages(output)
+        if len(messages) > MAX_MESSAGES:
+            more = len(messages) - MAX_MESSAGES
+            messages = [*messages[:MAX_MESSAGES], PtxasMessage(None, "error" if tool.returncode else "warning",
+                                                               f"... and {more} more ptxas messages")]
         kernels = parse_resources(output)
         if self.ewp:  # (no calls: the whole-program report's cumulative stack is the frame)
             for res in kernels.values():
                 res.cumulative_stack_bytes = res.cumulative_stack_bytes or res.stack_bytes
-        ok = proc.returncode == 0 and os.path.isfile(self.cubin_path)
+        assert self.workdir is not None
+        cubin_path = os.path.join(self.workdir, self.cubin_name)
         cubin: bytes | None = None
-        if ok:
-            with open(self.cubin_path, "rb") as fh:
+        if tool.returncode == 0 and os.path.isfile(cubin_path):
+            with open(cubin_path, "rb") as fh:
                 cubin = fh.read()
-            shutil.rmtree(self.workdir, ignore_errors=True)
+        elif tool.returncode == 0:
+            messages.append(PtxasMessage(None, "error", f"ptxas exited 0 but wrote no output file {self.cubin_name}"))
         elif not any(m.severity == "error" for m in messages):
-            messages.append(PtxasMessage(None, "error", f"ptxas failed with exit status {proc.returncode}"))
-        return PtxasResult(ok, cubin, kernels, messages, self.command, output)
+            cut = f" ({tool.stderr_cut} bytes of its stderr cut)" if tool.stderr_cut else ""
+            messages.append(PtxasMessage(None, "error", f"ptxas failed with {_exit_status(tool.returncode)}{cut}"))
+        return PtxasResult(cubin is not None, cubin, kernels, messages, self.command, output)
 
-    def kill(self, keep_files: bool = False) -> None:
-        """Stop ptxas (if it still runs) and drop what it made."""
-        if self.proc is not None:
-            with contextlib.suppress(OSError):
-                self.proc.kill()
-            with contextlib.suppress(Exception):
-                self.proc.wait()  # (not its pipes to the end: a child of a ptxas wrapper may hold them)
-            for pipe in (self.proc.stdout, self.proc.stderr):
-                if pipe is not None:
-                    pipe.close()
-            self.proc = None
-            if not keep_files:
-                shutil.rmtree(self.workdir, ignore_errors=True)
+    def kill(self) -> None:
+        """Stop ptxas (if it still runs) with its process group, and drop what it made."""
+        if self.tool is not None:
+            self.tool.kill()
+            self.tool = None
+        self._remove_workdir()
         if self.early is None:
             self.early = PtxasResult(False, None, {}, [PtxasMessage(None, "error", "ptxas was stopped")], self.command)
+
+    def _remove_workdir(self) -> None:
+        if self.workdir is not None:
+            shutil.rmtree(self.workdir, ignore_errors=True)
+            self.workdir = None
+
+
+MAX_MESSAGES = 100  # ptxas messages kept per run (a flood of them is cut, and says so)
+
+
+def _exit_status(code: int | None) -> str:
+    if code is not None and code < 0:
+        try:
+            return f"signal {signal.Signals(-code).name}"
+        except ValueError:
+            return f"signal {-code}"
+    return f"exit status {code}"
 
 
 def find_nvlink(options: CompileOptions) -> str | None:
@@ -298,24 +348,31 @@ def link_objects(objects: list[bytes], target: Target, options: CompileOptions) 
     if nvlink is None:
         return None, "", "nvlink not found beside ptxas"
     workdir = tempfile.mkdtemp(prefix="tile-lsp-nvlink-")
-    paths = []
-    for i, data in enumerate(objects):
-        paths.append(os.path.join(workdir, f"unit{i}.cubin"))  # (nvlink reads objects by this suffix)
-        with open(paths[-1], "wb") as fh:
-            fh.write(data)
-    out = os.path.join(workdir, "file.cubin")
-    cmd = [nvlink, f"-arch={target.chip}", *paths, "-o", out]
-    command = shlex.join(cmd)
     try:
-        done = subprocess.run(cmd, capture_output=True, text=True, timeout=options.ptxas_timeout)
-    except (OSError, subprocess.SubprocessError) as exc:
-        return None, command, f"nvlink: {exc}"
-    if done.returncode != 0 or not os.path.isfile(out):
-        return None, command, (done.stderr or done.stdout).strip() or f"nvlink failed with exit status {done.returncode}"
-    with open(out, "rb") as fh:
-        cubin = fh.read()
-    shutil.rmtree(workdir, ignore_errors=True)
-    return cubin, command, ""
+        paths = []
+        for i, data in enumerate(objects):
+            paths.append(f"unit{i}.cubin")  # (nvlink reads objects by this suffix)
+            with open(os.path.join(workdir, paths[-1]), "wb") as fh:
+                fh.write(data)
+        cmd = [os.path.abspath(nvlink), f"-arch={target.chip}", *paths, "-o", "file.cubin"]
+        command = shlex.join(cmd)
+        try:
+            done = run_tool(cmd, options.ptxas_timeout, cwd=workdir)
+        except OSError as exc:
+            return None, command, f"nvlink: {exc}"
+        if done.returncode is None:
+            return None, command, f"nvlink timed out after {options.ptxas_timeout:g} s (ptxas_timeout)"
+        out = os.path.join(workdir, "file.cubin")
+        if done.returncode != 0 or not os.path.isfile(out):
+            why = done.text("nvlink").strip()
+            if not why:
+                why = ("nvlink exited 0 but wrote no output file file.cubin" if done.returncode == 0
+                       else f"nvlink failed with {_exit_status(done.returncode)}")
+            return None, command, why
+        with open(out, "rb") as fh:
+            return fh.read(), command, ""
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
 
 
 def parse_messages(output: str) -> list[PtxasMessage]:
