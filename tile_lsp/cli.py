@@ -212,6 +212,8 @@ def _new_parser() -> argparse.ArgumentParser:
     comp.add_argument("--lineinfo", action="store_true", help="source line info in LLVM IR and PTX")
     comp.add_argument("--device-debug", action="store_true", help="full device debug info (variables)")
     comp.add_argument("--ptxas", metavar="PATH", help="the ptxas to run (default: PATH, CUDA_HOME, wheels)")
+    comp.add_argument("--ptxas-timeout", type=float, metavar="S",
+                      help="kill ptxas (with everything it started) after S seconds (default 60)")
     comp.add_argument("--format", choices=("text", "json"), default="text")
     comp.add_argument("--no-cache", action="store_true", help="compile every entry (no per-entry cache on disk)")
     comp.add_argument("--cache-dir", metavar="DIR", help="per-entry cache (default $XDG_CACHE_HOME/tile-lsp)")
