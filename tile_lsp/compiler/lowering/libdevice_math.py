@@ -76,6 +76,11 @@ LIBDEVICE: dict[str, tuple[str, str, str | None]] = {
     "arith.remf": ("__nv_fmodf", "__nv_fmod", None),
     "math.fpowi": ("__nv_powif", "__nv_powi", None),
 }
+# libdevice functions that are one LLVM intrinsic NVPTX selects natively: `__nv_fmaf` is
+# `llvm.nvvm.fma.rn.f` at nvvm-reflect-ftz 0 (ours), `__nv_fma` `llvm.nvvm.fma.rn.d`, the
+# instructions NVPTX selects for `llvm.fma` (fma.rn.f32 / fma.rn.f64). Emitted as `llvm.intr.fma`:
+# the same PTX, and an `fma` needs no libdevice (f16/bf16 still go through f32 as above).
+AS_INTRINSIC = frozenset({"__nv_fmaf", "__nv_fma"})
 # Predicates: libdevice returns i32, the op yields i1 (`!= 0`).
 LIBDEVICE_PREDICATES: dict[str, tuple[str, str]] = {
     "math.isfinite": ("__nv_finitef", "__nv_isfinited"),
@@ -149,7 +154,7 @@ class LowerLibdeviceMath(RewritePattern):
         predicate = op.name in LIBDEVICE_PREDICATES
         arg_types = [choice.compute_type if isinstance(o.type, AnyFloat | VectorType) else o.type for o in op.operands]
         result = i32 if predicate else choice.compute_type
-        if declare_function(op, choice.callee, arg_types, result) is None:
+        if choice.callee not in AS_INTRINSIC and declare_function(op, choice.callee, arg_types, result) is None:
             return
         if vtype is None:
             value = self._scalar_call(rewriter, op, list(op.operands), choice, predicate)
@@ -185,7 +190,12 @@ class LowerLibdeviceMath(RewritePattern):
             else:
                 ready.append(arg)
         result_type = i32 if predicate else choice.compute_type
-        value: SSAValue = call(rewriter, choice.callee, ready, result_type).results[0]
+        value: SSAValue
+        if choice.callee in AS_INTRINSIC:
+            a, b, c = ready
+            value = emit(rewriter, llvm.FMAOp(a, b, c)).results[0]
+        else:
+            value = call(rewriter, choice.callee, ready, result_type).results[0]
         if predicate:
             zero = int_constant(rewriter, 0, i32)
             cmp = llvm.ICmpOp(value, zero, IntegerAttr(1, i64))  # "ne"
