@@ -421,9 +421,25 @@ def unit_key(context: str, unit: Unit) -> str:
     return h.hexdigest()
 
 
+def _libdevice_identity() -> str:
+    """The libdevice a compile would link (its version: a new one changes the code; none or a
+    broken one fails the units that call it, which must compile again once there is a good one)."""
+    from tile_lsp.compiler.backend.cuda_tools import find_libdevice
+
+    path = find_libdevice()
+    if path is None:
+        return "none"
+    try:
+        st = os.stat(path)
+    except OSError:
+        return path
+    return f"{path}:{st.st_size}:{st.st_mtime_ns}"
+
+
 def _context(path: str, options: CompileOptions, emit: str, provenance: bool) -> str:
     return "\0".join(
-        (__version__, compiler_fingerprint(), repr(options), emit, str(provenance), _ptxas_identity(options), path)
+        (__version__, compiler_fingerprint(), repr(options), emit, str(provenance), _ptxas_identity(options),
+         _libdevice_identity(), path)
     )
 
 

@@ -607,7 +607,7 @@ def _run_llvm_ir(run: _Run) -> StageOutput | None:
         run.lctx.options = options
     if ir is None or run.sink.has_errors:
         return None
-    optimized = llvm_backend.optimize(ir, options, run.sink)
+    optimized = llvm_backend.optimize(ir, options, run.sink, _callers(run))
     if run.sink.has_errors:
         return None
     run.llvm_ir = optimized
@@ -626,6 +626,23 @@ def _run_llvm_ir(run: _Run) -> StageOutput | None:
         out.line_refs = refs
 
     return _defer(run, out, mapped)
+
+
+def _callers(run: _Run) -> Callable[[str], list[Span]]:
+    """Where the module calls a function: the source spans of its `llvm.call` ops to it, in file
+    order (for the libdevice link's diagnostics: only walked when there is one)."""
+
+    def locate(name: str) -> list[Span]:
+        from xdsl.dialects.builtin import SymbolRefAttr
+
+        spans = set()
+        for op in run.module.walk():
+            callee = op.properties.get("callee") if op.name == "llvm.call" else None
+            if isinstance(callee, SymbolRefAttr) and callee.string_value() == name:
+                spans.add(run.lctx.span_of(op))
+        return sorted(spans)
+
+    return locate
 
 
 def _run_ptx(run: _Run) -> StageOutput | None:

@@ -2,6 +2,8 @@
 
 Searched in order: an explicit path, PATH, CUDA_HOME / CUDA_PATH, /usr/local/cuda, and the
 `nvidia-cuda-nvcc` / `nvidia-nvvm` pip wheels (their files sit under site-packages/nvidia/).
+libdevice: `$TILE_LSP_LIBDEVICE` when set (that file only), else the CUDA roots, the toolkit
+ptxas is in, and the wheels.
 """
 
 from __future__ import annotations
@@ -60,18 +62,20 @@ def find_ptxas_binary(explicit: str | None = None) -> str | None:
     return None
 
 
+LIBDEVICE_VARIABLE = "TILE_LSP_LIBDEVICE"  # names the libdevice to use (and no other)
+LIBDEVICE_HELP = (
+    "get a good libdevice with `pip install nvidia-nvvm` (or nvidia-cuda-nvcc), or set CUDA_HOME to a "
+    f"CUDA toolkit (it has nvvm/libdevice/libdevice.10.bc), or {LIBDEVICE_VARIABLE} to the file"
+)
+
+
 def find_libdevice() -> str | None:
-    """Path of libdevice.10.bc (or another libdevice*.bc), or None."""
-    candidates: list[str] = []
-    for root in cuda_roots():
-        candidates.append(os.path.join(root, "nvvm", "libdevice"))
-    ptxas = find_ptxas_binary()
-    if ptxas:
-        candidates.append(os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(ptxas))), "nvvm", "libdevice"))
-    for base in wheel_dirs():
-        candidates.extend(sorted(glob.glob(os.path.join(base, "*", "nvvm", "libdevice"))))
-        candidates.extend(sorted(glob.glob(os.path.join(base, "nvvm", "libdevice"))))
-    for folder in candidates:
+    """Path of libdevice.10.bc (or another libdevice*.bc), or None. `$TILE_LSP_LIBDEVICE`, when
+    set, is the one file used (None when it is not a file: see `libdevice_not_found`)."""
+    explicit = os.environ.get(LIBDEVICE_VARIABLE)
+    if explicit:
+        return explicit if os.path.isfile(explicit) else None
+    for folder in _libdevice_folders():
         exact = os.path.join(folder, "libdevice.10.bc")
         if os.path.isfile(exact):
             return exact
@@ -79,6 +83,28 @@ def find_libdevice() -> str | None:
         if others:
             return others[0]
     return None
+
+
+def _libdevice_folders() -> Iterator[str]:
+    """Where libdevice may be, in order (looked at lazily: the first hit ends the search, ~20 us
+    where CUDA_HOME or /usr/local/cuda has it; it is looked up on every compile)."""
+    for root in cuda_roots():
+        yield os.path.join(root, "nvvm", "libdevice")
+    ptxas = find_ptxas_binary()
+    if ptxas:
+        yield os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(ptxas))), "nvvm", "libdevice")
+    for base in wheel_dirs():
+        yield from sorted(glob.glob(os.path.join(base, "*", "nvvm", "libdevice")))
+        yield from sorted(glob.glob(os.path.join(base, "nvvm", "libdevice")))
+
+
+def libdevice_not_found() -> str:
+    """Why `find_libdevice` found none (where it looked) and how to get one, in one sentence."""
+    explicit = os.environ.get(LIBDEVICE_VARIABLE)
+    if explicit:
+        return f"{LIBDEVICE_VARIABLE} names {explicit}, which is not a file; {LIBDEVICE_HELP}"
+    roots = ", ".join(os.path.join(r, "nvvm", "libdevice") for r in cuda_roots())
+    return f"looked in {roots}, beside ptxas and in the nvidia-* wheels; {LIBDEVICE_HELP}"
 
 
 # Where trimmed libdevices are kept on disk (`backend.llvm._trimmed_libdevice`), so that a new

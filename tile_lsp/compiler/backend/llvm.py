@@ -18,12 +18,13 @@ import re
 import signal
 import tempfile
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 
-from tile_lsp.compiler.backend.cuda_tools import find_libdevice, trim_directory
+from tile_lsp.compiler.backend.cuda_tools import LIBDEVICE_HELP, find_libdevice, libdevice_not_found, trim_directory
 from tile_lsp.compiler.backend.llvmir_values import NVPTX_TRIPLE
-from tile_lsp.compiler.diagnostics import DiagnosticSink
+from tile_lsp.compiler.diagnostics import DiagnosticSink, Related
 from tile_lsp.compiler.safe_codec import Codec, load_file, store_file
 from tile_lsp.compiler.source import Span
 from tile_lsp.compiler.target import CompileOptions, Target
@@ -35,6 +36,15 @@ _DEFAULT_FEATURES = "+ptx70"
 
 class LLVMError(Exception):
     """LLVM rejected the module or failed to generate code (the message says why)."""
+
+
+class LibdeviceUnreadable(Exception):
+    """The libdevice file found is not LLVM bitcode LLVM can read (the message says which and why)."""
+
+
+# Where the module calls a function: the source spans of the ops that call it (file order), for
+# diagnostics about what it needs (the pipeline's `_callers`). None or no spans: the file start.
+Locate = Callable[[str], list[Span]]
 
 
 @dataclass
@@ -149,8 +159,14 @@ def _trimmed_libdevice(path: str, wanted: frozenset[str], triple: str, data_layo
         _remember_trimmed(key, found)
         return found
     llvm = _llvm()
-    with open(path, "rb") as fh:
-        lib = llvm.parse_bitcode(fh.read())
+    try:
+        with open(path, "rb") as fh:
+            lib = llvm.parse_bitcode(fh.read())
+    except OSError as exc:
+        raise LibdeviceUnreadable(f"{path} cannot be read ({exc.strerror or exc})") from None
+    except RuntimeError as exc:  # llvmlite: "LLVM bitcode parsing error\n<why>"
+        why = " ".join(str(exc).split("\n")[1:]).strip() or _first_line(str(exc))
+        raise LibdeviceUnreadable(f"{path} is not valid LLVM bitcode ({why})") from None
     definitions = [f for f in lib.functions if not f.is_declaration]
     missing = tuple(sorted(wanted - {f.name for f in definitions}))
     kept: tuple[str, ...] = ()
@@ -202,25 +218,39 @@ def _called_libdevice(module) -> list[str]:  # type: ignore[no-untyped-def]
     return sorted(f.name for f in module.functions if f.is_declaration and f.name.startswith("__nv_"))
 
 
-def link_libdevice(module, stats: LinkStats, sink: DiagnosticSink, tm) -> bool:  # type: ignore[no-untyped-def]
-    """Links the needed part of libdevice into `module` (in place); False after a diagnostic."""
+def _at_callers(sink: DiagnosticSink, locate: Locate | None, names: list[str], message: Callable[[str], str]) -> None:
+    """One error per function of `names`, at the first op that calls it (`locate`; the others
+    that do are its notes), else at the file start."""
+    for name in names:
+        spans = locate(name) if locate is not None else []
+        first = spans[0] if spans else _NOWHERE
+        sink.error(first, message(name), *(Related(s, f"`{name}` is needed here too") for s in spans[1:9]))
+
+
+def link_libdevice(module, stats: LinkStats, sink: DiagnosticSink, tm, locate: Locate | None = None) -> bool:  # type: ignore[no-untyped-def]
+    """Links the needed part of libdevice into `module` (in place); False after a diagnostic,
+    each at the source op that calls the libdevice function it is about (`locate`)."""
     llvm = _llvm()
     stats.requested = _called_libdevice(module)
     if not stats.requested:
         return True
     path = find_libdevice()
     if path is None:
-        sink.error(
-            _NOWHERE,
-            "libdevice not found (needed for " + ", ".join(stats.requested) + "); set CUDA_HOME "
-            "or install the nvidia-nvvm / nvidia-cuda-nvcc wheel",
-        )
+        why = libdevice_not_found()
+        _at_callers(sink, locate, stats.requested,
+                    lambda name: f"`{name}` (libdevice) is needed here, and no libdevice was found: {why}")
         return False
     stats.libdevice = path
-    trimmed = _trimmed_libdevice(path, frozenset(stats.requested), module.triple, module.data_layout, tm)
+    try:
+        trimmed = _trimmed_libdevice(path, frozenset(stats.requested), module.triple, module.data_layout, tm)
+    except LibdeviceUnreadable as exc:
+        unreadable = str(exc)
+        _at_callers(sink, locate, stats.requested,
+                    lambda name: f"{unreadable}: `{name}`, needed here, cannot be linked from it; {LIBDEVICE_HELP}")
+        return False
     stats.libdevice_functions = trimmed.definitions
     if trimmed.missing:
-        sink.error(_NOWHERE, "not in libdevice: " + ", ".join(trimmed.missing))
+        _at_callers(sink, locate, list(trimmed.missing), lambda name: f"`{name}` is not in libdevice ({path})")
         return False
     stats.kept = list(trimmed.kept)
     lib = llvm.parse_bitcode(trimmed.bitcode)
@@ -243,10 +273,11 @@ def is_device_debug_ir(ir: str) -> bool:
 
 
 def optimize_with_stats(
-    ir: str, options: CompileOptions, sink: DiagnosticSink, *, measure_link: bool = True
+    ir: str, options: CompileOptions, sink: DiagnosticSink, *, measure_link: bool = True, locate: Locate | None = None
 ) -> OptimizeResult:
     """Parse, verify, link libdevice, run the -O pipeline, verify again. `measure_link=False` leaves
-    `bytes_linked` at 0 (it prints the whole linked module: tens of ms on a big unit)."""
+    `bytes_linked` at 0 (it prints the whole linked module: tens of ms on a big unit); `locate`
+    places libdevice's diagnostics at the ops that call it."""
     llvm = _llvm()
     stats = LinkStats(bytes_before=len(ir))
     level = effective_opt_level(options)
@@ -259,7 +290,7 @@ def optimize_with_stats(
         return OptimizeResult(ir, False, stats)
     module.triple = NVPTX_TRIPLE
     module.data_layout = str(tm.target_data)
-    if not link_libdevice(module, stats, sink, tm):
+    if not link_libdevice(module, stats, sink, tm, locate):
         return OptimizeResult(ir, False, stats)
     if measure_link:
         stats.bytes_linked = len(str(module))
@@ -276,9 +307,9 @@ def optimize_with_stats(
     return OptimizeResult(text, True, stats)
 
 
-def optimize(ir: str, options: CompileOptions, sink: DiagnosticSink) -> str:
+def optimize(ir: str, options: CompileOptions, sink: DiagnosticSink, locate: Locate | None = None) -> str:
     """The optimized, libdevice-linked IR (the input unchanged after a diagnostic)."""
-    return optimize_with_stats(ir, options, sink, measure_link=False).ir
+    return optimize_with_stats(ir, options, sink, measure_link=False, locate=locate).ir
 
 
 def emit_ptx(ir: str, target: Target | None, *, opt_level: int = 3, sink: DiagnosticSink | None = None) -> str:
