@@ -314,3 +314,41 @@ def test_a_command_that_comes_while_the_worker_is_busy_gets_a_child_of_its_own(
     assert _status(env)["worker"] not in (worker, None)  # the busy worker went with its client; a new one serves
     again = _cli(["check", "bad.mlir"], env, tmp)
     assert again.returncode == 1 and again.stdout == meanwhile.stdout
+
+
+def test_silent_and_malformed_connections_do_not_hold_up_a_real_command(
+    running: tuple[dict[str, str], pathlib.Path],
+) -> None:
+    """Connections that say nothing, half a header, a header promising more than comes, or
+    garbage, each waiting their handshake timeout, must not make a real command wait behind
+    them (one at a time with a 5 s read timeout, 300 of them held a daemon for 275 s)."""
+    import socket
+
+    env, tmp = running
+    (tmp / "bad.mlir").write_text(BAD)
+    path = daemon.socket_path(env)
+    before = _served(env)
+    junk: list[socket.socket] = []
+    try:
+        for i in range(120):
+            s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            s.connect(path)
+            kind = i % 4
+            if kind == 1:
+                s.sendall(b"\x00\x00")  # half a header
+            elif kind == 2:
+                s.sendall(b"\x00\x00\x10\x00" + b"x" * 100)  # 4096 bytes promised, 100 sent
+            elif kind == 3:
+                s.sendall(b"GET / HTTP/1.0\r\n\r\n")  # not ours at all
+            junk.append(s)
+        started = time.monotonic()
+        done = _cli(["check", "bad.mlir"], env, tmp, timeout=60)
+        took = time.monotonic() - started
+        assert done.returncode == 1 and done.stdout == "bad.mlir:2:28: error: expected ':'\n"
+        assert _served(env) == before + 1  # (it went through the daemon)
+        assert took < 5, f"the command waited {took:.1f} s behind {len(junk)} bad connections"
+    finally:
+        for s in junk:
+            s.close()
+    status = _status(env)
+    assert status is not None and status["running"] == 0

@@ -55,6 +55,10 @@ _HEADER = struct.Struct("!I")
 _MAX_HEADER = 16 << 20
 _MAX_SOCKET_PATH = 100  # sun_path holds 107 bytes on Linux (103 on macOS): room for bind's temporary name
 _EVENT_READ = 1  # selectors.EVENT_READ (selectors is imported by the server only)
+# A connection's first message must arrive within this (a real client sends it right after
+# connecting); at most _MAX_PENDING connections wait for theirs, the oldest is dropped for a new one.
+HANDSHAKE_TIMEOUT_S = 2.0
+_MAX_PENDING = 32
 
 
 # --------------------------------------------------------------------------- where
@@ -368,6 +372,52 @@ def warm_up() -> list[str]:
     return [d.message for d in result.diagnostics if d.severity == "error"]
 
 
+class _Handshake:
+    """A connection whose first message has not all come yet (read as it comes, never waited for)."""
+
+    def __init__(self, conn: socket.socket, deadline: float) -> None:
+        self.conn = conn
+        self.deadline = deadline
+        self.data = bytearray()
+        self.fds: list[int] = []
+
+    def read(self) -> tuple[dict[str, Any], list[int]] | None:
+        """Take what the connection has; the message (and its descriptors) once complete.
+        Raises ConnectionError when it cannot become one (closed, too large, not a message)."""
+        try:
+            chunk, fds, _, _ = socket.recv_fds(self.conn, 1 << 16, 3)
+        except (BlockingIOError, InterruptedError):
+            return None
+        except OSError as exc:
+            raise ConnectionError(str(exc))
+        self.fds += fds
+        if not chunk:
+            raise ConnectionError("connection closed")
+        self.data += chunk
+        if len(self.data) < _HEADER.size:
+            return None
+        (size,) = _HEADER.unpack_from(self.data)
+        if size > _MAX_HEADER:
+            raise ConnectionError("message too large")
+        if len(self.data) < _HEADER.size + size:
+            return None
+        try:  # (marshal: both ends are this interpreter, and only this user can connect)
+            message = marshal.loads(bytes(self.data[_HEADER.size : _HEADER.size + size]))
+        except (ValueError, EOFError, TypeError):
+            message = None
+        if not isinstance(message, dict):
+            raise ConnectionError("not a message")
+        fds, self.fds = self.fds, []
+        return message, fds
+
+    def close(self) -> None:
+        for fd in self.fds:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        self.fds = []
+        self.conn.close()
+
+
 class _Server:
     def __init__(self, path: str, idle_timeout: float, signature: Callable[[], object]) -> None:
         self.path = path
@@ -384,6 +434,7 @@ class _Server:
         self.worker_client: socket.socket | None = None
         self.last_activity = time.monotonic()
         self.stopping = False
+        self.pending: dict[socket.socket, _Handshake] = {}  # connections whose first message is still coming
         self.listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self.wake_r, self.wake_w = os.pipe()
         self.sel: Any = None
@@ -395,7 +446,8 @@ class _Server:
             os.unlink(tmp)
         self.listener.bind(tmp)
         os.chmod(tmp, 0o600)
-        self.listener.listen(64)
+        self.listener.listen(128)
+        self.listener.setblocking(False)
         os.replace(tmp, self.path)
         self.inode = os.stat(self.path).st_ino
 
@@ -425,9 +477,14 @@ class _Server:
                     return
                 if self.worker is None and not self.stopping:
                     self._fork_worker()
-                for key, _ in sel.select(timeout=1.0):
+                wait = 1.0
+                if self.pending:
+                    wait = max(0.0, min(wait, min(h.deadline for h in self.pending.values()) - time.monotonic()))
+                for key, _ in sel.select(timeout=wait):
                     if key.data == "accept":
                         self._accept()
+                    elif isinstance(key.data, _Handshake):
+                        self._handshake(key.data)
                     elif key.data == "wake":
                         with contextlib.suppress(BlockingIOError):
                             os.read(self.wake_r, 4096)
@@ -435,6 +492,7 @@ class _Server:
                         self._worker_says()
                     else:  # a client's connection: it closed (or wrote) while its command runs
                         self._client_gone(key.data)
+                self._expire_handshakes()
                 if not self.owns_socket() and not self.stopping:
                     self._stop()  # another daemon took the socket
         finally:
@@ -448,6 +506,8 @@ class _Server:
                     os.unlink(self.path)
 
     def _close(self) -> None:
+        for hs in list(self.pending.values()):
+            self._drop_handshake(hs)
         self._drop_worker()
         for pid, conn in list(self.children.items()):
             _kill_group(pid)
@@ -465,6 +525,8 @@ class _Server:
         self.listener.close()
         for conn in self.children.values():
             conn.close()
+        for hs in self.pending.values():
+            hs.close()
         if self.worker is not None:
             self.worker[1].close()
         if self.worker_client is not None:
@@ -533,15 +595,53 @@ class _Server:
 
     # -- requests
     def _accept(self) -> None:
+        """Take every connection waiting; each is read as its first message comes (`_handshake`),
+        so that one that sends nothing, or half a message, delays no other."""
+        while True:
+            try:
+                conn, _ = self.listener.accept()
+            except (BlockingIOError, InterruptedError):
+                return
+            except OSError:
+                return
+            conn.setblocking(False)
+            if len(self.pending) >= _MAX_PENDING:  # the oldest goes: a real client's message comes at once
+                self._drop_handshake(min(self.pending.values(), key=lambda h: h.deadline))
+            hs = _Handshake(conn, time.monotonic() + HANDSHAKE_TIMEOUT_S)
+            self.pending[conn] = hs
+            self.sel.register(conn, _EVENT_READ, hs)
+
+    def _drop_handshake(self, hs: _Handshake) -> None:
+        self.pending.pop(hs.conn, None)
+        with contextlib.suppress(KeyError, ValueError):
+            self.sel.unregister(hs.conn)
+        hs.close()
+
+    def _expire_handshakes(self) -> None:
+        now = time.monotonic()
+        for hs in [h for h in self.pending.values() if h.deadline <= now]:
+            self._drop_handshake(hs)
+
+    def _handshake(self, hs: _Handshake) -> None:
         try:
-            conn, _ = self.listener.accept()
-        except OSError:
+            got = hs.read()
+        except ConnectionError:
+            self._drop_handshake(hs)
             return
+        if got is None:
+            return
+        self.pending.pop(hs.conn, None)
+        with contextlib.suppress(KeyError, ValueError):
+            self.sel.unregister(hs.conn)
         self.last_activity = time.monotonic()
-        conn.settimeout(5.0)
-        fds: list[int] = []
+        message, fds = got
+        self._request(hs.conn, message, fds)
+
+    def _request(self, conn: socket.socket, message: dict[str, Any], fds: list[int]) -> None:
+        """Answer a connection's first message."""
+        conn.setblocking(True)
+        conn.settimeout(2.0)  # (replies are small: a client that does not read them is dropped)
         try:
-            message, fds = _recv(conn, 3)
             op = message.get("op")
             if message.get("protocol") != PROTOCOL:
                 _send(conn, {"error": f"protocol {message.get('protocol')} (this daemon speaks {PROTOCOL})"})
