@@ -321,3 +321,23 @@ def test_the_codec_refuses_what_it_did_not_write() -> None:
     ]:
         with pytest.raises(DecodeError):
             codec.loads(sealed(plain), b"key")
+
+
+def test_the_codec_writes_a_long_line_map_by_columns() -> None:
+    """A line map (a long list of few distinct refs) is its distinct refs by field, and indices."""
+    from tile_lsp.compiler.provenance import SourceRef
+    from tile_lsp.compiler.safe_codec import DecodeError
+    from tile_lsp.compiler.source import Span
+
+    refs = [SourceRef("k.mlir", i, 0, 10 * i, Span(10 * i, 10 * i + 5) if i % 2 else None) for i in range(6)]
+    lines = [refs[i % 6] if i % 3 else None for i in range(60)]
+    codec = _codec()
+    plain = codec.encode(lines)
+    assert plain[0] == "[]" and plain[1][:2] == ("[]columns", "SourceRef") and len(plain[2]) == 60
+    assert plain[1][2] == ["k.mlir"] * 4 and plain[1][3] == [1, 2, 4, 5]  # (refs 0 and 3 are not used)
+    again = codec.decode(plain)
+    assert again == lines and again[1] is again[7]
+    for bad in [(*plain[1][:2], *plain[1][2:5]), (*plain[1][:3], plain[1][3][:-1], *plain[1][4:]),
+                ("[]columns", "Popen", ["x"])]:
+        with pytest.raises(DecodeError):
+            codec.decode(("[]", bad, plain[2]))

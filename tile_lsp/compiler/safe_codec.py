@@ -39,8 +39,12 @@ _KEYS = _SCALARS  # dict keys
 
 # A long list that holds few distinct objects (a stage's line map: one source op's ref on each
 # of its lines) is written as its distinct elements and, per element, an index into them (0:
-# None): `_LIST` tagged. Decoding it is one list comprehension, not one call per line.
+# None): `_LIST` tagged. Decoding it is one list comprehension, not one call per line. Its
+# distinct elements, when all of one registered class (a line map's `SourceRef`s), are written
+# by columns, one list per field (`_COLUMNS`), and rebuilt by mapping the class over them.
 _LIST = "[]"
+_COLUMNS = "[]columns"
+_COLUMNS_MIN = 4
 _SHARED_MIN = 16
 
 
@@ -137,7 +141,7 @@ class Codec:
                 if len(v) >= _SHARED_MIN:
                     shared = _shared(v)
                     if shared is not None:
-                        return (_LIST, list(map(enc, shared[0])), shared[1])
+                        return (_LIST, table(shared[0]), shared[1])
                 return list(map(enc, v))
             if t is dict:
                 out = {}
@@ -159,12 +163,21 @@ class Codec:
             memo[id(v)] = (v, plain)  # (`v` kept alive: its id stays its own)
             return plain
 
+        def table(items: list[Any]) -> Any:
+            """`items` (distinct, none None) by columns when all are of one registered class."""
+            spec = by_type.get(type(items[0])) if len(items) >= _COLUMNS_MIN else None
+            if spec is None or not spec.arity or any(type(v) is not spec.cls for v in items):
+                return list(map(enc, items))
+            rows = list(map(spec.values, items))
+            return (_COLUMNS, spec.tag, *(list(map(enc, column)) for column in zip(*rows, strict=True)))
+
         return enc(value)
 
     def decode(self, plain: Any) -> Any:
         """The value `encode` made `plain` from; DecodeError for anything it cannot have made."""
         memo: dict[int, Any] = {}
         by_tag = self._by_tag
+        flat = _SCALARS.issuperset  # (of `map(type, values)`: all scalars, tested without a call each)
 
         def dec(x: Any) -> Any:
             t = type(x)
@@ -178,7 +191,8 @@ class Codec:
                 spec = by_tag.get(x[0]) if x and type(x[0]) is str else None
                 if spec is None:
                     if x and x[0] == "":
-                        value: Any = tuple(map(dec, x[1:]))
+                        rest = x[1:]
+                        value: Any = rest if flat(map(type, rest)) else tuple(map(dec, rest))
                     elif x and x[0] == _LIST:  # (not memoized: each is a list of its own)
                         return shared_list(x)
                     else:
@@ -186,8 +200,9 @@ class Codec:
                 else:
                     if len(x) - 1 != spec.arity:
                         raise DecodeError(f"{spec.tag}: {len(x) - 1} fields")
+                    rest = x[1:]
                     try:
-                        value = spec.build(*map(dec, x[1:]))
+                        value = spec.build(*(rest if flat(map(type, rest)) else map(dec, rest)))
                     except DecodeError:
                         raise
                     except (TypeError, ValueError) as exc:
@@ -205,12 +220,30 @@ class Codec:
                 return out
             raise DecodeError(f"a value of type {t.__name__}")
 
-        def shared_list(x: tuple[Any, ...]) -> list[Any]:
-            if len(x) != 3 or type(x[1]) is not list or type(x[2]) is not list:
-                raise DecodeError("a malformed shared list")
-            table = [None, *map(dec, x[1])]
+        def columns(x: Any) -> list[Any]:
+            """The objects of a `_COLUMNS` table: the class mapped over its decoded columns."""
+            spec = by_tag.get(x[1]) if len(x) >= 2 and type(x[1]) is str else None
+            if spec is None or len(x) - 2 != spec.arity or any(type(col) is not list for col in x[2:]):
+                raise DecodeError("a malformed table")
+            cols = [col if flat(map(type, col)) else list(map(dec, col)) for col in x[2:]]
+            if len({len(col) for col in cols}) > 1:
+                raise DecodeError("a malformed table")
             try:
-                return [table[i] for i in x[2]]
+                return list(map(spec.build, *cols))
+            except (TypeError, ValueError) as exc:
+                raise DecodeError(f"{spec.tag}: {exc}") from None
+
+        def shared_list(x: tuple[Any, ...]) -> list[Any]:
+            if len(x) != 3 or type(x[2]) is not list:
+                raise DecodeError("a malformed shared list")
+            if type(x[1]) is list:
+                table = [None, *map(dec, x[1])]
+            elif type(x[1]) is tuple and x[1] and x[1][0] == _COLUMNS:
+                table = [None, *columns(x[1])]
+            else:
+                raise DecodeError("a malformed shared list")
+            try:
+                return list(map(table.__getitem__, x[2]))
             except (IndexError, TypeError):
                 raise DecodeError("a malformed shared list") from None
 
