@@ -51,7 +51,7 @@ class Decoded:
 
 def read_bytecode(data: bytes, path: str = "<bytecode>", verify: bool = True, locations: bool = True):
     """Bytes -> a `frontend.ParseResult` (source = the bytes as latin-1; spans = byte offsets)."""
-    from tile_lsp.compiler.frontend import ParseResult, redefined_symbols
+    from tile_lsp.compiler.frontend import ParseResult, collect_symbols, redefined_symbols
     from tile_lsp.compiler.syntax.sourcemap import OpInfo, SourceMap
 
     source = SourceText(data.decode("latin-1"), path)
@@ -59,7 +59,6 @@ def read_bytecode(data: bytes, path: str = "<bytecode>", verify: bool = True, lo
     smap = SourceMap()
     diags = list(dec.diagnostics)
     if dec.module is not None and verify:
-        from tile_lsp.compiler.dialects.cuda_tile.ops_structure import collect_symbols  # noqa: PLC0415
         from tile_lsp.compiler.verifier import VerifyContext, verify_ops
 
         for op, span in dec.op_spans.items():
@@ -218,6 +217,8 @@ class _FileReader:
                 raise r.fail(f"second {F.SECTION_NAMES[sid]} section", at)
             lat = r.pos
             length = r.varint("a section length")
+            if length > r.remaining():
+                raise r.fail(f"section length {length} exceeds the {r.remaining()} remaining bytes", lat)
             align = 1
             if aligned:
                 aat = r.pos

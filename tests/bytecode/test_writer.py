@@ -1,0 +1,119 @@
+"""Writer: corpus round trips (write, read back, same printed IR) at every version that can
+hold the kernel; NVIDIA's tileirdisasm reads what we write back to the same IR (skipped when
+tileirdisasm is absent); .mlir text -> bytecode carries the .mlir lines as debug info."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.bytecode.helpers import CORPUS, CUTILE, canonical, corpus_bytes, find_tool, run_tool, text_ir
+from tile_lsp.compiler.bytecode import format as F
+from tile_lsp.compiler.bytecode.reader import decode
+from tile_lsp.compiler.bytecode.writer import needed_version, write_bytecode
+from tile_lsp.compiler.frontend import parse_text
+
+# The oldest version each corpus kernel can be written as (its ops/types; see writer._needs).
+NEEDS_13_3 = {"column_sum", "index_select"}  # atomic_red_view_tko, make_gather_scatter_view
+NEEDS_13_2 = {"debug_print"}  # print_tko's token
+
+
+def _oldest(name: str) -> int:
+    return F.V13_3 if name in NEEDS_13_3 else F.V13_2 if name in NEEDS_13_2 else F.V13_1
+
+
+@pytest.mark.parametrize("name", CORPUS)
+def test_round_trip_every_version(name: str) -> None:
+    data = corpus_bytes(name)
+    module = decode(data).module
+    assert module is not None
+    want = canonical(decode(data).module, True)
+    assert needed_version(module) == _oldest(name)
+    for version in F.VERSIONS:
+        out, diags = write_bytecode(module, version=version)
+        if version < _oldest(name):
+            assert out is None and diags and "needs Tile IR bytecode" in diags[0].message
+            continue
+        assert out is not None, [d.message for d in diags]
+        back = decode(out)
+        assert back.module is not None, [d.message for d in back.diagnostics]
+        assert back.version == version
+        assert canonical(back.module, True) == want, f"{name} at {F.version_str(version)}"
+
+
+def test_default_version_is_the_newest_needed() -> None:
+    module = decode(corpus_bytes("vector_add")).module
+    out, _ = write_bytecode(module)
+    assert out is not None and out[8:10] == bytes([13, 1])
+    module = decode(corpus_bytes("index_select")).module
+    out, _ = write_bytecode(module)
+    assert out is not None and out[8:10] == bytes([13, 3])
+
+
+def test_writes_ir_that_fails_verification() -> None:
+    text = (
+        "cuda_tile.module @m {\n  entry @bad() {\n    %c = constant <i32: 1> : tile<i32>\n"
+        "    %e = exti %c signed : tile<i32> -> tile<i16>\n    return\n  }\n}\n"
+    )
+    parsed = parse_text(text, "bad.mlir")[0]
+    assert not parsed.ok
+    out, diags = write_bytecode(parsed.module, source=parsed.source, smap=parsed.smap)
+    assert out is not None and not diags
+    back = decode(out)
+    assert back.module is not None
+    ops = [op.name for op in back.module.walk()]
+    assert "cuda_tile.exti" in ops
+
+
+def test_mlir_positions_become_debug_info() -> None:
+    from tile_lsp.compiler.dialects.cuda_tile.debuginfo import di_loc_of
+
+    path = str(CUTILE / "vector_add.mlir")
+    parsed = parse_text((CUTILE / "vector_add.mlir").read_text(), path)[0]
+    out, diags = write_bytecode(parsed.module, source=parsed.source, smap=parsed.smap)
+    assert out is not None and not diags
+    module = decode(out).module
+    lines = {}
+    for op in module.walk():
+        loc = di_loc_of(op.location)
+        if loc is not None and op.name == "cuda_tile.fma" and op.name not in lines:
+            lines[op.name] = (loc.source_loc.filename.data, loc.source_loc.line.data, loc.source_loc.column.data)
+    assert lines["cuda_tile.fma"] == (path, 22, 3)  # the first entry's fma: line 22 of vector_add.mlir
+
+
+def test_unencodable_is_a_diagnostic() -> None:
+    module = decode(corpus_bytes("vector_add")).module
+    out, diags = write_bytecode(module, version=999)
+    assert out is None and "unsupported bytecode version" in diags[0].message
+
+
+DISASM = find_tool("tileirdisasm")
+
+
+@pytest.mark.skipif(DISASM is None, reason="tileirdisasm not found (pip install nvidia-cuda-tileiras)")
+@pytest.mark.parametrize("name", CORPUS)
+def test_tileirdisasm_reads_what_we_write(name: str, tmp_path) -> None:
+    data = corpus_bytes(name)
+    want = canonical(decode(data).module, True)
+    for version in sorted({_oldest(name), F.V13_4, F.V13_5}):
+        out, diags = write_bytecode(decode(data).module, version=version)
+        assert out is not None, [d.message for d in diags]
+        path = tmp_path / f"{name}-{version}.tileirbc"
+        path.write_bytes(out)
+        res = run_tool(DISASM, "-g", str(path))
+        assert res.returncode == 0, res.stderr[-2000:]
+        assert text_ir(res.stdout, f"{name}.g.mlir", True) == want, f"{name} at {F.version_str(version)}"
+
+
+@pytest.mark.skipif(DISASM is None, reason="tileirdisasm not found (pip install nvidia-cuda-tileiras)")
+def test_tileirdisasm_points_at_mlir_lines(tmp_path) -> None:
+    text = (
+        "cuda_tile.module @m {\n  entry @bad() {\n    %c = constant <i32: 1> : tile<i32>\n\n"
+        "    %e = exti %c signed : tile<i32> -> tile<i16>\n    return\n  }\n}\n"
+    )
+    parsed = parse_text(text, "bad.mlir")[0]
+    out, _ = write_bytecode(parsed.module, source=parsed.source, smap=parsed.smap)
+    path = tmp_path / "bad.tileirbc"
+    path.write_bytes(out)
+    res = run_tool(DISASM, str(path))
+    assert res.returncode != 0
+    assert 'loc("bad.mlir":5:5)' in res.stderr and "extending to smaller or identical integer" in res.stderr
