@@ -23,7 +23,14 @@ SPEC = re.compile(r"^(?P<dtype>[A-Za-z0-9]+)(?:\[(?P<dims>[0-9, ]*)\](?::(?P<ini
 
 
 class RunError(Exception):
-    """A user-facing failure of `tile-lsp run` (bad spec, missing file, no GPU...)."""
+    """A user-facing failure of `tile-lsp run` (bad spec, missing file, no GPU...): at a place
+    in the file (`at`), as diagnostics already rendered (`lines`), or about the options."""
+
+    def __init__(self, message: str, at: Any = None, lines: list[str] | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.at = at  # a Span of the file, or None
+        self.lines = lines or []
 
 
 @dataclass
@@ -133,18 +140,98 @@ def run_cpu(text: str, path: str, entry: str, args: list[HostArg], grid: tuple[i
 
 def resolve_entry(text: str, path: str, wanted: str | None) -> str:
     from tile_lsp.compiler.interp.launch import load_module
+    from tile_lsp.compiler.source import Span
 
     names = load_module(text, path).entries()
+    start = Span(0, min(1, len(text)))
     if wanted is None:
         if len(names) != 1:
-            raise RunError(f"{path} has {len(names)} entries; pick one with --entry ({', '.join(names)})")
+            raise RunError(f"the file has {len(names)} entries; pick one with --entry ({', '.join(names)})", start)
         return names[0]
     if wanted in names:
         return wanted
     matches = [n for n in names if n.startswith(wanted)]
     if len(matches) == 1:
         return matches[0]
-    raise RunError(f"no single entry matches '{wanted}' (entries: {', '.join(names) or 'none'})")
+    raise RunError(f"no single entry matches '{wanted}' (entries: {', '.join(names) or 'none'})", start)
+
+
+def _is_int_scalar(t: Any) -> bool:
+    from tile_lsp.compiler.dialects.cuda_tile import types as ct
+
+    return isinstance(t, ct.TileType) and t.rank == 0 and ct.is_int(t.element_type)
+
+
+def check_args(text: str, path: str, entry: str, args: list[HostArg]) -> None:
+    """Each `--arg` against the entry's signature, matched as `launch.bind` matches them (an
+    array to a pointer parameter, also filling the 2*ndim integer parameters after it with its
+    shape and strides when fewer arguments than parameters are given): the element type of a
+    pointer or tile parameter, a scalar's type, the count. A mismatch is a RunError at the
+    parameter (or the entry) naming the argument, the parameter's type and what was given."""
+    from tile_lsp.compiler.dialects.cuda_tile import types as ct
+    from tile_lsp.compiler.interp.launch import load_module
+    from tile_lsp.compiler.syntax.types import type_str
+
+    interp = load_module(text, path)
+    op = interp.symbols[entry]
+    block = op.regions[0].blocks.first
+    assert block is not None
+    params = list(block.args)
+    smap = interp.smap
+    info = smap.ops.get(op) if smap is not None else None
+    entry_at = (info.symbol_span or info.name_span) if info is not None else None
+
+    def at(p: int) -> Any:
+        span = smap.value_defs.get(params[p]) if smap is not None else None
+        return span or entry_at
+
+    def name(p: int) -> str:
+        return (smap.value_names.get(params[p]) if smap is not None else None) or f"#{p}"
+
+    def spelling(t: Any) -> str:
+        return ct.ELEMENT_TYPE_SPELLING.get(t, type_str(t))
+
+    def what(arg: HostArg) -> str:
+        if arg.is_array:
+            return f"an {arg.elem} array of shape {list(arg.value.shape)}"
+        return f"an {arg.elem} scalar"
+
+    p = 0
+    for i, arg in enumerate(args):
+        if p >= len(params):
+            raise RunError(f"@{entry} takes {len(params)} parameters; --arg {i} '{arg.spec}' is one too many", entry_at)
+        t = params[p].type
+        shown = f"--arg {i} '{arg.spec}' is {what(arg)}, but parameter {name(p)} of @{entry} is {type_str(t)}"
+        elem = ct.element_type(t) if isinstance(t, ct.TileType) else None
+        if isinstance(elem, ct.PointerType):
+            want = spelling(elem.pointee)
+            if not arg.is_array:
+                raise RunError(f"{shown}: give an array of {want}, e.g. {want}[1024]", at(p))
+            if arg.elem and arg.elem != want:
+                raise RunError(f"{shown}: give an array of {want}", at(p))
+            p += 1
+            expand = 2 * arg.value.ndim
+            left_params, left_args = len(params) - p, len(args) - i - 1
+            if left_params - expand >= left_args and all(_is_int_scalar(x.type) for x in params[p : p + expand]):
+                p += expand
+            continue
+        if elem is not None:
+            want = spelling(elem)
+            shape = ct.shape_of(t)
+            if not shape and arg.is_array:
+                raise RunError(f"{shown}: give a scalar, e.g. {want}=1", at(p))
+            if shape and (not arg.is_array or tuple(arg.value.shape) != tuple(shape)):
+                dims = ",".join(map(str, shape))
+                raise RunError(f"{shown}: give an array {want}[{dims}]", at(p))
+            if arg.elem and arg.elem != want:
+                example = f"{want}[{','.join(map(str, shape))}]" if shape else f"{want}=1"
+                raise RunError(f"{shown}: give {'an array' if shape else 'a scalar'} of {want}, e.g. {example}", at(p))
+        p += 1
+    if p < len(params):
+        filled = f"the {len(args)} --arg given fill {p}" if args else "no --arg was given"
+        raise RunError(f"no --arg for parameter {name(p)} ({type_str(params[p].type)}) of @{entry}: it takes "
+                       f"{len(params)} parameters, {filled} (an array also fills the shape and stride parameters "
+                       "after its pointer)", at(p))
 
 
 # -- GPU (our compiler + the CUDA driver) -----------------------------------------------------------
@@ -171,17 +258,17 @@ def compile_for_gpu(text: str, path: str, gpu_name: str) -> tuple[bytes, str]:
     from tile_lsp.compiler.diagnostics import format_text
     from tile_lsp.compiler.pipeline import compile_source
     from tile_lsp.compiler.source import SourceText
-    from tile_lsp.compiler.target import CompileOptions, Target
+    from tile_lsp.compiler.target import CompileOptions, Target, target_error
 
     target = Target.resolve(gpu_name, None)
     if target is None:
-        raise RunError(f"unknown --gpu-name '{gpu_name}'")
+        raise RunError(target_error(gpu_name, None) or f"invalid --gpu-name '{gpu_name}'")
     source = SourceText(text, path)
     result = compile_source(source, CompileOptions(target=target), "cubin")
     ptx = result.stage("ptx")
     if not result.ok or result.output is None or result.output.data is None or ptx is None:
         lines = [line for d in result.diagnostics if d.is_error for line in format_text(d, source)]
-        raise RunError("compiling for the GPU failed:\n" + "\n".join(lines[:20]))
+        raise RunError("compiling for the GPU failed", lines=lines[:20] or [f"{path}: error: compiling for the GPU failed"])
     return result.output.data, ptx.text
 
 
@@ -366,8 +453,27 @@ def time_line(timings: list[float]) -> str:
             "(CUDA events; after one untimed launch, same buffers)")
 
 
+def _report_error(exc: Exception, text: str, path: str) -> None:
+    """One error as `check` prints its diagnostics: `path:line:col: error: message` at its place
+    in the file; an error about the options (or the machine) as `tile-lsp run: error: message`."""
+    from tile_lsp.compiler.diagnostics import Diagnostic, Severity, format_text
+    from tile_lsp.compiler.interp.machine import InterpError
+    from tile_lsp.compiler.source import SourceText
+
+    if isinstance(exc, RunError) and exc.lines:
+        print("\n".join(exc.lines), file=sys.stderr)
+    elif isinstance(exc, RunError) and exc.at is not None:
+        diag = Diagnostic(exc.at, Severity.ERROR, exc.message, "run")
+        print("\n".join(format_text(diag, SourceText(text, path))), file=sys.stderr)
+    elif isinstance(exc, InterpError) and exc.where.startswith(f"{path}:"):
+        print(f"{exc.where}: error: {exc.message}", file=sys.stderr)
+    else:
+        print(f"tile-lsp run: error: {exc}", file=sys.stderr)
+
+
 def run_command(args: argparse.Namespace) -> int:
     from tile_lsp.compiler.interp.machine import InterpError
+    from tile_lsp.compiler.target import Target, target_error
 
     try:
         with open(args.file, "rb") as f:
@@ -379,25 +485,28 @@ def run_command(args: argparse.Namespace) -> int:
         rng = np.random.default_rng(args.seed)
         host = [parse_arg(s, rng) for s in args.arg or []]
         grid = parse_grid(args.grid)
-        entry = resolve_entry(text, args.file, args.entry)
         devices = ["cpu", "gpu"] if args.compare else [args.device]
         if args.time < 0:
             raise RunError("--time takes a number of launches (0 or more)")
         if args.time and "gpu" not in devices:
             raise RunError("--time measures the GPU kernel: add --device gpu or --compare")
+        gpu_name = args.gpu_name or DEFAULT_GPU
+        if "gpu" in devices and Target.resolve(gpu_name) is None:
+            raise RunError(target_error(gpu_name, None) or f"invalid --gpu-name '{gpu_name}'")
+        entry = resolve_entry(text, args.file, args.entry)
+        check_args(text, args.file, entry, host)
         results = {}
         timings: list[float] = []
         for device in devices:
             if device == "cpu":
                 results[device] = run_cpu(text, args.file, entry, host, grid)
             else:
-                results[device] = run_gpu(text, args.file, entry, host, grid, args.gpu_name or DEFAULT_GPU,
-                                          timings, args.time)
+                results[device] = run_gpu(text, args.file, entry, host, grid, gpu_name, timings, args.time)
     except (RunError, InterpError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        _report_error(exc, text, args.file)
         return 1
     except Exception as exc:  # never a traceback for the user
-        print(f"error: internal error in tile-lsp run (please report): {exc!r}", file=sys.stderr)
+        print(f"tile-lsp run: error: internal error in tile-lsp run (please report): {exc!r}", file=sys.stderr)
         return 2
     sys.stdout.flush()
     for device, outs in results.items():

@@ -59,7 +59,7 @@ def test_user_errors_exit_nonzero_with_one_line(capsys):
     assert main(["run", VECTOR_ADD, "--entry", "nope", "--arg", "f32=1"]) == 1
     assert "no single entry matches 'nope'" in capsys.readouterr().err
     assert main(["run", VECTOR_ADD, "--entry", F32_ENTRY, "--arg", "f32=1"]) == 1
-    assert "argument 0: parameter 0 is a pointer; give an array" in capsys.readouterr().err
+    assert "--arg 0 'f32=1' is an f32 scalar, but parameter %arg0 of @" in capsys.readouterr().err
     assert main(["run", VECTOR_ADD, "--entry", F32_ENTRY, "--grid", "0"]) == 1
     assert "bad --grid '0'" in capsys.readouterr().err
 
@@ -68,7 +68,7 @@ def test_a_failed_assert_reports_the_op_location(capsys):
     path = str(DATA / "cutile" / "debug_print.mlir")
     rc = main(["run", path, "--grid", "1", "--arg", "f32[256]", "--arg", "f32[1]:zeros"])
     err = capsys.readouterr().err
-    assert rc == 1 and err.startswith(f"error: {path}:19:3: assertion failed in tile block (0, 0, 0) at element (")
+    assert rc == 1 and err.startswith(f"{path}:19:3: error: assertion failed in tile block (0, 0, 0) at element (")
     assert err.rstrip().endswith(": inputs must be non-negative")
 
 
@@ -80,7 +80,7 @@ def test_device_gpu_fails_clearly_without_a_gpu():
                            "--arg", "f32[64]", "--arg", "f32[64]", "--arg", "f32[64]:zeros", "--arg", "f32=1"],
                           capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert proc.returncode == 1 and "Traceback" not in proc.stderr
-    assert proc.stderr.startswith("error: ") and ("cuda-bindings" in proc.stderr or "CUDA" in proc.stderr
+    assert proc.stderr.startswith("tile-lsp run: error: ") and ("cuda-bindings" in proc.stderr or "CUDA" in proc.stderr
                                                   or "GPU" in proc.stderr)
 
 
@@ -122,9 +122,9 @@ def test_time_needs_the_gpu_and_a_count(capsys):
     base = ["run", VECTOR_ADD, "--entry", F32_ENTRY, "--arg", "f32[64]", "--arg", "f32[64]", "--arg", "f32[64]:zeros",
             "--arg", "f32=1"]
     assert main([*base, "--time", "5"]) == 1
-    assert capsys.readouterr().err == "error: --time measures the GPU kernel: add --device gpu or --compare\n"
+    assert capsys.readouterr().err == "tile-lsp run: error: --time measures the GPU kernel: add --device gpu or --compare\n"
     assert main([*base, "--device", "gpu", "--time", "-1"]) == 1
-    assert capsys.readouterr().err == "error: --time takes a number of launches (0 or more)\n"
+    assert capsys.readouterr().err == "tile-lsp run: error: --time takes a number of launches (0 or more)\n"
 
 
 def test_time_line():
@@ -132,3 +132,70 @@ def test_time_line():
 
     assert time_line([3.0, 1.0, 2.0, 10.0]) == ("gpu kernel time: median 2.5 ms, min 1 ms over 4 launches "
                                                "(CUDA events; after one untimed launch, same buffers)")
+
+
+ENTRY = "vector_add_Kt1_A1f32_1t1_p16_A1f32_1t1_p16_A1f32_1t1_p16_Sf32_I1024"
+GOOD = ["f32[64]", "f32[64]", "f32[64]:zeros", "f32=1"]
+
+
+@pytest.mark.parametrize(("args", "col", "message"), [
+    (["i32[64]", *GOOD[1:]], 76,
+     f"--arg 0 'i32[64]' is an i32 array of shape [64], but parameter %arg0 of @{ENTRY} is tile<ptr<f32>>: "
+     "give an array of f32"),
+    (["f32=1", *GOOD[1:]], 76,
+     f"--arg 0 'f32=1' is an f32 scalar, but parameter %arg0 of @{ENTRY} is tile<ptr<f32>>: "
+     "give an array of f32, e.g. f32[1024]"),
+    ([*GOOD[:3], "i32=1"], 253,
+     f"--arg 3 'i32=1' is an i32 scalar, but parameter %arg9 of @{ENTRY} is tile<f32>: give a scalar of f32, e.g. f32=1"),
+    ([*GOOD[:3], "f32[2]"], 253,
+     f"--arg 3 'f32[2]' is an f32 array of shape [2], but parameter %arg9 of @{ENTRY} is tile<f32>: give a scalar, "
+     "e.g. f32=1"),
+    (GOOD[:3], 253,
+     f"no --arg for parameter %arg9 (tile<f32>) of @{ENTRY}: it takes 10 parameters, the 3 --arg given fill 9 "
+     "(an array also fills the shape and stride parameters after its pointer)"),
+    ([], 76,
+     f"no --arg for parameter %arg0 (tile<ptr<f32>>) of @{ENTRY}: it takes 10 parameters, no --arg was given "
+     "(an array also fills the shape and stride parameters after its pointer)"),
+    (["f32[64]", "i32=64", "i32=1", "f32[64]", "i32=64", "i32=1", "f32[64]:zeros", "i32=64", "i32=1", "f32=1", "f32=2"], 7,
+     f"@{ENTRY} takes 10 parameters; --arg 10 'f32=2' is one too many"),
+])
+def test_each_arg_is_checked_against_the_signature_at_the_parameter(capsys, args, col, message):
+    """An --arg that does not fit the entry's parameter (pointer element type, scalar type, a
+    scalar for a pointer, an array for a scalar, too few, too many) is one error in `check`'s
+    format at that parameter (or the entry), naming the argument, the parameter's type and what
+    was given; nothing runs."""
+    argv = ["run", VECTOR_ADD, "--entry", ENTRY, "--grid", "1"]
+    for a in args:
+        argv += ["--arg", a]
+    assert main(argv) == 1
+    captured = capsys.readouterr()
+    assert captured.err == f"{VECTOR_ADD}:1:{col}: error: {message}\n" and captured.out == ""
+
+
+def test_a_fitting_signature_still_runs(capsys):
+    argv = ["run", VECTOR_ADD, "--entry", ENTRY]
+    for a in GOOD:
+        argv += ["--arg", a]
+    assert main(argv) == 0 and capsys.readouterr().out.count("crc32") == 3
+    # the cuTile convention spelled out: pointer, shape and stride as arguments of their own
+    argv = ["run", VECTOR_ADD, "--entry", ENTRY]
+    for a in ["f32[64]", "i32=64", "i32=1", "f32[64]", "i32=64", "i32=1", "f32[64]:zeros", "i32=64", "i32=1", "f32=1"]:
+        argv += ["--arg", a]
+    assert main(argv) == 0
+
+
+def test_errors_are_in_checks_format(tmp_path, capsys):
+    """At a place in the file: `path:line:col: error: message`, as `tile-lsp check` prints; about
+    the options: `tile-lsp run: error: message`."""
+    broken = tmp_path / "broken.mlir"
+    broken.write_text("entry @k(%a: tile<f32>) {\n  %b = constant <f32: 2.0> tile<f32>\n  return\n}\n")
+    assert main(["run", str(broken), "--arg", "f32=1"]) == 1
+    assert capsys.readouterr().err == f"{broken}:2:28: error: expected ':'\n"
+    assert main(["check", str(broken), "--no-daemon"]) == 1
+    assert capsys.readouterr().out == f"{broken}:2:28: error: expected ':'\n"  # (the same line)
+    assert main(["run", VECTOR_ADD, "--entry", "nope"]) == 1
+    assert capsys.readouterr().err.startswith(f"{VECTOR_ADD}:1:1: error: no single entry matches 'nope' (entries: ")
+    assert main(["run", VECTOR_ADD, "--arg", "f33[4]"]) == 1
+    assert capsys.readouterr().err.startswith("tile-lsp run: error: unknown dtype 'f33' (known: ")
+    assert main(["run", VECTOR_ADD, "--entry", ENTRY, "--device", "gpu", "--gpu-name", "sm_91", *sum((["--arg", a] for a in GOOD), [])]) == 1
+    assert capsys.readouterr().err.startswith("tile-lsp run: error: invalid --gpu-name 'sm_91': expected one of sm_70, ")
