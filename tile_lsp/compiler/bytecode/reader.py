@@ -715,8 +715,12 @@ class _FileReader:
             if res_spec[0] == "seq" and nres != res_spec[1]:
                 raise r.fail(f"'{name}' has {nres} result types, expected {res_spec[1]}", cat)
             rtypes = [self.type_ref(r, "a result type") for _ in range(nres)]
+        hidden_results = False
         if name == "cuda_tile.print_tko" and not rtypes:
-            name = "cuda_tile.print"  # 13.1's print: no token result
+            # 13.1's print has no token; like NVIDIA's reader, make it a print_tko whose token
+            # result no later op can refer to (it is not numbered).
+            rtypes = [types.TokenType()]
+            hidden_results = True
         # flags
         flag_vals: dict[str, bool] = {}
         if flags_spec is not None and self.version >= flags_spec[0]:
@@ -802,7 +806,8 @@ class _FileReader:
         operands = [v for grp in groups for v in grp]
         op = registry.create_op(cls, operands, rtypes, props, {}, regions)
         op.location = loc
-        values.extend(op.results)
+        if not hidden_results:
+            values.extend(op.results)
         self.op_spans[op] = Span(at, r.pos)
         return op
 
@@ -876,6 +881,8 @@ class _FileReader:
             return self.dense(r, rtypes[0])
         if kind == "dense_int32_array":
             vals = r.int_list(4, f"'{aname}' entries")
+            if any(v in (-(1 << 31), (1 << 31) - 1) for v in vals):
+                raise r.fail(f"'{aname}' holds an unsupported value (INT32_MIN/INT32_MAX are reserved)", at)
             return builtin.DenseArrayBase.from_list(builtin.i32, vals)
         if kind == "dense_bool_array":
             vals = r.int_list(1, f"'{aname}' entries")

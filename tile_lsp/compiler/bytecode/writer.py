@@ -124,7 +124,7 @@ def _needs(module: builtin.ModuleOp):
         if row is not None:
             _, name, since, _res, flags_spec, attr_spec, _o, _r = row
             v = max(v, since)
-            if op.name == "cuda_tile.print_tko":
+            if op.name == "cuda_tile.print_tko" and (_print_token_used(op) or not op.results):
                 v = max(v, F.V13_2)
             if flags_spec and flags_spec[0] and _flag_value(op, flags_spec[1], _operand_groups(op)):
                 v = max(v, flags_spec[0])
@@ -141,6 +141,11 @@ def _needs(module: builtin.ModuleOp):
                     v = max(v, tv(a.type))
         if v > F.V13_1:
             yield v, op
+
+
+def _print_token_used(op: Operation) -> bool:
+    groups = _operand_groups(op)
+    return bool(len(groups) > 1 and groups[1]) or any(r.uses for r in op.results)
 
 
 def _is_old_default(opname: str, aname: str, a: Attribute) -> bool:
@@ -555,7 +560,10 @@ class _Writer:
         lst.append(self.loc_id(loc, op, synth))
         put_varint(buf, opcode)
         rtypes = [r.type for r in op.results]
-        if op.name == "cuda_tile.print":
+        old_print = op.name == "cuda_tile.print" or (op.name == "cuda_tile.print_tko" and self.v < F.V13_2)
+        if old_print:  # 13.1's print: no token result (and no flags)
+            if op.name == "cuda_tile.print_tko" and _print_token_used(op):
+                raise _Unencodable(op, "a print_tko token (used or given) needs bytecode 13.2")
             put_varint(buf, 0)
         elif res_spec[0] == "fixed":
             if len(rtypes) != res_spec[1]:
@@ -567,6 +575,8 @@ class _Writer:
             for t in rtypes:
                 put_varint(buf, self.t(t, op))
         groups = _operand_groups(op)
+        if op.name == "cuda_tile.print":
+            groups = groups + [[]]  # the token operand print_tko has and 13.1's print lacks
         if flags_spec is not None and self.v >= flags_spec[0]:
             put_varint(buf, _flag_value(op, flags_spec[1], groups))
         for aname, kind, cond in attr_spec:
@@ -617,8 +627,9 @@ class _Writer:
                 put_varint(buf, len(ops))
                 for o in ops:
                     self._op(o, buf, inner, lst, synth)
-        for r in op.results:
-            values[r] = len(values)
+        if not old_print:
+            for r in op.results:
+                values[r] = len(values)
 
     def _attr(self, buf, op, aname, kind, a, rtypes, groups) -> None:
         if kind == "dense_bool_array":  # inbounds (13.4+): not in our dialect, so all false, one per index
