@@ -4,12 +4,16 @@ and, with locations, of the .g.mlir (tileirdisasm -g)."""
 
 from __future__ import annotations
 
+import pathlib
+
 import pytest
 
 from tests.bytecode.helpers import CORPUS, CUTILE, canonical, corpus_bytes, text_ir
 from tile_lsp.compiler.bytecode import format as F
 from tile_lsp.compiler.bytecode import is_bytecode
 from tile_lsp.compiler.bytecode.reader import decode, read_bytecode
+
+DATA = pathlib.Path(__file__).parent / "data"
 
 
 def test_corpus_present() -> None:
@@ -101,3 +105,16 @@ def test_malformed_headers(data: bytes, expect: str) -> None:
     assert re.search(expect, d.message), d.message
     assert "byte offset" in d.message and d.stage == "bytecode"
     assert 0 <= d.span.start <= len(data)
+
+
+OLDER = sorted(str(p.relative_to(DATA)) for p in DATA.glob("v13.*/*.tileirbc"))
+
+
+@pytest.mark.parametrize("rel", OLDER)
+def test_older_versions_match_tileirdisasm(rel: str) -> None:
+    path = DATA / rel
+    dec = decode(path.read_bytes())
+    assert dec.module is not None, [d.message for d in dec.diagnostics]
+    assert F.version_str(dec.version) == path.parent.name[1:]
+    g = path.with_suffix(".g.mlir").read_text()
+    assert canonical(dec.module, True) == text_ir(g, path.name, True)
