@@ -1,0 +1,111 @@
+"""Tile IR bytecode reader/writer speed on the cuTile corpus (tests/data/cutile/*.tileirbc).
+
+Per kernel: decode (bytes -> IR, with debug info as locations), decode + verify
+(`read_bytecode`, what `tile-lsp check` on a .tileirbc would do) and write (IR -> bytes at the
+file's version); min and median of N runs in one process after a warm-up, as ms per file and
+MB/s of bytecode. For scale, the text front end on the matching .g.mlir (parse + verify).
+
+    .venv/bin/python bench/bytecode_speed.py [--repeat N] [--json OUT] [STEMS...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import pathlib
+import statistics
+import sys
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tile_lsp.compiler.bytecode.reader import decode, read_bytecode  # noqa: E402
+from tile_lsp.compiler.bytecode.writer import write_bytecode  # noqa: E402
+from tile_lsp.compiler.frontend import parse_text  # noqa: E402
+
+CUTILE = ROOT / "tests" / "data" / "cutile"
+
+
+def timed(fn, repeat: int) -> tuple[float, float]:
+    fn()  # warm-up (imports, caches)
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return min(times), statistics.median(times)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("stems", nargs="*")
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--json", dest="json_out")
+    args = ap.parse_args(argv)
+    paths = sorted(CUTILE.glob("*.tileirbc"))
+    if args.stems:
+        paths = [p for p in paths if p.stem in args.stems]
+    rows = []
+    tot = {"bytes": 0, "decode": 0.0, "read": 0.0, "write": 0.0, "text": 0.0}
+    print(f"{'kernel':16} {'bytes':>6} {'ops':>5} | {'decode ms':>9} {'MB/s':>6} | {'+verify ms':>10} | {'write ms':>8} {'MB/s':>6} | {'text ms':>7}")
+    for p in paths:
+        data = p.read_bytes()
+        dec = decode(data)
+        if dec.module is None:
+            print(f"{p.stem}: {dec.diagnostics[0].message}")
+            return 1
+        nops = sum(1 for _ in dec.module.walk())
+        module = dec.module
+        d_min, d_med = timed(lambda: decode(data), args.repeat)
+        r_min, r_med = timed(lambda: read_bytecode(data, p.name), args.repeat)
+        w_min, w_med = timed(lambda: write_bytecode(module, version=dec.version), args.repeat)
+        g = CUTILE / f"{p.stem}.g.mlir"
+        text = g.read_text()
+        t_min, t_med = timed(lambda: parse_text(text, g.name), args.repeat)
+        mb = len(data) / 1e6
+        row = {
+            "kernel": p.stem,
+            "bytes": len(data),
+            "ops": nops,
+            "decode_ms": d_min * 1e3,
+            "decode_ms_median": d_med * 1e3,
+            "read_verify_ms": r_min * 1e3,
+            "write_ms": w_min * 1e3,
+            "write_ms_median": w_med * 1e3,
+            "text_parse_verify_ms": t_min * 1e3,
+        }
+        rows.append(row)
+        tot["bytes"] += len(data)
+        tot["decode"] += d_min
+        tot["read"] += r_min
+        tot["write"] += w_min
+        tot["text"] += t_min
+        print(
+            f"{p.stem:16} {len(data):6} {nops:5} | {d_min * 1e3:9.1f} {mb / d_min:6.2f} | {r_min * 1e3:10.1f} | "
+            f"{w_min * 1e3:8.1f} {mb / w_min:6.2f} | {t_min * 1e3:7.1f}"
+        )
+    n = len(rows)
+    mb = tot["bytes"] / 1e6
+    print(
+        f"{'all ' + str(n):16} {tot['bytes']:6} {'':5} | {tot['decode'] * 1e3 / n:9.1f} {mb / tot['decode']:6.2f} | "
+        f"{tot['read'] * 1e3 / n:10.1f} | {tot['write'] * 1e3 / n:8.1f} {mb / tot['write']:6.2f} | {tot['text'] * 1e3 / n:7.1f}"
+    )
+    print("(ms: per file, min of runs; the 'all' row: mean ms per file, MB/s over all bytes)")
+    if args.json_out:
+        summary = {
+            "files": n,
+            "bytes": tot["bytes"],
+            "decode_mb_s": mb / tot["decode"],
+            "write_mb_s": mb / tot["write"],
+            "decode_ms_per_file": tot["decode"] * 1e3 / n,
+            "read_verify_ms_per_file": tot["read"] * 1e3 / n,
+            "write_ms_per_file": tot["write"] * 1e3 / n,
+            "text_parse_verify_ms_per_file": tot["text"] * 1e3 / n,
+        }
+        pathlib.Path(args.json_out).write_text(json.dumps({"summary": summary, "kernels": rows}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
