@@ -117,3 +117,16 @@ def test_tileirdisasm_points_at_mlir_lines(tmp_path) -> None:
     res = run_tool(DISASM, str(path))
     assert res.returncode != 0
     assert 'loc("bad.mlir":5:5)' in res.stderr and "extending to smaller or identical integer" in res.stderr
+
+
+def test_convert_helpers_round_trip() -> None:
+    from tile_lsp.compiler.bytecode.convert import bytecode_to_text, text_to_bytecode
+
+    text, diags, _ = bytecode_to_text(corpus_bytes("row_softmax"), "row_softmax.tileirbc")
+    assert text is not None and not diags
+    assert 'loc("tests/data/cutile/kernels/row_softmax.py"' in text
+    data, diags, _ = text_to_bytecode(text, "row_softmax.mlir", version=F.V13_4)
+    assert data is not None and not diags
+    assert canonical(decode(data).module, True) == canonical(decode(corpus_bytes("row_softmax")).module, True)
+    bad, diags, _ = bytecode_to_text(corpus_bytes("row_softmax")[:100], "cut.tileirbc")
+    assert bad is None and "byte offset" in diags[0].message

@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
 
 from xdsl.dialects import builtin
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
@@ -523,17 +524,17 @@ class _FileReader:
             t = self.type_ref(r, "an integer type")
             if not isinstance(t, builtin.IntegerType):
                 raise r.fail("an integer attribute's type is not an integer type", at)
-            return builtin.IntegerAttr(_signed(r.varint("an integer value"), t.width.data, r, at), t)
+            return _int(_signed(r.varint("an integer value"), t.width.data, r, at), t.width.data)
         if tag == F.A_FLOAT:
             t = self.type_ref(r, "a float type")
             return builtin.FloatAttr(self._float_bits(r, t, at), t)
         if tag == F.A_BOOL:
             b = r.byte("a bool")
-            return builtin.IntegerAttr(1 if b else 0, builtin.i1)
+            return _int(1 if b else 0, 1)
         if tag == F.A_TYPE:
             return self.type_ref(r, "a type")  # a type used as an attribute
         if tag == F.A_STRING:
-            return builtin.StringAttr(self.string(r, "a string attribute"))
+            return _str(self.string(r, "a string attribute"))
         if tag == F.A_ARRAY:
             n = r.count("array elements")
             return builtin.ArrayAttr([self.tagged(r, depth + 1) for _ in range(n)])
@@ -805,6 +806,9 @@ class _FileReader:
                 regions.append(self._region(r, values, nxt, depth + 1))
         operands = [v for grp in groups for v in grp]
         op = registry.create_op(cls, operands, rtypes, props, {}, regions)
+        bad = registry.structure_error(op)
+        if bad is not None:
+            raise r.fail(f"'{name}' does not fit its op: {bad}", at)
         op.location = loc
         if not hidden_results:
             values.extend(op.results)
@@ -845,7 +849,7 @@ class _FileReader:
             if v >= len(cases):
                 raise r.fail(f"'{opname}' {aname} value {v} out of range, expected 0-{len(cases) - 1}", at)
             if enum_kind in F.I32_ENUMS:
-                return builtin.IntegerAttr(v, builtin.i32)
+                return _int(v, 32)
             if enum_kind == "symbol_visibility":
                 return builtin.StringAttr(cases[v]) if v else None
             return attrs.enum(enum_kind, cases[v])
@@ -855,18 +859,18 @@ class _FileReader:
                 if not s:
                     raise r.fail("empty symbol reference", at)
                 return builtin.SymbolRefAttr(s)
-            return builtin.StringAttr(s)
+            return _str(s)
         if kind == "int":
             v = r.varint(f"'{aname}'")
             width = 64 if (opname, aname) in _I64_INTS else 32
             if v >> 63:
                 raise r.fail(f"'{aname}' value {v} too large", at)
-            return builtin.IntegerAttr(v if v < 1 << (width - 1) else v - (1 << width), builtin.IntegerType(width))
+            return _int(v if v < 1 << (width - 1) else v - (1 << width), width)
         if kind == "bool":
             b = r.byte(f"'{aname}'")
             if b > 1:
                 raise r.fail(f"'{aname}' byte {b}, expected 0 or 1", at)
-            return builtin.IntegerAttr(b, builtin.i1)
+            return _int(b, 1)
         if kind == "array":
             n = r.count(f"elements of '{aname}'")
             return builtin.ArrayAttr([self.tagged(r, 1) for _ in range(n)])
@@ -894,6 +898,16 @@ class _FileReader:
         if kind == "typeid":
             return self.type_ref(r, f"'{aname}'")
         raise r.fail(f"attribute kind {kind} of '{opname}' is not handled")  # pragma: no cover
+
+
+@cache
+def _int(v: int, width: int) -> builtin.IntegerAttr:
+    return builtin.IntegerAttr(v, builtin.IntegerType(width))
+
+
+@cache
+def _str(s: str) -> builtin.StringAttr:
+    return builtin.StringAttr(s)
 
 
 # Integer attributes our dialect keeps as i64 (the rest are i32, like reduce's `dim`).

@@ -1,0 +1,40 @@
+"""Bytecode <-> cuda_tile text, for the command line (`check`/`opt`/`compile`/`run` on a
+`.tileirbc`, `--emit-bytecode`).
+
+- `bytecode_to_text`: decode (and verify) a bytecode file and print it as cuda_tile text
+  with its debug info as `loc(...)`, so every later stage (which takes text) runs unchanged
+  and its diagnostics point at the Python lines the bytecode's debug info names.
+- `text_to_bytecode`: parse a cuda_tile text and write it as bytecode (even when it fails
+  verification: that is reported, and the bytes are still made), with the text's lines as
+  debug info for ops that have no `loc(...)`.
+"""
+
+from __future__ import annotations
+
+from tile_lsp.compiler.diagnostics import Diagnostic
+from tile_lsp.compiler.source import SourceText
+
+
+def bytecode_to_text(data: bytes, path: str = "<bytecode>", locations: bool = True, verify: bool = True):
+    """-> (text or None, diagnostics, the SourceText the diagnostics' byte-offset spans refer to)."""
+    from tile_lsp.compiler.bytecode.reader import read_bytecode
+    from tile_lsp.compiler.syntax.printer import Printer
+
+    result = read_bytecode(data, path, verify=verify, locations=locations)
+    if result.module is None:
+        return None, result.diagnostics, result.source
+    return Printer().module_text(result.module), result.diagnostics, result.source
+
+
+def text_to_bytecode(text: str, path: str = "<input>", version: int | None = None):
+    """-> (bytes or None, diagnostics (parse/verify, then writing), SourceText of `text`)."""
+    from tile_lsp.compiler.bytecode.writer import write_bytecode
+    from tile_lsp.compiler.frontend import parse_text
+
+    results = parse_text(text, path)
+    diags: list[Diagnostic] = [d for r in results for d in r.diagnostics]
+    source = results[0].source if results else SourceText(text, path)
+    if not results or results[0].module is None:
+        return None, diags, source
+    data, more = write_bytecode(results[0].module, version=version, source=source, smap=results[0].smap)
+    return data, diags + more, source
