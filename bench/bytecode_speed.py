@@ -48,7 +48,9 @@ def main(argv: list[str] | None = None) -> int:
         paths = [p for p in paths if p.stem in args.stems]
     rows = []
     tot = {"bytes": 0, "decode": 0.0, "read": 0.0, "write": 0.0, "text": 0.0}
-    print(f"{'kernel':16} {'bytes':>6} {'ops':>5} | {'decode ms':>9} {'MB/s':>6} | {'+verify ms':>10} | {'write ms':>8} {'MB/s':>6} | {'text ms':>7}")
+    print(
+        f"{'kernel':16} {'bytes':>6} {'ops':>5} | {'decode ms':>9} {'MB/s':>6} | {'+verify ms':>10} | {'write ms':>8} {'MB/s':>6} | {'text ms':>7}"
+    )
     for p in paths:
         data = p.read_bytes()
         dec = decode(data)
@@ -57,12 +59,12 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         nops = sum(1 for _ in dec.module.walk())
         module = dec.module
-        d_min, d_med = timed(lambda: decode(data), args.repeat)
-        r_min, r_med = timed(lambda: read_bytecode(data, p.name), args.repeat)
-        w_min, w_med = timed(lambda: write_bytecode(module, version=dec.version), args.repeat)
+        d_min, d_med = timed(lambda data=data: decode(data), args.repeat)
+        r_min, r_med = timed(lambda data=data, name=p.name: read_bytecode(data, name), args.repeat)
+        w_min, w_med = timed(lambda m=module, v=dec.version: write_bytecode(m, version=v), args.repeat)
         g = CUTILE / f"{p.stem}.g.mlir"
         text = g.read_text()
-        t_min, t_med = timed(lambda: parse_text(text, g.name), args.repeat)
+        t_min, t_med = timed(lambda text=text, name=g.name: parse_text(text, name), args.repeat)
         mb = len(data) / 1e6
         row = {
             "kernel": p.stem,

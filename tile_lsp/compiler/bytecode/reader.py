@@ -21,6 +21,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
+from typing import Any, cast
 
 from xdsl.dialects import builtin
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
@@ -84,7 +85,9 @@ def decode(data: bytes, locations: bool = True) -> Decoded:
         return Decoded(module, [], r.version, r.producer, r.op_spans)
     except DecodeError as e:
         at = max(0, min(e.offset, len(data)))
-        return Decoded(None, [_diag(at, f"invalid Tile IR bytecode at byte offset {at}: {e.message}", len(data))], r.version)
+        return Decoded(
+            None, [_diag(at, f"invalid Tile IR bytecode at byte offset {at}: {e.message}", len(data))], r.version
+        )
     except RecursionError:
         return Decoded(None, [_diag(0, "invalid Tile IR bytecode: nesting is too deep", len(data))], r.version)
     except Exception as exc:  # a reader bug must be a diagnostic, never a crash
@@ -152,7 +155,7 @@ class _FileReader:
         self.di_cache: dict[int, Attribute] = {}
         self.di_busy: set[int] = set()
         self.op_spans: dict[Operation, Span] = {}
-        self._ct = None
+        self._ct: Any = None
 
     # -- helpers ----------------------------------------------------------------
     @property
@@ -229,7 +232,9 @@ class _FileReader:
                 r.align(align, 0)
             need = F.SECTION_ALIGN.get(sid)
             if need and align % need:
-                raise r.fail(f"the {F.SECTION_NAMES[sid]} section must be aligned to a multiple of {need} bytes, not {align}", at)
+                raise r.fail(
+                    f"the {F.SECTION_NAMES[sid]} section must be aligned to a multiple of {need} bytes, not {align}", at
+                )
             if length > r.remaining():
                 raise r.fail(f"section length {length} exceeds the {r.remaining()} remaining bytes", lat)
             self.sections[sid] = (r.pos, r.pos + length)
@@ -302,7 +307,9 @@ class _FileReader:
         tag = r.varint("a type tag")
         since = F.TYPE_SINCE.get(tag)
         if since and self.version < since:
-            raise r.fail(f"type tag {tag} needs bytecode {F.version_str(since)}, the file is {F.version_str(self.version)}", at)
+            raise r.fail(
+                f"type tag {tag} needs bytecode {F.version_str(since)}, the file is {F.version_str(self.version)}", at
+            )
         scalar = _SCALARS.get(tag)
         if scalar is not None:
             return scalar
@@ -328,21 +335,24 @@ class _FileReader:
             shape = r.int_list(8, "tensor_view dimensions")
             strides = r.int_list(8, "tensor_view strides")
             if flags & 1:
-                raise r.fail("tensor_view pointer attributes (13.4) are not supported by tile-lsp's cuda_tile dialect", at)
+                raise r.fail(
+                    "tensor_view pointer attributes (13.4) are not supported by tile-lsp's cuda_tile dialect", at
+                )
             if flags & ~1:
                 raise r.fail(f"unknown tensor_view flags {flags:#x}", at)
-            return types.TensorViewType(types.ints([_dim(d) for d in shape]), elem, types.ints([_dim(d) for d in strides]))
+            return types.TensorViewType(
+                types.ints([_dim(d) for d in shape]), elem, types.ints([_dim(d) for d in strides])
+            )
         if tag == F.T_PARTITION_VIEW:
-            flags = r.varint("the partition_view flags") if v >= F.V13_3 else None
+            pflags = r.varint("the partition_view flags") if v >= F.V13_3 else None
             tile_shape = r.int_list(4, "partition_view tile dimensions")
             tv = self._view_of(r)
             dim_map = r.int_list(4, "partition_view dim_map entries")
-            if flags is None:
-                present = r.varint("the padding presence")
-                if present > 1:
-                    raise r.fail(f"padding presence {present}, expected 0 or 1")
-                flags = present
-            pad = self._padding(r) if flags & 1 else ""
+            if pflags is None:
+                pflags = r.varint("the padding presence")
+                if pflags > 1:
+                    raise r.fail(f"padding presence {pflags}, expected 0 or 1")
+            pad = self._padding(r) if pflags & 1 else ""
             return types.PartitionViewType(
                 types.ints(tile_shape), tv, types.ints(_dim_map(dim_map)), builtin.StringAttr(pad)
             )
@@ -352,7 +362,9 @@ class _FileReader:
             tv = self._view_of(r)
             sparse = r.varint("the sparse dimension")
             pad = self._padding(r) if flags & 1 else ""
-            return types.GatherScatterViewType(types.ints(tile_shape), tv, types.ints([sparse]), builtin.StringAttr(pad))
+            return types.GatherScatterViewType(
+                types.ints(tile_shape), tv, types.ints([sparse]), builtin.StringAttr(pad)
+            )
         if tag == F.T_STRIDED_VIEW:
             flags = r.varint("the strided_view flags")
             tile_shape = r.int_list(4, "strided_view tile dimensions")
@@ -432,7 +444,9 @@ class _FileReader:
             return lambda: locs.UnknownLoc() if self.locations else builtin.UNKNOWN_LOC
         k = loc_index - 1
         if k >= len(self.di_func_offsets):
-            raise DecodeError(at, f"function debug index {loc_index} out of range ({len(self.di_func_offsets)} entries)")
+            raise DecodeError(
+                at, f"function debug index {loc_index} out of range ({len(self.di_func_offsets)} entries)"
+            )
         pos = [self.di_func_offsets[k]]
         end = self.di_func_offsets[k + 1] if k + 1 < len(self.di_func_offsets) else len(self.di_indices)
 
@@ -478,7 +492,9 @@ class _FileReader:
         tag = r.varint("a debug info tag")
         i = builtin.IntAttr
         if tag == D_FILE:
-            return di.DIFileAttr(builtin.StringAttr(self.string(r, "the file name")), builtin.StringAttr(self.string(r, "the directory")))
+            return di.DIFileAttr(
+                builtin.StringAttr(self.string(r, "the file name")), builtin.StringAttr(self.string(r, "the directory"))
+            )
         if tag == D_COMPILE_UNIT:
             return di.DICompileUnitAttr(self._di_ref(r, di.DIFileAttr, "a di_file"))
         if tag == D_SUBPROGRAM:
@@ -527,7 +543,7 @@ class _FileReader:
             return _int(_signed(r.varint("an integer value"), t.width.data, r, at), t.width.data)
         if tag == F.A_FLOAT:
             t = self.type_ref(r, "a float type")
-            return builtin.FloatAttr(self._float_bits(r, t, at), t)
+            return builtin.FloatAttr(self._float_bits(r, t, at), cast(Any, t))
         if tag == F.A_BOOL:
             b = r.byte("a bool")
             return _int(1 if b else 0, 1)
@@ -633,7 +649,7 @@ class _FileReader:
         r = ByteReader(self.data, s, e, "the function section")
         n = r.count("functions", 5)
         out = []
-        for k in range(n):
+        for _ in range(n):
             at = r.pos
             name = self.string(r, "a function name")
             if not name:
@@ -703,7 +719,10 @@ class _FileReader:
             raise r.fail(f"unknown opcode {opcode}", at)
         _, name, since, res_spec, flags_spec, attr_spec, opnd_spec, nregions = row
         if since > self.version:
-            raise r.fail(f"opcode {opcode} ({name.lstrip('?')}) needs bytecode {F.version_str(since)}, the file is {F.version_str(self.version)}", at)
+            raise r.fail(
+                f"opcode {opcode} ({name.lstrip('?')}) needs bytecode {F.version_str(since)}, the file is {F.version_str(self.version)}",
+                at,
+            )
         if name.startswith("?"):
             raise r.fail(f"opcode {opcode} ({name[1:]}) is not supported by tile-lsp's cuda_tile dialect", at)
         loc = nxt()
@@ -734,7 +753,9 @@ class _FileReader:
                 flag_vals[fname] = bool(fv >> b & 1)
         props: dict[str, Attribute] = {}
         attr_names = {a[0] for a in attr_spec}
-        opt_operand_flags = [f for f, kind in (flags_spec[1] if flags_spec else ()) if kind == "present" and f not in attr_names]
+        opt_operand_flags = [
+            f for f, kind in (flags_spec[1] if flags_spec else ()) if kind == "present" and f not in attr_names
+        ]
         n_optional = 0
         for fname, kind in flags_spec[1] if flags_spec else ():
             if kind == "unit" and flag_vals.get(fname):
@@ -756,7 +777,7 @@ class _FileReader:
         groups: list[list[SSAValue]] = []
         total: int | None = None
         fixed_after = 0
-        for g, grp in enumerate(opnd_spec):
+        for grp in opnd_spec:
             k = grp[0]
             if k == "count":
                 cat = r.pos
@@ -948,7 +969,9 @@ def _dense_from_raw(raw: bytes, t: Attribute, types, attrs, at: int) -> Attribut
             if len(raw) == 1 and (raw[0] in (0, 0xFF) or numel == 1):
                 return attrs.DenseAttr(elem, types.ints(()), attrs.ScalarTuple((1 if raw[0] else 0,)))
             if len(raw) != (numel + 7) // 8:
-                raise DecodeError(at, f"i1 constant has {len(raw)} bytes, expected {(numel + 7) // 8} (bit-packed) or 1 (splat)")
+                raise DecodeError(
+                    at, f"i1 constant has {len(raw)} bytes, expected {(numel + 7) // 8} (bit-packed) or 1 (splat)"
+                )
             bits = int.from_bytes(raw, "little")
             vals = tuple(bits >> k & 1 for k in range(numel))
             return attrs.DenseAttr(elem, types.ints(shape), attrs.ScalarTuple(vals))
@@ -969,6 +992,8 @@ def _dense_from_raw(raw: bytes, t: Attribute, types, attrs, at: int) -> Attribut
     if len(raw) == nb:
         return attrs.DenseAttr(elem, types.ints(()), attrs.ScalarTuple((conv(raw),)))
     if len(raw) != nb * numel:
-        raise DecodeError(at, f"constant has {len(raw)} bytes, expected {nb * numel} ({numel} elements) or {nb} (splat)")
+        raise DecodeError(
+            at, f"constant has {len(raw)} bytes, expected {nb * numel} ({numel} elements) or {nb} (splat)"
+        )
     vals = tuple(conv(raw[k * nb : (k + 1) * nb]) for k in range(numel))
     return attrs.DenseAttr(elem, types.ints(shape), attrs.ScalarTuple(vals))

@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Sequence
+from typing import Any
 
 from xdsl.dialects import builtin
 from xdsl.ir import Attribute, Operation, SSAValue
@@ -112,7 +113,11 @@ def _needs(module: builtin.ModuleOp):
         v = F.V13_1
         if op.name == "cuda_tile.global":
             props = op.properties
-            if "constant" in props or "sym_visibility" in props and props["sym_visibility"] != builtin.StringAttr("public"):
+            if (
+                "constant" in props
+                or "sym_visibility" in props
+                and props["sym_visibility"] != builtin.StringAttr("public")
+            ):
                 v = F.V13_3
             t = props.get("type")
             if t is not None:
@@ -128,7 +133,7 @@ def _needs(module: builtin.ModuleOp):
                 v = max(v, F.V13_2)
             if flags_spec and flags_spec[0] and _flag_value(op, flags_spec[1], _operand_groups(op)):
                 v = max(v, flags_spec[0])
-            for aname, kind, cond in attr_spec:
+            for aname, _kind, cond in attr_spec:
                 if isinstance(cond, int) and cond > F.V13_1:
                     a = op.properties.get(aname)
                     if a is not None and not _is_old_default(op.name, aname, a):
@@ -229,7 +234,9 @@ def write_bytecode(
     if version is None:
         version = want
     elif version not in F.VERSIONS:
-        return None, [Diagnostic(Span(0, 0), Severity.ERROR, f"unsupported bytecode version {version}", stage="bytecode")]
+        return None, [
+            Diagnostic(Span(0, 0), Severity.ERROR, f"unsupported bytecode version {version}", stage="bytecode")
+        ]
     else:
         for v, op in need:
             if v > version:
@@ -249,7 +256,9 @@ def write_bytecode(
         return w.write(module), []
     except _Unencodable as e:
         name = f"'{e.op.name}': " if e.op is not None else ""
-        return None, [Diagnostic(span_of(e.op), Severity.ERROR, f"cannot write bytecode: {name}{e.message}", stage="bytecode")]
+        return None, [
+            Diagnostic(span_of(e.op), Severity.ERROR, f"cannot write bytecode: {name}{e.message}", stage="bytecode")
+        ]
 
 
 class _Writer:
@@ -509,17 +518,17 @@ class _Writer:
         name, ftype = p.get("sym_name"), p.get("function_type")
         if not isinstance(name, builtin.StringAttr) or not isinstance(ftype, builtin.FunctionType):
             raise _Unencodable(e, "an entry needs a name and a function type")
-        synth = None
-        eloc = e.location
+        synth: Any = None
+        eloc: Any = e.location
         if self.debug_info and not isinstance(eloc, (self.dimod.DILocAttr, self.locs.CallSiteLoc)):
-            tl = eloc if isinstance(eloc, self.locs.FileLoc) else self.text_loc(e)
+            tl: Any = eloc if isinstance(eloc, self.locs.FileLoc) else self.text_loc(e)
             if tl is not None:
                 path = tl.filename.data
-                file = self.dimod.DIFileAttr(builtin.StringAttr(os.path.basename(path)), builtin.StringAttr(os.path.dirname(path)))
-                line = builtin.IntAttr(max(0, tl.line.data))
-                synth = self.dimod.DISubprogramAttr(
-                    file, line, name, name, self.dimod.DICompileUnitAttr(file), line
+                file = self.dimod.DIFileAttr(
+                    builtin.StringAttr(os.path.basename(path)), builtin.StringAttr(os.path.dirname(path))
                 )
+                line = builtin.IntAttr(max(0, tl.line.data))
+                synth = self.dimod.DISubprogramAttr(file, line, name, name, self.dimod.DICompileUnitAttr(file), line)
                 eloc = self.dimod.DILocAttr(tl, synth)
         lst = [self.loc_id(eloc, e, synth)]
         di_lists.append(lst)
@@ -554,7 +563,7 @@ class _Writer:
         if row is None:
             raise _Unencodable(op, "this op has no Tile IR bytecode encoding")
         opcode, _name, _since, res_spec, flags_spec, attr_spec, opnd_spec, nregions = row
-        loc = op.location
+        loc: Attribute | None = op.location
         if synth is not None and not isinstance(loc, (self.dimod.DILocAttr, self.locs.CallSiteLoc)):
             loc = loc if isinstance(loc, self.locs.FileLoc) else self.text_loc(op)
         lst.append(self.loc_id(loc, op, synth))
@@ -618,11 +627,11 @@ class _Writer:
                 block = reg.blocks[0]
                 put_varint(buf, 1)
                 put_varint(buf, len(block.args))
-                for a in block.args:
-                    put_varint(buf, self.t(a.type, op))
+                for arg in block.args:
+                    put_varint(buf, self.t(arg.type, op))
                 inner = dict(values)
-                for a in block.args:
-                    inner[a] = len(inner)
+                for arg in block.args:
+                    inner[arg] = len(inner)
                 ops = list(block.ops)
                 put_varint(buf, len(ops))
                 for o in ops:
@@ -794,8 +803,8 @@ class _Writer:
         if fmt is None:
             raise _Unencodable(op, f"constant of element type {elem}")
         nb = (fmt.width + 7) // 8
-        one = vals[:1] if splat else vals
-        return b"".join(bits_of(float(x), fmt).to_bytes(nb, "little") for x in one)
+        floats = vals[:1] if splat else vals
+        return b"".join(bits_of(float(x), fmt).to_bytes(nb, "little") for x in floats)
 
 
 _SCALAR_TAGS: dict[Attribute, int] = {
