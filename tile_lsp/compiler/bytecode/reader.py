@@ -846,8 +846,10 @@ class _FileReader:
     def _region(self, r: ByteReader, values: list[SSAValue], nxt, depth: int) -> Region:
         at = r.pos
         nb = r.varint("the number of blocks")
+        if nb == 0:  # an empty region (an `if` without `else`)
+            return Region()
         if nb != 1:
-            raise r.fail(f"a region with {nb} blocks, expected 1", at)
+            raise r.fail(f"a region with {nb} blocks, expected 0 or 1", at)
         na = r.count("block arguments")
         arg_types = [self.type_ref(r, "a block argument type") for _ in range(na)]
         block = Block(arg_types=arg_types)

@@ -148,6 +148,24 @@ def _needs(module: builtin.ModuleOp):
             yield v, op
 
 
+def _default_enum(op: Operation, aname: str, kind: str) -> Attribute | None:
+    """The value an omitted enum property means (what the text form leaves out)."""
+    from tile_lsp.compiler.dialects.cuda_tile.attrs import enum
+
+    a = getattr(type(op), "PROP_DEFAULTS", {}).get(aname)
+    if a is not None:
+        return a
+    if aname == "rounding_mode":
+        from tile_lsp.compiler.dialects.cuda_tile.ops_math import _ApproxUnaryOp
+
+        if op.name == "cuda_tile.ftoi":
+            return enum("rounding", "nearest_int_to_zero")
+        return enum("rounding", "full" if isinstance(op, _ApproxUnaryOp) else "nearest_even")
+    if aname == "signedness":
+        return enum("signedness", "signed")
+    return None
+
+
 def _print_token_used(op: Operation) -> bool:
     groups = _operand_groups(op)
     return bool(len(groups) > 1 and groups[1]) or any(r.uses for r in op.results)
@@ -253,12 +271,23 @@ def write_bytecode(
             return None, diags
     w = _Writer(version, source, smap, debug_info)
     try:
-        return w.write(module), []
+        data = w.write(module)
     except _Unencodable as e:
         name = f"'{e.op.name}': " if e.op is not None else ""
         return None, [
             Diagnostic(span_of(e.op), Severity.ERROR, f"cannot write bytecode: {name}{e.message}", stage="bytecode")
         ]
+    warnings = [
+        Diagnostic(
+            span_of(op),
+            Severity.WARNING,
+            f"'{op.name}': attribute{'s' if len(names) > 1 else ''} {', '.join(repr(n) for n in names)} "
+            "not stored in bytecode (the format keeps only an op's inherent attributes)",
+            stage="bytecode",
+        )
+        for op, names in w.dropped
+    ]
+    return data, warnings
 
 
 class _Writer:
@@ -272,6 +301,7 @@ class _Writer:
         self.consts = _Table()
         self.di = _Table(start=1)
         self.type_ids: dict[Attribute, int] = {}
+        self.dropped: list[tuple[Operation, list[str]]] = []  # discardable attributes left out
         from tile_lsp.compiler.dialects.cuda_tile import attrs, control_assume, debuginfo, hints
         from tile_lsp.compiler.syntax import locations
 
@@ -532,6 +562,8 @@ class _Writer:
                 eloc = self.dimod.DILocAttr(tl, synth)
         lst = [self.loc_id(eloc, e, synth)]
         di_lists.append(lst)
+        if e.attributes:
+            self.dropped.append((e, sorted(e.attributes)))
         put_varint(func, self.s(name.data))
         put_varint(func, self.t(ftype, e))
         h = p.get("optimization_hints")
@@ -567,6 +599,8 @@ class _Writer:
         if synth is not None and not isinstance(loc, (self.dimod.DILocAttr, self.locs.CallSiteLoc)):
             loc = loc if isinstance(loc, self.locs.FileLoc) else self.text_loc(op)
         lst.append(self.loc_id(loc, op, synth))
+        if op.attributes:
+            self.dropped.append((op, sorted(op.attributes)))
         put_varint(buf, opcode)
         rtypes = [r.type for r in op.results]
         old_print = op.name == "cuda_tile.print" or (op.name == "cuda_tile.print_tko" and self.v < F.V13_2)
@@ -622,8 +656,11 @@ class _Writer:
                 raise _Unencodable(op, f"{len(op.regions)} regions, the encoding has {nregions}")
             put_varint(buf, nregions)
             for reg in op.regions:
+                if not reg.blocks:  # an empty region (an `if` without `else`)
+                    put_varint(buf, 0)
+                    continue
                 if len(reg.blocks) != 1:
-                    raise _Unencodable(op, "a region must have exactly one block")
+                    raise _Unencodable(op, "a region must have at most one block")
                 block = reg.blocks[0]
                 put_varint(buf, 1)
                 put_varint(buf, len(block.args))
@@ -648,6 +685,8 @@ class _Writer:
             put_varint(buf, n)
             buf.extend(b"\x00" * n)
             return
+        if a is None and kind.startswith("enum:"):
+            a = _default_enum(op, aname, kind[5:])
         if a is None:
             raise _Unencodable(op, f"missing attribute '{aname}'")
         if kind.startswith("enum:"):
