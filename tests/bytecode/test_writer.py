@@ -4,6 +4,8 @@ tileirdisasm is absent); .mlir text -> bytecode carries the .mlir lines as debug
 
 from __future__ import annotations
 
+import pathlib
+
 import pytest
 
 from tests.bytecode.helpers import CORPUS, CUTILE, canonical, corpus_bytes, find_tool, run_tool, text_ir
@@ -130,3 +132,45 @@ def test_convert_helpers_round_trip() -> None:
     assert canonical(decode(data).module, True) == canonical(decode(corpus_bytes("row_softmax")).module, True)
     bad, diags, _ = bytecode_to_text(corpus_bytes("row_softmax")[:100], "cut.tileirbc")
     assert bad is None and "byte offset" in diags[0].message
+
+
+MORE_OPS = pathlib.Path(__file__).parent / "data" / "more_ops.mlir"
+
+
+def _more_ops():
+    from xdsl.dialects import builtin
+
+    from tile_lsp.compiler.bytecode.writer import _items
+
+    parsed = parse_text(MORE_OPS.read_text(), str(MORE_OPS))[0]
+    assert parsed.ok, [d.message for d in parsed.diagnostics]
+    module = parsed.module
+    items = list(_items(parsed.module))
+    want_module = parse_text(MORE_OPS.read_text(), str(MORE_OPS))[0].module
+    want_items = list(_items(want_module))
+    for op in want_items:
+        op.detach()
+    return parsed, module, canonical(builtin.ModuleOp(want_items), False), items
+
+
+def test_more_ops_round_trip() -> None:
+    parsed, module, want, _ = _more_ops()
+    assert needed_version(module) == F.V13_3
+    for version in (F.V13_3, F.V13_4, F.V13_5):
+        out, diags = write_bytecode(module, version=version, source=parsed.source, smap=parsed.smap)
+        assert out is not None and not diags, [d.message for d in diags]
+        back = decode(out)
+        assert back.module is not None, [d.message for d in back.diagnostics]
+        assert canonical(back.module, False) == want, F.version_str(version)
+
+
+@pytest.mark.skipif(DISASM is None, reason="tileirdisasm not found (pip install nvidia-cuda-tileiras)")
+def test_more_ops_through_tileirdisasm(tmp_path) -> None:
+    parsed, module, want, _ = _more_ops()
+    for version in (F.V13_3, F.V13_5):
+        out, _ = write_bytecode(module, version=version, source=parsed.source, smap=parsed.smap)
+        path = tmp_path / f"more-{version}.tileirbc"
+        path.write_bytes(out)
+        res = run_tool(DISASM, str(path))
+        assert res.returncode == 0, res.stderr[-2000:]
+        assert text_ir(res.stdout, "more_ops.mlir", False) == want
