@@ -111,3 +111,89 @@ def test_every_truncation_of_a_kernel_is_diagnosed() -> None:
     for n in range(0, len(data), 7):
         dec = decode(data[:n])
         assert dec.module is None and len(dec.diagnostics) == 1, n
+
+
+def _file(types: list[bytes], sig: int, body: bytes = b"") -> bytes:
+    """A minimal bytecode file: one entry `k` of signature type `sig`, the given type table."""
+    from tile_lsp.compiler.bytecode.writer import _Table
+
+    out = bytearray(F.MAGIC) + bytes([13, 4, 0, 0])
+
+    def section(sid: int, payload: bytearray, align: int) -> None:
+        out.append(sid | 0x80)
+        F.put_varint(out, len(payload))
+        F.put_varint(out, align)
+        F.pad_to(out, align)
+        out.extend(payload)
+
+    strings, table = _Table(), _Table()
+    strings.get(b"k")
+    for t in types:
+        table.get(t)
+    func = bytearray()
+    for v in (1, 0, sig):
+        F.put_varint(func, v)
+    func.append(F.F_KERNEL)
+    F.put_varint(func, 0)
+    F.put_varint(func, len(body))
+    func.extend(body)
+    section(F.SEC_FUNC, func, 8)
+    t = bytearray()
+    table.write(t, 4)
+    section(F.SEC_TYPE, t, 4)
+    s = bytearray()
+    strings.write(s, 4)
+    section(F.SEC_STRING, s, 4)
+    out.append(0)
+    return bytes(out)
+
+
+def _ptr(to: int) -> bytes:
+    b = bytearray([F.T_PTR, 0])
+    F.put_varint(b, to)
+    return bytes(b)
+
+
+def _func(inputs: list[int]) -> bytes:
+    b = bytearray([F.T_FUNC])
+    F.put_varint(b, len(inputs))
+    for i in inputs:
+        F.put_varint(b, i)
+    F.put_varint(b, 0)
+    return bytes(b)
+
+
+def test_crafted_type_cycles_and_depth() -> None:
+    dec = decode(_file([_ptr(0), _func([0])], 1))
+    assert dec.module is None and "refers to itself" in dec.diagnostics[0].message
+    chain = [bytes([F.T_I32])] + [_ptr(i) for i in range(5000)]
+    t0 = time.perf_counter()
+    dec = decode(_file([*chain, _func([len(chain) - 1])], len(chain)))
+    assert time.perf_counter() - t0 < 1.0
+    assert dec.module is None and "nest more than" in dec.diagnostics[0].message
+    assert "byte offset" in dec.diagnostics[0].message
+
+
+def test_crafted_bodies() -> None:
+    i32 = bytes([F.T_I32])
+    ok = _file([_func([]), i32], 0, bytes([92, 0, 0]))  # return: no results, no operands
+    assert decode(ok).module is not None
+    for body, expect in [
+        (bytes([0x7F]), "unknown opcode 127"),
+        (bytes([121, 1, 0, 0]), "FPowIOp) is not supported"),
+        (bytes([92, 0, 1, 5]), "value index 5 out of range"),
+        (bytes([92, 0, 0xFF, 0xFF, 0xFF, 0x0F]), "operands cannot fit"),
+        (bytes([68, 9]), "type index 9 out of range"),
+    ]:
+        dec = decode(_file([_func([]), i32], 0, body))
+        assert dec.module is None and expect in dec.diagnostics[0].message, (body, dec.diagnostics)
+
+
+def test_crafted_deep_regions() -> None:
+    def loops(depth: int) -> bytes:  # loop { loop { ... continue } }
+        return bytes([65, 0, 0, 1, 1, 0, 1]) + loops(depth - 1) if depth else bytes([17, 0, 0])
+
+    i32 = bytes([F.T_I32])
+    assert decode(_file([_func([]), i32], 0, loops(20) + bytes([92, 0, 0]))).module is not None
+    dec = decode(_file([_func([]), i32], 0, loops(150) + bytes([92, 0, 0])))
+    assert dec.module is None and "nest too deeply" in dec.diagnostics[0].message

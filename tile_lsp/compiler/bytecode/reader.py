@@ -33,7 +33,8 @@ from tile_lsp.compiler.diagnostics import Diagnostic, DiagnosticSink
 from tile_lsp.compiler.source import SourceText, Span
 
 _SPEC = {row[0]: row for row in OPS}
-_MAX_DEPTH = 200  # region nesting
+_MAX_DEPTH = 100  # region nesting
+_MAX_TYPE_DEPTH = 100  # types within types, debug scopes within scopes (call-site chains)
 
 
 def is_bytecode(data: bytes) -> bool:
@@ -292,6 +293,8 @@ class _FileReader:
             raise DecodeError(at, f"type index {i} out of range ({len(self.type_offsets)} types), expected {what}")
         if i in self.type_busy:
             raise DecodeError(at, f"type {i} refers to itself")
+        if len(self.type_busy) >= _MAX_TYPE_DEPTH:
+            raise DecodeError(at, f"types nest more than {_MAX_TYPE_DEPTH} deep")
         self.type_busy.add(i)
         try:
             s, e = self.type_offsets[i]
@@ -470,6 +473,8 @@ class _FileReader:
             raise DecodeError(at, f"debug attribute index {i} out of range ({len(self.di_attr_offsets)} attributes)")
         if i in self.di_busy:
             raise DecodeError(at, f"debug attribute {i} refers to itself")
+        if len(self.di_busy) >= _MAX_TYPE_DEPTH:
+            raise DecodeError(at, f"debug attributes nest more than {_MAX_TYPE_DEPTH} deep")
         self.di_busy.add(i)
         try:
             s, e = self.di_attr_offsets[i - 1]
