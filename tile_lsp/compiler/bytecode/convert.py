@@ -16,14 +16,19 @@ from tile_lsp.compiler.source import SourceText
 
 
 def bytecode_to_text(data: bytes, path: str = "<bytecode>", locations: bool = True, verify: bool = True):
-    """-> (text or None, diagnostics, the SourceText the diagnostics' byte-offset spans refer to)."""
+    """-> (text or None, diagnostics, a SourceText for the diagnostics).
+
+    The diagnostics' spans are byte offsets; the SourceText returned with them is blank (one
+    space per byte, one line), so `format_text` shows `path:1:<offset + 1>` and parsing it
+    again reports nothing more."""
     from tile_lsp.compiler.bytecode.reader import read_bytecode
     from tile_lsp.compiler.syntax.printer import Printer
 
     result = read_bytecode(data, path, verify=verify, locations=locations)
+    blank = SourceText(" " * len(data), path)
     if result.module is None:
-        return None, result.diagnostics, result.source
-    return Printer().module_text(result.module), result.diagnostics, result.source
+        return None, result.diagnostics, blank
+    return Printer().module_text(result.module), result.diagnostics, blank
 
 
 def text_to_bytecode(text: str, path: str = "<input>", version: int | None = None):
