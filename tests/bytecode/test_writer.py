@@ -174,3 +174,21 @@ def test_more_ops_through_tileirdisasm(tmp_path) -> None:
         res = run_tool(DISASM, str(path))
         assert res.returncode == 0, res.stderr[-2000:]
         assert text_ir(res.stdout, "more_ops.mlir", False) == want
+
+
+TILEIRAS = find_tool("tileiras")
+
+
+@pytest.mark.skipif(TILEIRAS is None, reason="tileiras not found (pip install nvidia-cuda-tileiras)")
+@pytest.mark.parametrize("name", ["vector_add", "row_softmax"])
+def test_tileiras_compiles_what_we_write(name: str, tmp_path) -> None:
+    """NVIDIA's compiler takes our bytes (from the .mlir text, debug info = its lines) for sm_90."""
+    path = CUTILE / f"{name}.mlir"
+    parsed = parse_text(path.read_text(), str(path))[0]
+    out, diags = write_bytecode(parsed.module, source=parsed.source, smap=parsed.smap)
+    assert out is not None and not diags
+    bc = tmp_path / f"{name}.tileirbc"
+    bc.write_bytes(out)
+    res = run_tool(TILEIRAS, "--gpu-name", "sm_90", str(bc), "-o", str(tmp_path / f"{name}.cubin"), timeout=300)
+    assert res.returncode == 0, res.stderr[-2000:]
+    assert (tmp_path / f"{name}.cubin").stat().st_size > 0
