@@ -1,14 +1,18 @@
-"""Every bad input and every external fault, through the CLI as a user runs it: exit status, wall
-time, peak memory, and the first diagnostic's position and text.
+"""Every bad input and every external fault, through the CLI and the language server as a user
+runs them: exit status, wall time, peak memory, and the first diagnostic's position and text.
 
-    .venv/bin/python scripts/fault_matrix.py [--only NAME,...] [--json OUT] [--timeout S]
+    .venv/bin/python scripts/fault_matrix.py [--only NAME,...] [--json OUT] [--timeout S] [--server]
 
 Each case is a file (made here, in a scratch folder) and an environment (a fake CUDA root with a
 corrupt libdevice, a ptxas that hangs or floods or lies, ...). Each runs `tile-lsp check` and
 `tile-lsp compile --emit ptx` (or cubin where the fault is in ptxas) in a fresh process, without
 the daemon, the cache in the scratch folder. A run is flagged when it is killed by the time limit,
 prints a Python traceback, reports an internal error, or puts an error at 1:1 when the fault
-has a better place. The table is the closing-note evidence of issue 26; nothing here is a test.
+has a better place. With `--server`, each text case is also opened in a fresh `tile-lsp serve`
+(a real LSP client, gpuName sm_90a): the time to its first diagnostics and to the last publish
+(the pipeline settled), the server's peak RSS, the first error, and whether the server survived
+and still answers a hover. The table is the closing-note evidence of issue 26; nothing here is a
+test.
 """
 
 from __future__ import annotations
@@ -128,8 +132,8 @@ MATH = VECTOR_ADD.replace("%sum = addf %x, %y : tile<128xf32>",
 CASES = [
     Case("empty", lambda: ""),
     Case("binary-junk", lambda: bytes(range(256)) * 64),
-    Case("invalid-utf8", lambda: VECTOR_ADD.encode().replace(b"addf", b"ad\xff\xfef"), where="22:12"),
-    Case("nul", lambda: VECTOR_ADD.replace("%sum", "%s\0um"), where="22:5"),
+    Case("invalid-utf8", lambda: VECTOR_ADD.encode().replace(b"addf", b"ad\xff\xfef"), where="22:14"),
+    Case("nul", lambda: VECTOR_ADD.replace("%sum", "%s\0um"), where="22:7"),
     Case("crlf", lambda: VECTOR_ADD.replace("\n", "\r\n")),
     Case("lone-cr", lambda: VECTOR_ADD.replace("\n", "\r")),
     Case("form-feed", lambda: VECTOR_ADD.replace("// A small", "// A\f small")),
@@ -138,7 +142,7 @@ CASES = [
     Case("nesting-10000", lambda: _nested(10000)),
     Case("nesting-400-tile", lambda: _nested(400)),
     Case("unknown-op", lambda: VECTOR_ADD.replace("addf %x", "frobnicate %x"), where="22:12"),
-    Case("int-5000-digits", _big_int, where="5:25"),
+    Case("int-5000-digits", _big_int, where="5:28"),
     Case("column-70000", _long_line),
     Case("line-1MB", _one_mb_line),
     Case("file-10MB", lambda: _renamed_copies(_kernel("attention"), 10 << 20)),
@@ -230,16 +234,108 @@ def run_case(case: Case, scratch: str, timeout: float, which: int) -> list[Run]:
     return runs
 
 
+def _vm_hwm_mib(pid: int) -> float:
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+async def _serve_case(case: Case, folder: str, timeout: float) -> Run:
+    """Open the case's file in a fresh server; wait until no publish came for 3 s (or `timeout`)."""
+    import asyncio
+
+    from lsprotocol import types as lsp
+    from pygls.lsp.client import LanguageClient
+
+    path = os.path.join(folder, "input" + case.suffix)
+    with open(path, "rb") as f:
+        text = f.read().decode("utf-8", "replace")
+    env = dict(os.environ, TILE_LSP_DAEMON="0", XDG_CACHE_HOME=os.path.join(folder, "cache"))
+    if case.env:
+        env.update(case.env(folder))
+    client = LanguageClient("fault-matrix", "1")
+    publishes: list[tuple[float, list[lsp.Diagnostic]]] = []
+    client.feature(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)(lambda p: publishes.append((time.monotonic(), p.diagnostics)))
+    for method in (lsp.WINDOW_LOG_MESSAGE, lsp.WINDOW_SHOW_MESSAGE, lsp.WINDOW_WORK_DONE_PROGRESS_CREATE, "$/progress",
+                   "tileLsp/status", "tileLsp/stageMapReady"):
+        client.feature(method)(lambda *a: None)
+    await client.start_io(sys.executable, "-m", "tile_lsp", "serve", env=env, cwd=folder)
+    server = client._server  # noqa: SLF001 (the process, for its RSS)
+    init = {"gpuName": case.gpu}
+    await client.initialize_async(lsp.InitializeParams(capabilities=lsp.ClientCapabilities(), initialization_options=init))
+    client.initialized(lsp.InitializedParams())
+    uri = "file://" + path
+    start = time.monotonic()
+    client.text_document_did_open(lsp.DidOpenTextDocumentParams(
+        text_document=lsp.TextDocumentItem(uri=uri, language_id="mlir", version=1, text=text)))
+    flags: list[str] = []
+    while time.monotonic() - start < timeout:
+        await asyncio.sleep(0.1)
+        if publishes and time.monotonic() - publishes[-1][0] > 3.0:
+            break
+    else:
+        flags.append("UNSETTLED")
+    try:
+        await asyncio.wait_for(client.text_document_hover_async(lsp.HoverParams(
+            text_document=lsp.TextDocumentIdentifier(uri=uri), position=lsp.Position(line=2, character=4))), 10)
+    except Exception as exc:  # noqa: BLE001 (any failure to answer is what we measure)
+        flags.append(f"HOVER {type(exc).__name__}")
+    peak = _vm_hwm_mib(server.pid) if server else 0.0
+    alive = server is not None and server.returncode is None
+    if not alive:
+        flags.append("DIED")
+    if not publishes:
+        flags.append("NO-DIAGNOSTICS")
+    errors = [d for d in (publishes[-1][1] if publishes else []) if d.severity == lsp.DiagnosticSeverity.Error]
+    first = (f"{errors[0].range.start.line + 1}:{errors[0].range.start.character + 1} error: {errors[0].message[:160]}"
+             if errors else f"{len(publishes[-1][1]) if publishes else 0} diagnostics, no error")
+    if errors and re.search(r"internal error|Traceback", errors[0].message, re.I):
+        flags.append("INTERNAL")
+    if case.where and errors and f"{errors[0].range.start.line + 1}:{errors[0].range.start.character + 1}" != case.where:
+        flags.append(f"AT {errors[0].range.start.line + 1}:{errors[0].range.start.character + 1} (want {case.where})")
+    first_s = publishes[0][0] - start if publishes else float("nan")
+    last_s = publishes[-1][0] - start if publishes else float("nan")
+    try:
+        await asyncio.wait_for(client.shutdown_async(None), 10)
+        client.exit(None)
+        await asyncio.wait_for(client.stop(), 10)
+    except Exception:  # noqa: BLE001
+        if server and server.returncode is None:
+            server.kill()
+    return Run(case.name, f"serve {first_s:.2f}s..", None if not alive else 0, last_s, peak, first, flags)
+
+
+def run_server_case(case: Case, scratch: str, timeout: float) -> list[Run]:
+    import asyncio
+
+    folder = os.path.join(scratch, case.name + "-serve")
+    os.makedirs(folder, exist_ok=True)
+    data = case.content()
+    with open(os.path.join(folder, "input" + case.suffix), "wb") as f:
+        f.write(data.encode("utf-8") if isinstance(data, str) else data)
+    return [asyncio.run(_serve_case(case, folder, timeout))]
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--only", help="comma-separated case names")
     ap.add_argument("--json", metavar="OUT")
     ap.add_argument("--timeout", type=float, default=120.0)
+    ap.add_argument("--server", action="store_true", help="also open each case in the language server")
+    ap.add_argument("--server-only", action="store_true", help="only the language-server runs")
     args = ap.parse_args()
     chosen = [c for c in CASES if not args.only or c.name in args.only.split(",")]
     results: list[Run] = []
     with tempfile.TemporaryDirectory(prefix="fault-matrix-") as scratch:
-        for case, which in ((c, w) for c in chosen for w in (0, 1)):
+        modes = (2,) if args.server_only else (0, 1, 2) if args.server else (0, 1)
+        for case, which in ((c, w) for c in chosen for w in modes):
+            if which == 2 and (case.emit == "cubin" or case.name.startswith("gpu-name")):
+                continue  # ptxas fakes and CLI flags: no server equivalent
             # One run per interpreter, so that RUSAGE_CHILDREN's peak is that run's alone.
             proc = subprocess.run([sys.executable, __file__, "--_one", case.name, scratch, str(args.timeout), str(which)],
                                   capture_output=True, text=True)
@@ -261,7 +357,9 @@ def main() -> int:
 if __name__ == "__main__":
     if len(sys.argv) == 6 and sys.argv[1] == "--_one":
         one = next(c for c in CASES if c.name == sys.argv[2])
-        for r in run_case(one, sys.argv[3], float(sys.argv[4]), int(sys.argv[5])):
+        which = int(sys.argv[5])
+        runs = run_server_case(one, sys.argv[3], float(sys.argv[4])) if which == 2 else run_case(one, sys.argv[3], float(sys.argv[4]), which)
+        for r in runs:
             print(json.dumps(r.__dict__))
         sys.exit(0)
     sys.exit(main())
