@@ -192,3 +192,30 @@ def test_tileiras_compiles_what_we_write(name: str, tmp_path) -> None:
     res = run_tool(TILEIRAS, "--gpu-name", "sm_90", str(bc), "-o", str(tmp_path / f"{name}.cubin"), timeout=300)
     assert res.returncode == 0, res.stderr[-2000:]
     assert (tmp_path / f"{name}.cubin").stat().st_size > 0
+
+
+@pytest.mark.parametrize("name", ["vector_add", "gelu_dropout", "attention"])
+def test_g_mlir_text_locations_survive(name: str) -> None:
+    """Text with tileirdisasm -g's locations (di_loc, call sites, unknown) -> bytes -> the same."""
+    path = CUTILE / f"{name}.g.mlir"
+    parsed = parse_text(path.read_text(), str(path))[0]
+    want = canonical(parse_text(path.read_text(), str(path))[0].module, True)
+    out, diags = write_bytecode(parsed.module, source=parsed.source, smap=parsed.smap)
+    assert out is not None and not diags
+    assert canonical(decode(out).module, True) == want
+
+
+def test_bare_file_locations_join_the_entry_scope() -> None:
+    from tile_lsp.compiler.dialects.cuda_tile.debuginfo import di_loc_of
+
+    text = 'entry @k() {\n  %c = constant <i32: 1> : tile<i32> loc("k.py":3:5)\n  return\n}\n'
+    parsed = parse_text(text, "k.mlir")[0]
+    assert parsed.ok, [d.message for d in parsed.diagnostics]
+    out, _ = write_bytecode(parsed.module, source=parsed.source, smap=parsed.smap)
+    module = decode(out).module
+    const = next(op for op in module.walk() if op.name == "cuda_tile.constant")
+    ret = next(op for op in module.walk() if op.name == "cuda_tile.return")
+    loc = di_loc_of(const.location)
+    assert (loc.source_loc.filename.data, loc.source_loc.line.data) == ("k.py", 3)
+    assert di_loc_of(ret.location).source_loc.filename.data == "k.mlir"  # from the text position
+    assert loc.scope == di_loc_of(ret.location).scope

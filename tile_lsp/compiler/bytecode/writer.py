@@ -302,6 +302,7 @@ class _Writer:
         self.di = _Table(start=1)
         self.type_ids: dict[Attribute, int] = {}
         self.dropped: list[tuple[Operation, list[str]]] = []  # discardable attributes left out
+        self.from_text = False
         from tile_lsp.compiler.dialects.cuda_tile import attrs, control_assume, debuginfo, hints
         from tile_lsp.compiler.syntax import locations
 
@@ -560,6 +561,9 @@ class _Writer:
                 line = builtin.IntAttr(max(0, tl.line.data))
                 synth = self.dimod.DISubprogramAttr(file, line, name, name, self.dimod.DICompileUnitAttr(file), line)
                 eloc = self.dimod.DILocAttr(tl, synth)
+        self.from_text = synth is not None  # ops without a location get their .mlir position
+        if synth is None and isinstance(eloc, self.dimod.DILocAttr):
+            synth = eloc.scope  # a bare loc("file":line:col) inside is put in the entry's scope
         lst = [self.loc_id(eloc, e, synth)]
         di_lists.append(lst)
         if e.attributes:
@@ -596,8 +600,8 @@ class _Writer:
             raise _Unencodable(op, "this op has no Tile IR bytecode encoding")
         opcode, _name, _since, res_spec, flags_spec, attr_spec, opnd_spec, nregions = row
         loc: Attribute | None = op.location
-        if synth is not None and not isinstance(loc, (self.dimod.DILocAttr, self.locs.CallSiteLoc)):
-            loc = loc if isinstance(loc, self.locs.FileLoc) else self.text_loc(op)
+        if self.from_text and not isinstance(loc, (self.dimod.DILocAttr, self.locs.CallSiteLoc, self.locs.FileLoc)):
+            loc = self.text_loc(op)
         lst.append(self.loc_id(loc, op, synth))
         if op.attributes:
             self.dropped.append((op, sorted(op.attributes)))
