@@ -197,3 +197,13 @@ def test_crafted_deep_regions() -> None:
     assert decode(_file([_func([]), i32], 0, loops(20) + bytes([92, 0, 0]))).module is not None
     dec = decode(_file([_func([]), i32], 0, loops(150) + bytes([92, 0, 0])))
     assert dec.module is None and "nest too deeply" in dec.diagnostics[0].message
+
+
+def test_mutants_always_print() -> None:
+    """A mutant that decodes may hold ops that fail verification; bytecode_to_text still gives
+    text (the generic form where an op does not fit its custom one) or a diagnostic."""
+    from tile_lsp.compiler.bytecode.convert import bytecode_to_text
+
+    for label, data in _mutants(seed=6, n=300):
+        text, diags, _ = bytecode_to_text(data, label, verify=False)
+        assert text is not None or diags, label

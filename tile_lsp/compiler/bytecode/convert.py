@@ -28,7 +28,20 @@ def bytecode_to_text(data: bytes, path: str = "<bytecode>", locations: bool = Tr
     blank = SourceText(" " * len(data), path)
     if result.module is None:
         return None, result.diagnostics, blank
-    return Printer().module_text(result.module), result.diagnostics, blank
+    try:
+        text = Printer().module_text(result.module)
+    except Exception:  # an op that fails verification may not fit its custom form
+        try:
+            text = Printer(generic=True).module_text(result.module)
+        except Exception as exc:
+            from tile_lsp.compiler.diagnostics import Severity
+            from tile_lsp.compiler.source import Span
+
+            bug = Diagnostic(
+                Span(0, 0), Severity.ERROR, f"internal error printing decoded bytecode: {exc!r}", stage="bytecode"
+            )
+            return None, [*result.diagnostics, bug], blank
+    return text, result.diagnostics, blank
 
 
 def text_to_bytecode(text: str, path: str = "<input>", version: int | None = None):
