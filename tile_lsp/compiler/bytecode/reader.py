@@ -757,10 +757,7 @@ class _FileReader:
             for b, (fname, _kind) in enumerate(bits):
                 flag_vals[fname] = bool(fv >> b & 1)
         props: dict[str, Attribute] = {}
-        attr_names = {a[0] for a in attr_spec}
-        opt_operand_flags = [
-            f for f, kind in (flags_spec[1] if flags_spec else ()) if kind == "present" and f not in attr_names
-        ]
+        opt_operand_flags = _opt_operand_flags(opcode)
         n_optional = 0
         for fname, kind in flags_spec[1] if flags_spec else ():
             if kind == "unit" and flag_vals.get(fname):
@@ -813,10 +810,9 @@ class _FileReader:
             elif k == "unsized":
                 n = (total or 0) - fixed_after
                 groups.append([self._value(r, values) for _ in range(n)])
-        cls = registry.op_class(name)
+        cls, fields = _class_of(name)
         if cls is None:  # pragma: no cover - the table only names ops of our dialect
             raise r.fail(f"no op class for '{name}'", at)
-        fields = registry.op_fields(cls)
         if len(groups) != len(fields.operands):
             raise r.fail(f"'{name}' decoded {len(groups)} operand groups, the dialect has {len(fields.operands)}", at)
         if fields.segmented:
@@ -926,6 +922,22 @@ class _FileReader:
         if kind == "typeid":
             return self.type_ref(r, f"'{aname}'")
         raise r.fail(f"attribute kind {kind} of '{opname}' is not handled")  # pragma: no cover
+
+
+@cache
+def _opt_operand_flags(opcode: int) -> list[str]:
+    """Names of the flag bits that say whether each optional operand is there, in order."""
+    _, _, _, _, flags_spec, attr_spec, _, _ = _SPEC[opcode]
+    attr_names = {a[0] for a in attr_spec}
+    return [f for f, kind in (flags_spec[1] if flags_spec else ()) if kind == "present" and f not in attr_names]
+
+
+@cache
+def _class_of(name: str):  # type: ignore[no-untyped-def]
+    from tile_lsp.compiler.dialects import registry
+
+    cls = registry.op_class(name)
+    return cls, registry.op_fields(cls) if cls is not None else None
 
 
 @cache
