@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup demo test lint typecheck unit conformance conformance-upstream sweep ops-coverage bench bench-compile bench-editor bench-tileiras clean
+.PHONY: setup demo test lint typecheck unit conformance conformance-upstream sweep ops-coverage bench bench-compile bench-editor bench-tileiras test-bounds clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -69,6 +69,29 @@ bench-editor: setup
 # the per-entry cache target (needs tileiras: --tileiras PATH, PATH, or /tmp/cutile-venv).
 bench-tileiras: setup
 	$(BIN)/python bench/tileiras_compare.py
+
+# The lowest and the highest numpy, llvmlite and ml_dtypes pyproject.toml allows, each in a
+# throwaway venv (the other dependencies as pyproject.toml allows them, the checkout on
+# PYTHONPATH, nothing installed into it), running a quick subset of the tests. It downloads:
+# not part of `make test`. Override e.g. BOUNDS_LOW='numpy==2.0.2 llvmlite==0.50.0 ml_dtypes==0.5.0'.
+BOUNDS_LOW ?= numpy==1.23.5 llvmlite==0.48.0 ml_dtypes==0.5.0
+BOUNDS_HIGH ?= numpy==2.4.6 llvmlite==0.50.0 ml_dtypes==0.7.0
+BOUNDS_TESTS ?= tests/test_cli.py tests/test_install.py tests/test_gpu_names.py tests/frontend_half/test_pipeline_cuda_tile.py tests/backhalf/test_ptx.py tests/interp/test_cli_run.py tests/interp/test_float_semantics.py tests/interp/test_integer_semantics.py
+BOUNDS_REQUIREMENTS = $(PY) -c "import tomllib; p = tomllib.load(open('pyproject.toml', 'rb'))['project']; \
+	print(' '.join(repr(d) for d in p['dependencies'] + [d for d in p['optional-dependencies']['dev'] if d.startswith('pytest')]))"
+
+test-bounds:
+	@set -e; for side in low high; do \
+	  if [ $$side = low ]; then pins="$(BOUNDS_LOW)"; else pins="$(BOUNDS_HIGH)"; fi; \
+	  dir=$$(mktemp -d); trap 'rm -rf "$$dir"' EXIT; \
+	  echo "== test-bounds $$side: $$pins"; \
+	  $(PY) -m venv $$dir/venv; \
+	  eval $$dir/venv/bin/pip install -q --disable-pip-version-check $$pins $$($(BOUNDS_REQUIREMENTS)); \
+	  $$dir/venv/bin/pip list --format=freeze 2>/dev/null | grep -iE '^(numpy|llvmlite|ml.dtypes|xdsl|pygls|lsprotocol)=='; \
+	  PYTHONPATH=$(CURDIR) TILE_LSP_DAEMON=0 $$dir/venv/bin/python -m pytest -q -p no:cacheprovider $(BOUNDS_TESTS); \
+	  rm -rf "$$dir"; trap - EXIT; \
+	  echo "== test-bounds $$side: passed"; \
+	done
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -172,6 +172,38 @@ def cmd_daemon(args: argparse.Namespace) -> int:
     return command(args)
 
 
+VERSION_DEPENDENCIES = ("xdsl", "llvmlite", "numpy", "ml_dtypes", "pygls", "lsprotocol")
+
+
+def version_text() -> str:
+    """`tile-lsp --version`: this package, its dependencies' versions (from their installed
+    metadata: nothing of them is imported) and where ptxas and tileiras are found."""
+    import glob
+    import os
+    import shutil
+    from importlib import metadata
+
+    from tile_lsp import __version__
+    from tile_lsp.compiler.backend.cuda_tools import find_ptxas_binary, wheel_dirs
+
+    deps = []
+    for dist in VERSION_DEPENDENCIES:
+        try:
+            deps.append(f"{dist} {metadata.version(dist)}")
+        except metadata.PackageNotFoundError:
+            deps.append(f"{dist} missing")
+    tileiras = shutil.which("tileiras") or next(
+        (c for base in wheel_dirs() for c in sorted(glob.glob(os.path.join(base, "*", "bin", "tileiras")))
+         if os.access(c, os.X_OK)), None)
+    return "\n".join([
+        f"tile-lsp {__version__}",
+        f"python {sys.version.split()[0]} ({sys.executable})",
+        ", ".join(deps),
+        f"ptxas: {find_ptxas_binary() or 'not found'}",
+        f"tileiras: {tileiras or 'not found'}",
+    ])
+
+
 _PARSER: argparse.ArgumentParser | None = None
 NO_DAEMON_HELP = "run in this process even when a compile daemon runs (`tile-lsp daemon`)"
 
@@ -188,6 +220,13 @@ def _new_parser() -> argparse.ArgumentParser:
     import argparse
 
     ap = argparse.ArgumentParser(prog="tile-lsp", description="Toolchain and language server for CUDA Tile IR.")
+    class _Version(argparse.Action):
+        def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
+            print(version_text())
+            parser.exit()
+
+    ap.add_argument("-V", "--version", action=_Version, nargs=0,
+                    help="print the version, the versions of its dependencies and which CUDA tools are found")
     sub = ap.add_subparsers(dest="command")
     check = sub.add_parser("check", help="parse and verify cuda_tile files, print diagnostics")
     check.add_argument("--split-input-file", action="store_true", help="treat '// -----' as chunk separators")
