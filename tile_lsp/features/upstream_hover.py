@@ -176,7 +176,7 @@ def _real_value(doc: DocumentAnalysis, ref: ValueRef, model: ChunkModel | None) 
         return None
     _, values = found
     index_text = ref.name.partition("#")[2]
-    index = int(index_text) if index_text.isdigit() else 0
+    index = int(index_text) if index_text.isdigit() and len(index_text) <= 18 else 0  # (no unbounded int())
     return values[index] if index < len(values) else None
 
 
