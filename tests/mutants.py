@@ -93,7 +93,32 @@ def tokens(text: str) -> list[str]:
     return _TOKEN.findall(text)
 
 
+def mutate_lines(text: str, rng: random.Random) -> str:
+    """Whole lines deleted, duplicated or swapped, or a block of lines (an entry, a region)
+    written twice: what editing does to a file (and where per-item recovery is tested)."""
+    lines = text.splitlines(keepends=True)
+    if len(lines) < 2:
+        return text
+    i = rng.randrange(len(lines))
+    how = rng.randrange(4)
+    if how == 0:
+        del lines[i]
+    elif how == 1:
+        lines.insert(i, lines[i])
+    elif how == 2:
+        j = rng.randrange(len(lines))
+        lines[i], lines[j] = lines[j], lines[i]
+    else:
+        j = min(len(lines), i + rng.randint(2, 40))
+        lines[j:j] = lines[i:j]
+    return "".join(lines)
+
+
 def mutate(text: str, rng: random.Random, hostile: bool = True) -> str:
+    if rng.random() < 0.3:
+        text = mutate_lines(text, rng)
+        if rng.random() < 0.5:
+            return text
     toks = tokens(text)
     for _ in range(rng.randint(1, 3)):
         if not toks:

@@ -38,21 +38,52 @@ def _load(path: str) -> tuple[SourceText, list[Diagnostic]]:
 
 
 def _parse_file(source: SourceText, split: bool) -> list[ParseResult]:
+    """The file parsed as the language server parses it (`document.parse_document`: item by
+    item, the same diagnostics); with `split`, each `// -----` chunk on its own (as mlir-opt)."""
     from tile_lsp.compiler.frontend import parse_chunk, split_chunks
+
+    if not split:
+        from tile_lsp.compiler.document import parse_document
+
+        return [parse_document(source.text, source.path)]
+    return [parse_chunk(source, s) for s in split_chunks(source.text)]
+
+
+def _size(text: str) -> int:
+    """An argparse type: `--max-size 64M`."""
+    import argparse
+
+    from tile_lsp.compiler.limits import parse_size
+
+    try:
+        return parse_size(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _too_big(source: SourceText, limit: int) -> Diagnostic | None:
+    """`check`'s refusal of a file over `limit` (an error at 1:1), or None."""
+    from tile_lsp.compiler import limits
+    from tile_lsp.compiler.diagnostics import Diagnostic, Severity
     from tile_lsp.compiler.source import Span
 
-    spans = split_chunks(source.text) if split else [Span(0, len(source.text))]
-    return [parse_chunk(source, s) for s in spans]
+    size = limits.size_of(source.text)
+    if size <= limit:
+        return None
+    message = f"{limits.too_big(size, limit, 'checking')}: not checked (raise it with --max-size {(size >> 20) + 1}M)"
+    return Diagnostic(Span(0, min(1, len(source.text))), Severity.ERROR, message)
 
 
 def cmd_check(args: argparse.Namespace) -> int:
     import json
 
+    from tile_lsp.compiler import limits
     from tile_lsp.compiler.diagnostics import format_text, to_json
     from tile_lsp.compiler.upstream import analyze_upstream, is_upstream
 
     any_error = False
     records: list[dict[str, object]] = []
+    limit = getattr(args, "max_size", None) or limits.front_end_limit()
     for path in args.files:
         try:
             source, diags = _load(path)
@@ -60,10 +91,17 @@ def cmd_check(args: argparse.Namespace) -> int:
             print(f"{path}: error: {exc.strerror}", file=sys.stderr)
             any_error = True
             continue
-        if is_upstream(source.text):  # gpu/nvgpu/nvvm/llvm MLIR: chunks are split on their own
+        refused = _too_big(source, limit)
+        if refused is not None:
+            diags.append(refused)
+        elif is_upstream(source.text):  # gpu/nvgpu/nvvm/llvm MLIR: chunks are split on their own
             diags.extend(analyze_upstream(source).diagnostics)
+        elif not args.split_input_file:
+            from tile_lsp.compiler.document import check_document
+
+            diags.extend(check_document(source.text, source.path))  # (the language server's parse)
         else:
-            for result in _parse_file(source, args.split_input_file):
+            for result in _parse_file(source, True):
                 diags.extend(result.diagnostics)
         for d in diags:
             any_error |= d.is_error
@@ -220,6 +258,7 @@ def _new_parser() -> argparse.ArgumentParser:
     import argparse
 
     ap = argparse.ArgumentParser(prog="tile-lsp", description="Toolchain and language server for CUDA Tile IR.")
+
     class _Version(argparse.Action):
         def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
             print(version_text())
@@ -231,6 +270,8 @@ def _new_parser() -> argparse.ArgumentParser:
     check = sub.add_parser("check", help="parse and verify cuda_tile files, print diagnostics")
     check.add_argument("--split-input-file", action="store_true", help="treat '// -----' as chunk separators")
     check.add_argument("--format", choices=("text", "json"), default="text")
+    check.add_argument("--max-size", type=_size, default=None, metavar="BYTES",
+                       help="check files up to this size (e.g. 64M; default 16M): a bigger one is an error")
     check.add_argument("files", nargs="+", metavar="FILE")
     check.add_argument("--no-daemon", action="store_true", help=NO_DAEMON_HELP)
     check.set_defaults(func=cmd_check)
@@ -254,6 +295,8 @@ def _new_parser() -> argparse.ArgumentParser:
     comp.add_argument("--ptxas-timeout", type=float, metavar="S",
                       help="kill ptxas (with everything it started) after S seconds (default 60)")
     comp.add_argument("--format", choices=("text", "json"), default="text")
+    comp.add_argument("--max-size", type=_size, default=None, metavar="BYTES",
+                      help="compile files up to this size (e.g. 8M; default 2M): a bigger one is refused")
     comp.add_argument("--no-cache", action="store_true", help="compile every entry (no per-entry cache on disk)")
     comp.add_argument("--cache-dir", metavar="DIR", help="per-entry cache (default $XDG_CACHE_HOME/tile-lsp)")
     comp.add_argument("file", metavar="FILE")

@@ -15,6 +15,7 @@ from dataclasses import asdict, is_dataclass
 
 from tile_lsp.compiler.diagnostics import DiagnosticSink, format_text, to_json
 from tile_lsp.compiler.entry_cache import EntryCache, default_directory, disk_cache_folders, refused_notice
+from tile_lsp.compiler.limits import MAX_FILE_SIZE
 from tile_lsp.compiler.pipeline import MISSING_TARGET, CompileResult, StageOutput, compile_source
 from tile_lsp.compiler.source import SourceText, Span
 from tile_lsp.compiler.target import CompileOptions, Target, target_error
@@ -74,7 +75,8 @@ def run_compile(args: argparse.Namespace) -> int:
         enabled = gc.isenabled()
         gc.disable()
         try:
-            result = compile_source(source, options, args.emit, cache=_entry_cache(args, notices))
+            result = compile_source(source, options, args.emit, cache=_entry_cache(args, notices),
+                                    max_size=getattr(args, "max_size", None) or MAX_FILE_SIZE)
         finally:
             if enabled:
                 gc.enable()

@@ -38,7 +38,8 @@ from pygls.protocol.language_server import lsp_method
 from tile_lsp import __version__
 from tile_lsp import protocol as proto
 from tile_lsp.background import CANCELLED, DONE, BackgroundPipeline, EarlyReport, PipelineReport, PipelineRequest
-from tile_lsp.compiler.diagnostics import Diagnostic
+from tile_lsp.compiler import limits
+from tile_lsp.compiler.diagnostics import Diagnostic, Severity
 from tile_lsp.compiler.document import DocumentAnalysis, Stopped
 from tile_lsp.compiler.pipeline import STAGES, detect_start
 from tile_lsp.compiler.source import SourceText, Span
@@ -318,10 +319,25 @@ class TileServer:
 
     def _publish(self, snap: Snapshot, analysis: DocumentAnalysis, stage: list[Diagnostic]) -> None:
         self.stage_published[snap.uri] = (snap.version, stage)
-        diags = [proto.diagnostic(analysis.source, snap.uri, d) for d in [*analysis.diagnostics, *stage]]
+        notice = self.size_notice(snap, analysis)
+        diags = [proto.diagnostic(analysis.source, snap.uri, d) for d in [*notice, *analysis.diagnostics, *stage]]
         self.ls.text_document_publish_diagnostics(
             lsp.PublishDiagnosticsParams(uri=snap.uri, version=snap.version, diagnostics=diags)
         )
+
+    def size_notice(self, snap: Snapshot, analysis: DocumentAnalysis | None = None) -> list[Diagnostic]:
+        """For a file over tileLsp.maxFileSize: the one note (information, at 1:1) saying it gets
+        front-end features only (its analysis says so itself past the front end's limit)."""
+        limit = limits.setting(self.session.settings.maxFileSize)
+        if len(snap.text) * 4 <= limit or (size := limits.size_of(snap.text)) <= limit:
+            return []
+        if analysis is not None and not analysis.items:  # (past the front end's limit too)
+            return []
+        message = (
+            f"{limits.too_big(size, limit, 'compiling')}: front-end checks only (no lowering, stage "
+            f"diagnostics, previews or PTX lines in hover); raise tileLsp.maxFileSize to compile it"
+        )
+        return [Diagnostic(Span(0, 0), Severity.NOTE, message, "cuda_tile")]
 
     # -- the background pipeline -----------------------------------------------------
     def timeout(self) -> float:
@@ -334,7 +350,7 @@ class TileServer:
         """The compile for this version, or None: a lowered file (PTX, a stage dump), text in
         neither cuda_tile nor an upstream dialect, or front-end errors (the pipeline would only
         repeat them; not looked at with `check_front_end=False`)."""
-        if not compiles(snap):
+        if not compiles(snap) or self.size_notice(snap):
             return None
         if check_front_end:
             analysis = analysis if analysis is not None else snap.analysis
@@ -968,6 +984,10 @@ class TileServer:
         async def on_formatting(params: lsp.DocumentFormattingParams) -> list[lsp.TextEdit]:
             snap = self.snapshot(params.text_document.uri)
             if snap is None:
+                return []
+            refused = formatting.too_big_to_format(snap.text, limits.setting(self.session.settings.maxFileSize))
+            if refused is not None:
+                ls.window_show_message(lsp.ShowMessageParams(type=lsp.MessageType.Info, message=f"tile-lsp: {refused}"))
                 return []
             try:
                 # Formatting re-parses twice to prove it is safe: seconds on huge files, so

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from tile_lsp.compiler import limits
 from tile_lsp.compiler.document import DocumentAnalysis, ItemCache, Stopped, analyze
 from tile_lsp.compiler.source import SourceText
 from tile_lsp.compiler.target import CompileOptions, Target, target_error
@@ -101,6 +102,9 @@ class Settings:
     previewOnSave: bool = True  # noqa: N815
     previewDir: str = ".tile-lsp"  # noqa: N815 (relative: next to the saved file)
     pipelineTimeout: float = 30.0  # noqa: N815 (seconds per background compile)
+    # Bytes: a bigger file gets front-end features only (no background compile), one 8 times
+    # bigger not even those (tile_lsp/compiler/limits.py).
+    maxFileSize: int = 2 << 20  # noqa: N815
 
     def compile_options(self) -> tuple[CompileOptions, str | None]:
         """The compile options these settings give, and why the target is invalid (or None).
@@ -204,7 +208,8 @@ class Snapshot:
                         self._analysis = DocumentAnalysis(SourceText(self.text, self.path), [])
                     else:
                         cancelled = (lambda: self.superseded) if stoppable else None
-                        self._analysis = analyze(self.text, self.path, self.cache, cancelled=cancelled)
+                        limit = limits.setting(self._session.settings.maxFileSize if self._session else None)
+                        self._analysis = analyze(self.text, self.path, self.cache, cancelled=cancelled, max_file_size=limit)
                     if self._session is not None:
                         self._session.analysed(self, self._analysis)
         return self._analysis

@@ -15,10 +15,12 @@ from dataclasses import dataclass, field
 from xdsl.dialects import builtin
 from xdsl.ir import Operation
 
-from tile_lsp.compiler.diagnostics import Diagnostic, Related
-from tile_lsp.compiler.frontend import ParseResult, parse_chunk
+from tile_lsp.compiler import limits
+from tile_lsp.compiler.diagnostics import Diagnostic, Related, Severity
+from tile_lsp.compiler.frontend import ParseResult, parse_chunk, redefinition
 from tile_lsp.compiler.items import only_comments, split_items
 from tile_lsp.compiler.source import SourceText, Span
+from tile_lsp.compiler.textio import blank_bom
 from tile_lsp.compiler.upstream import analyze_upstream, is_upstream
 
 _CACHE_SIZE = 4096  # entries at most
@@ -203,11 +205,18 @@ def analyze(
     cache: ItemCache | None = None,
     options: Mapping[str, object] | None = None,
     cancelled: Callable[[], bool] | None = None,
+    max_file_size: int = limits.MAX_FILE_SIZE,
 ) -> DocumentAnalysis:
     """Parse and verify a document, reusing cached items; never raises for bad input.
     `cancelled` is asked before each item parse: True stops with `Stopped` (the items parsed
-    so far stay cached)."""
+    so far stay cached). A text over `limits.front_end_limit(max_file_size)` is not parsed: its
+    analysis is one note at 1:1 saying so."""
+    text = blank_bom(text)  # (a byte-order mark reads as a blank: same length, same positions)
     source = SourceText(text, path)
+    limit = limits.front_end_limit(max_file_size)
+    if len(text) > limit // 4 and (size := limits.size_of(text)) > limit:  # (4: UTF-8's widest)
+        why = limits.too_big(size, limit, "analysis") + ": not parsed; raise tileLsp.maxFileSize to analyse it"
+        return DocumentAnalysis(source, [], [Diagnostic(Span(0, 0), Severity.NOTE, why)])
     if is_upstream(text):
         result = analyze_upstream(source)
         return DocumentAnalysis(source, [Item("whole", 0, len(text), result)], list(result.diagnostics), reparsed=1)
@@ -281,30 +290,103 @@ def _absolute(d: Diagnostic, base: int) -> Diagnostic:
     return Diagnostic(Span(d.span.start + base, d.span.end + base), d.severity, d.message, d.stage, related)
 
 
-def _duplicate_symbols(items: list[Item]) -> Iterator[Diagnostic]:
-    from tile_lsp.compiler.diagnostics import Severity
+def _duplicate_symbols(items: Iterable[Item]) -> Iterator[Diagnostic]:
+    return _redefinitions(_item_symbol(item) for item in items)
 
-    seen: dict[str, Item] = {}
+
+def _item_symbol(item: Item) -> tuple[str, Span] | None:
+    """The symbol an item defines and where (its `@name`, else the op, else the item's start)."""
+    name = item.name
+    if name is None:
+        return None
+    info = item.result.smap.ops.get(item.top_op) if item.top_op is not None else None
+    return name, item.absolute(info.symbol_span or info.span) if info is not None else Span(item.start, item.start)
+
+
+def _redefinitions(symbols: Iterable[tuple[str, Span] | None]) -> Iterator[Diagnostic]:
+    seen: dict[str, Span] = {}
+    for found in symbols:
+        if found is None:
+            continue
+        name, span = found
+        first = seen.setdefault(name, span)
+        if first is not span:
+            yield redefinition(name, span, first)  # (the whole-text parse's check says the same)
+
+
+_NO_LIMIT = 1 << 60
+
+
+def parse_document(text: str, path: str = "<input>", options: Mapping[str, object] | None = None) -> ParseResult:
+    """The document as one module, parsed exactly as `analyze` parses it for the language
+    server (item by item, the same recovery, the same diagnostics, duplicate symbols included):
+    the CLI's `check`/`opt` and the pipeline's front end use it, so the editor, `check` and
+    `compile` never disagree. The items' ops are moved into one module (in a `cuda_tile.module`
+    when the text has one) and their source maps merged with document offsets."""
+    from tile_lsp.compiler.syntax.sourcemap import SourceMap
+
+    analysis = analyze(text, path, ItemCache(), options, max_file_size=_NO_LIMIT)  # (callers check sizes)
+    source, items = analysis.source, analysis.items
+    diagnostics = list(analysis.diagnostics)
+    whole = Span(0, len(text))
+    if len(items) == 1 and items[0].kind == "whole":
+        result = items[0].result
+        return ParseResult(source, whole, result.module, diagnostics, result.smap)
+    smap = SourceMap()
+    top = builtin.ModuleOp([])
+    body = top.body.block
     for item in items:
-        name = item.name
-        if name is None:
+        module = item.result.module
+        smap.merge(item.result.smap, item.start)
+        if module is None:
             continue
-        first = seen.get(name)
-        if first is None:
-            seen[name] = item
+        if item.kind == "shell":  # the `cuda_tile.module` (parsed with an empty body) holds the items
+            container = module.body.block.first_op
+            if container is None or not container.regions or not container.regions[0].blocks:
+                continue
+            container.detach()
+            top.body.block.add_op(container)
+            body = container.regions[0].blocks[0]
+            info = smap.ops.get(container)
+            split = split_items(blank_bom(text))
+            if info is not None and split is not None and split[1] is not None:  # the whole module, as parsed whole
+                info.span = Span(info.span.start, split[1][1] + 1)
             continue
-        info = item.result.smap.ops.get(item.top_op) if item.top_op is not None else None
-        span = item.absolute(info.symbol_span or info.span) if info is not None else Span(item.start, item.start)
-        first_info = first.result.smap.ops.get(first.top_op) if first.top_op is not None else None
-        first_span = (
-            first.absolute(first_info.symbol_span or first_info.span)
-            if first_info is not None
-            else Span(first.start, first.start)
-        )
-        yield Diagnostic(
-            span,
-            Severity.ERROR,
-            f"redefinition of symbol named '{name}'",
-            "cuda_tile",
-            (Related(first_span, "see existing symbol definition here"),),
-        )
+        for op in list(module.body.block.ops):
+            op.detach()
+            body.add_op(op)
+    return ParseResult(source, whole, top, diagnostics, smap)
+
+
+def check_document(text: str, path: str = "<input>", options: Mapping[str, object] | None = None) -> list[Diagnostic]:
+    """`analyze(text).diagnostics`, for `tile-lsp check`: the same item by item parse, but each
+    entry's IR is dropped once its diagnostics are taken (the globals, which entries look up,
+    stay), so memory is one item's, not the file's (a 10 MB file: ~60 MB, not ~600)."""
+    text = blank_bom(text)
+    split = None if is_upstream(text) else split_items(text)
+    if split is None:
+        return list(analyze(text, path, ItemCache(), options, max_file_size=_NO_LIMIT).diagnostics)
+    pieces, body = split
+    diagnostics: list[Diagnostic] = []
+    symbols: dict[str, Operation] = {}
+
+    def parse(kind: str, start: int, end: int, seen: Mapping[str, Operation]) -> Item:
+        result = parse_chunk(SourceText(text[start:end], path), options=options, symbols=seen)
+        diagnostics.extend(_absolute(d, start) for d in result.diagnostics)
+        return Item(kind, start, end, result)
+
+    globals_ = {s: parse(k, s, e, {}) for k, s, e in pieces if k == "global"}
+    for g in globals_.values():
+        op = g.top_op
+        if op is not None and g.name is not None:
+            symbols.setdefault(g.name, op)
+    if body is not None:
+        shell = _shell_item(text, path, body, ItemCache())
+        diagnostics.extend(shell.result.diagnostics)
+    defined: list[tuple[str, Span] | None] = []
+    for kind, start, end in pieces:
+        defined.append(_item_symbol(globals_.get(start) or parse(kind, start, end, symbols)))  # (then dropped)
+    diagnostics.extend(_redefinitions(defined))
+    diagnostics.sort(key=lambda d: d.span.start)
+    return diagnostics
+

@@ -6,13 +6,13 @@ Handles `// -----` split files chunk by chunk with positions in the original fil
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
 from xdsl.dialects import builtin
 from xdsl.ir import Operation
 
-from tile_lsp.compiler.diagnostics import Diagnostic, DiagnosticSink
+from tile_lsp.compiler.diagnostics import Diagnostic, DiagnosticSink, Related, Severity
 from tile_lsp.compiler.source import SourceText, Span
 from tile_lsp.compiler.syntax.parser import Parser
 from tile_lsp.compiler.syntax.sourcemap import SourceMap
@@ -82,6 +82,7 @@ def parse_chunk(
             generic_ops=parser.generic_ops,
         )
         verify_ops(module.ops, ctx, parser.diagnosed_ops)
+        parser.sink.items.extend(redefined_symbols(module, parser.smap))
     diags = sorted(parser.sink.items, key=lambda d: d.span.start)
     return ParseResult(source, span, module, diags, parser.smap)
 
@@ -90,6 +91,36 @@ def parse_text(text: str, path: str = "<input>", split: bool = False) -> list[Pa
     source = SourceText(text, path)
     spans = split_chunks(text) if split else [Span(0, len(text))]
     return [parse_chunk(source, s) for s in spans]
+
+
+def redefined_symbols(module: builtin.ModuleOp, smap: SourceMap) -> Iterator[Diagnostic]:
+    """MLIR's symbol table check, in each module of the text (the top one, `module`s and
+    `cuda_tile.module`s): a second op defining a name is reported at its `@name`."""
+    tables = [module, *(op for op in module.walk() if op.name in ("builtin.module", "cuda_tile.module") and op is not module)]
+    for table in tables:
+        if not table.regions or not table.regions[0].blocks:
+            continue
+        seen: dict[str, Span] = {}
+        for op in table.regions[0].blocks[0].ops:
+            sym = op.properties.get("sym_name") or op.attributes.get("sym_name")
+            info = smap.ops.get(op)
+            if not isinstance(sym, builtin.StringAttr) or info is None:
+                continue
+            span = info.symbol_span or info.span
+            first = seen.setdefault(sym.data, span)
+            if first is not span:
+                yield redefinition(sym.data, span, first)
+
+
+def redefinition(name: str, span: Span, first: Span) -> Diagnostic:
+    """MLIR's wording for a symbol defined twice in one symbol table."""
+    return Diagnostic(
+        span,
+        Severity.ERROR,
+        f"redefinition of symbol named '{name}'",
+        "cuda_tile",
+        (Related(first, "see existing symbol definition here"),),
+    )
 
 
 def collect_symbols(module: builtin.ModuleOp) -> dict[str, Operation]:

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from tile_lsp.compiler import cancel
+from tile_lsp.compiler import cancel, limits
 from tile_lsp.compiler.diagnostics import Diagnostic, DiagnosticSink
 from tile_lsp.compiler.provenance import SourceIndex, SourceRef, lines_of_source
 from tile_lsp.compiler.source import SourceText, Span
@@ -195,8 +195,10 @@ def compile_source(
     provenance: bool = True,
     cache: EntryCache | None | bool = True,
     early: EarlyHook | None = None,
+    max_size: int | None = None,
 ) -> CompileResult:
     """Run the stages from where `source` starts up to `emit`; every failure is a diagnostic.
+    A text over `max_size` bytes (`compile --max-size`; None: no limit) is refused at 1:1.
 
     With `provenance` (the default) every text stage keeps its line map (`CompileResult.stage_lines`):
     LLVM IR and PTX are then built with line info even without `options.lineinfo`, and shown
@@ -209,6 +211,18 @@ def compile_source(
     `early` (see `EarlyHook`) gets the diagnostics through the ptx stage before ptxas runs, or
     those of the stages that ran when one's errors stopped the compile; it is not called when a
     compile ends without errors short of ptxas, nor when several entries compile at once."""
+    if source.text.startswith("\ufeff"):  # an editor's byte-order mark: a blank (positions stay)
+        from tile_lsp.compiler.textio import blank_bom
+
+        source = SourceText(blank_bom(source.text), source.path)
+    if max_size is not None and len(source.text) * 4 > max_size and (size := limits.size_of(source.text)) > max_size:
+        refused = CompileResult(source, options, emit)
+        message = (
+            f"{limits.too_big(size, max_size, 'compiling')}: not compiled (raise it with --max-size "
+            f"{(size >> 20) + 1}M; `tile-lsp check` checks files up to {limits.megabytes(limits.front_end_limit())})"
+        )
+        DiagnosticSink("cuda_tile", refused.diagnostics).error(_file_start(source), message)
+        return refused
     if emit in EMITS and detect_start(source) == "cuda_tile":
         from tile_lsp.compiler import entry_cache
 
@@ -238,6 +252,13 @@ def compile_whole(
     result = CompileResult(source, options, emit)
     if emit not in EMITS:
         DiagnosticSink("options", result.diagnostics).error(_file_start(source), f"unknown --emit stage '{emit}'")
+        return result
+    if _no_code(source.text):
+        # mlir-opt reads an empty file as an empty module; a compile of one is a mistake (a
+        # wrong or truncated file), and an empty PTX would only fail later, at the kernel's load.
+        DiagnosticSink("cuda_tile", result.diagnostics).error(
+            _file_start(source), "nothing to compile: the file has no cuda_tile module or entry (it is empty or only comments)"
+        )
         return result
     if detect_start(source) == "cuda_tile":
         run = _start_cuda_tile(result, provenance)
@@ -300,7 +321,7 @@ def _start_upstream(result: CompileResult, provenance: bool) -> _Run | None:
 def _start_cuda_tile(result: CompileResult, provenance: bool) -> _Run | None:
     """Parse and verify Tile IR with the front end (its diagnostics stop the run: stage
     cuda_tile); the run's first output is the cuda_tile text itself, every line its own source."""
-    from tile_lsp.compiler.frontend import parse_text
+    from tile_lsp.compiler.document import parse_document
     from tile_lsp.compiler.lowering.tile_to_tileaa import cuda_tile_spans
 
     source, options = result.source, result.options
@@ -308,7 +329,7 @@ def _start_cuda_tile(result: CompileResult, provenance: bool) -> _Run | None:
     sink = DiagnosticSink("cuda_tile", result.diagnostics)
     started = time.perf_counter()
     try:
-        [parsed] = parse_text(source.text, source.path)
+        parsed = parse_document(source.text, source.path)  # (as the editor and `check` parse it)
     except Exception as exc:  # the front end reports user errors itself; this is a parser bug
         sink.error(_file_start(source), f"internal error in stage cuda_tile: {type(exc).__name__}: {exc}")
         return None
@@ -757,6 +778,13 @@ _STAGE_RUNNERS: dict[str, Callable[[_Run], StageOutput | None]] = {
     "ptx": _run_ptx,
     "cubin": _run_cubin,
 }
+
+
+def _no_code(text: str) -> bool:
+    """Nothing but blanks and `//` comments (a file of code gets past the first line or two)."""
+    from tile_lsp.compiler.items import only_comments
+
+    return not text.strip() or (text.lstrip().startswith("//") and only_comments(text))
 
 
 def _file_start(source: SourceText) -> Span:

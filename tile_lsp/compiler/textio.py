@@ -8,9 +8,22 @@ from __future__ import annotations
 from tile_lsp.compiler.diagnostics import Diagnostic, Severity
 from tile_lsp.compiler.source import Span
 
+BOM = "\ufeff"
+_UTF8_BOM = b"\xef\xbb\xbf"
+
+
+def blank_bom(text: str) -> str:
+    """A byte-order mark at the start of a text (an editor's buffer may keep one) reads as a
+    blank: the same length, so every offset, line and column stays the text's."""
+    return " " + text[1:] if text.startswith(BOM) else text
+
 
 def decode_source(data: bytes) -> tuple[str, list[Diagnostic]]:
-    """UTF-8 decode; invalid bytes become U+FFFD plus one error at the first of them."""
+    """UTF-8 decode; invalid bytes become U+FFFD plus one error at the first of them. A UTF-8
+    byte-order mark is dropped: positions then count from the first character after it, as an
+    editor shows them (editors hide the mark)."""
+    if data.startswith(_UTF8_BOM):
+        data = data[len(_UTF8_BOM) :]
     try:
         return data.decode("utf-8"), []
     except UnicodeDecodeError as exc:

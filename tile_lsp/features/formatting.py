@@ -5,13 +5,16 @@ The result is offered only if it has the same tokens, the same comments and the 
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass, field
 
+from tile_lsp.compiler import limits
 from tile_lsp.compiler.frontend import SPLIT_MARKER, parse_chunk, split_chunks
 from tile_lsp.compiler.source import SourceText, Span
 from tile_lsp.compiler.syntax import lexer
 from tile_lsp.compiler.syntax.lexer import Tokens, tokenize
 from tile_lsp.compiler.syntax.printer import Printer
+from tile_lsp.compiler.textio import BOM
 
 INDENT = "  "  # one region nesting level, as NVIDIA prints
 CONTINUATION = 4  # extra columns for a wrapped line that sat left of its statement
@@ -40,8 +43,22 @@ class _Line:
         return not self.tokens and self.comment is None
 
 
-def format_text(text: str) -> str | None:
-    """The formatted text, or None when it cannot be formatted safely (leave it unchanged)."""
+def too_big_to_format(text: str, max_size: int = limits.MAX_FILE_SIZE) -> str | None:
+    """Why a text over `max_size` bytes (tileLsp.maxFileSize) is not formatted, or None.
+    Formatting parses and prints the file twice to prove the result the same IR: ~4 s a MB."""
+    if len(text) * 4 <= max_size or (size := limits.size_of(text)) <= max_size:
+        return None
+    return f"{limits.too_big(size, max_size, 'formatting')}: not formatted; raise tileLsp.maxFileSize to format it"
+
+
+def format_text(text: str, max_size: int | None = None) -> str | None:
+    """The formatted text, or None when it cannot be formatted safely (leave it unchanged) or
+    the text is over `max_size` bytes (see `too_big_to_format`)."""
+    if max_size is not None and too_big_to_format(text, max_size) is not None:
+        return None
+    if text.startswith(BOM):  # an editor's byte-order mark stays where it is
+        rest = format_text(text[1:])
+        return None if rest is None else BOM + rest
     before = _ir_text(text)
     if before is None:
         return None
@@ -112,7 +129,8 @@ class _Layout:
     def __init__(self, toks: Tokens, op_starts: set[int], top_spans: list[Span]):
         self.t = toks
         self.op_starts = op_starts
-        self.top_spans = top_spans
+        self.top_spans = sorted(top_spans)  # (top-level ops do not overlap: one bisect per line)
+        self.top_starts = [s.start for s in self.top_spans]
         self.stack: list[str] = []
         self.angles = 0  # open `<` in the stack: inside types/attributes spacing is kept as written
         self.ref = (0, 0)  # (original, new) indentation of the last statement line
@@ -165,7 +183,8 @@ class _Layout:
         start = self.t.starts[i]
         if start in self.op_starts or self.t.texts[i] == "}" or self.t.kinds[i] == lexer.BLOCK:
             return False
-        return any(s.start < start < s.end for s in self.top_spans)
+        k = bisect.bisect_left(self.top_starts, start) - 1  # the last top-level op starting before
+        return k >= 0 and start < self.top_spans[k].end
 
     def is_label(self, line: _Line) -> bool:
         t = self.t

@@ -52,6 +52,7 @@ const SERVER_KEYS = [
   'previewOnSave',
   'previewDir',
   'pipelineTimeout',
+  'maxFileSize',
 ];
 /**
  * Settings that name a program to run or a folder to write: in an untrusted workspace (Restricted

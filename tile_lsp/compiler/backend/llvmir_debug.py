@@ -211,7 +211,7 @@ class LineInfo:
         at = first_file_loc(loc)
         if at is None:
             return self.md.add(f"!DILocation(line: {fallback_line}, scope: !{scope})")
-        return self.md.add(f"!DILocation(line: {at.line.data}, column: {at.column.data}, scope: !{scope})")
+        return self.md.add(f"!DILocation(line: {at.line.data}, column: {_column(at.column.data)}, scope: !{scope})")
 
     def scope(self, sp: int, attr: DIAttr | None) -> int:
         """Lexical blocks become DILexicalBlocks parented to the function; anything else is it."""
@@ -221,7 +221,7 @@ class LineInfo:
         if attr.name == "llvm.di_lexical_block":
             text = (
                 f"!DILexicalBlock(scope: !{sp}, file: !{f}, line: {attr.integer('line') or 0}, "
-                f"column: {attr.integer('column') or 0})"
+                f"column: {_column(attr.integer('column') or 0)})"
             )
         else:
             text = f"!DILexicalBlockFile(scope: !{sp}, file: !{f}, discriminator: {attr.integer('discriminator') or 0})"
@@ -324,7 +324,7 @@ class LineInfo:
         if not self.enabled or scope is None:
             return None
         if type(loc) is FileLineColLoc:  # (nearly every op's: no walk through the other kinds)
-            return self.md.add(f"!DILocation(line: {loc.line.data}, column: {loc.column.data}, scope: !{scope})")
+            return self.md.add(f"!DILocation(line: {loc.line.data}, column: {_column(loc.column.data)}, scope: !{scope})")
         if isinstance(loc, builtin.NameLoc):
             return self.location(loc.location, scope)
         if isinstance(loc, builtin.FusedLoc):
@@ -337,11 +337,11 @@ class LineInfo:
                 return caller
             inner = self._inlined_scope(callee)
             return self.md.add(
-                f"!DILocation(line: {callee.line.data}, column: {callee.column.data}, "
+                f"!DILocation(line: {callee.line.data}, column: {_column(callee.column.data)}, "
                 f"scope: !{inner}, inlinedAt: !{caller})"
             )
         if isinstance(loc, FileLineColLoc):
-            return self.md.add(f"!DILocation(line: {loc.line.data}, column: {loc.column.data}, scope: !{scope})")
+            return self.md.add(f"!DILocation(line: {loc.line.data}, column: {_column(loc.column.data)}, scope: !{scope})")
         return None
 
     def fallback(self, scope: int | None) -> int | None:
@@ -374,6 +374,12 @@ class LineInfo:
         )
         flags.append(self.md.add('!{i32 2, !"Debug Info Version", i32 3}'))
         return [f"!llvm.dbg.cu = !{{!{self.cu}}}"]
+
+
+def _column(column: int) -> int:
+    """A column as LLVM keeps it: 16 bits, 0 (unknown) past them, as DILocation::get does (its
+    text parser rejects more: "value for 'column' too large"); lines are 32 bits, as ours."""
+    return column if 0 <= column <= 0xFFFF else 0
 
 
 def _children(loc: builtin.FusedLoc) -> list[Attribute]:

@@ -98,6 +98,8 @@ def int_value(tok: str) -> int:
 def tokenize(text: str, start: int = 0, end: int | None = None) -> Tokens:
     """Tokenize text[start:end]; offsets stay relative to the whole text."""
     stop = len(text) if end is None else end
+    if start == 0 and text.startswith("\ufeff"):
+        start = 1  # a byte-order mark at the start of the text is not a token (textio.blank_bom)
     kinds: list[int] = []
     starts: list[int] = []
     ends: list[int] = []

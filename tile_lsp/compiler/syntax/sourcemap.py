@@ -53,3 +53,28 @@ class SourceMap:
         info = self.ops.get(op)
         return info.span if info else None
 
+    def merge(self, other: SourceMap, base: int) -> None:
+        """Add `other`'s tables, its spans moved by `base` (an item parsed on its own, whose
+        text starts at `base` in the document)."""
+
+        def at(s: Span) -> Span:
+            return Span(s.start + base, s.end + base)
+
+        if base == 0:
+            self.ops.update(other.ops)
+            self.value_defs.update(other.value_defs)
+            self.uses.extend(other.uses)
+            self.symbol_uses.extend(other.symbol_uses)
+            self.block_spans.update(other.block_spans)
+        else:
+            for op, info in other.ops.items():
+                symbol = info.symbol_span
+                self.ops[op] = OpInfo(
+                    at(info.span), at(info.name_span), [at(s) for s in info.result_spans], at(symbol) if symbol else None
+                )
+            self.value_defs.update((v, at(s)) for v, s in other.value_defs.items())
+            self.uses.extend(ValueUse(u.value, at(u.span), u.user) for u in other.uses)
+            self.symbol_uses.extend(SymbolUse(u.name, at(u.span), u.user) for u in other.symbol_uses)
+            self.block_spans.update((b, at(s)) for b, s in other.block_spans.items())
+        self.value_names.update(other.value_names)
+
