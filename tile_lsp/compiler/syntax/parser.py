@@ -33,6 +33,12 @@ _CLOSERS = frozenset(">)]}")
 # Deeper nesting is reported instead of exhausting the Python stack.
 MAX_REGION_DEPTH = 64
 
+# cuda_tile types by (mnemonic, `<...>` body spelling), shared by every parser of a text without
+# aliases: a document parsed item by item (the server, `check`) would otherwise parse each entry's
+# types afresh (types are immutable and their parse has no side effects). Cleared when it fills.
+_SHARED_TYPES: dict[tuple[str, str], Attribute] = {}
+_SHARED_TYPES_MAX = 1 << 14
+
 # Ops at whose start error recovery resumes (top-level items of a module).
 ITEM_KEYWORDS = frozenset(
     {"entry", "global", "cuda_tile.entry", "cuda_tile.global", "testing$func", "cuda_tile.testing$func"}
@@ -111,7 +117,9 @@ class Parser(TokenCursor):
         self.source = source
         self.sink = DiagnosticSink()
         self.smap = SourceMap()
-        self.type_cache: dict[tuple[str, str], Attribute] = {}
+        if len(_SHARED_TYPES) > _SHARED_TYPES_MAX:
+            _SHARED_TYPES.clear()
+        self.type_cache: dict[tuple[str, str], Attribute] = _SHARED_TYPES  # (own one once aliases come)
         self.attr_aliases: dict[str, Attribute] = {}
         self.type_aliases: dict[str, Attribute] = {}
         self.scopes: list[Scope] = [Scope(isolated=True)]
@@ -247,6 +255,8 @@ class Parser(TokenCursor):
         return j
 
     def parse_alias_definition(self) -> None:
+        if self.type_cache is _SHARED_TYPES:  # a type spelling may now mean something else here
+            self.type_cache = {}
         name = self.tok
         is_type = self.kind == lexer.BANG
         self.advance()
