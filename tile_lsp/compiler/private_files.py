@@ -11,6 +11,7 @@ which folder and why; callers turn it into a diagnostic or run without the cache
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 import tempfile
@@ -43,10 +44,8 @@ def private_dir(path: str) -> str:
         parent = os.path.dirname(path)
         if parent != path and not os.path.isdir(parent):
             os.makedirs(parent, mode=0o700, exist_ok=True)
-        try:
+        with contextlib.suppress(FileExistsError):  # made meanwhile (by us or by someone else): checked below
             os.mkdir(path, 0o700)
-        except FileExistsError:  # made meanwhile (by us or by someone else): checked below
-            pass
         st = os.lstat(path)
     _check_dir(path, st)
     return path
@@ -90,10 +89,8 @@ def write_private(path: str, data: bytes) -> str:
             f.write(data)
         os.replace(tmp, path)
     except BaseException:
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(tmp)
-        except OSError:
-            pass
         raise
     return path
 
