@@ -2,6 +2,14 @@
 tile-lsp on 1,000/10,000-line cuda_tile files and mlir-lsp-server 22 on a 1,000-line gpu file.
 
 `python bench/lsp_latency.py [--edits N] [--requests N] [--json PATH] [--mlir-bin DIR]`
+
+`--long-line`: instead, hover latency while semantic tokens run on a line of 10,000 tokens in a
+file with one non-ASCII character (issue 26: they rescanned the line per token, on the loop, and
+a hover waited seconds), and how fast a $/cancelRequest of semantic tokens is answered.
+
+`--memory N`: instead, the server's RSS (/proc/<pid>/status VmRSS) over N edits typed inside one
+entry of tests/data/cutile/gemm.mlir, each followed by its diagnostics and semantic tokens, with
+the pipeline off (issue 26: 5,500 such edits kept 1.2 GB of old parses in the caches).
 """
 
 from __future__ import annotations
@@ -64,11 +72,16 @@ class LspClient:
         self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
 
     async def request(self, method: str, params: Any) -> Any:
+        _, fut = self.start_request(method, params)
+        return await asyncio.wait_for(fut, TIMEOUT_S)
+
+    def start_request(self, method: str, params: Any) -> tuple[int, asyncio.Future[Any]]:
+        """Send a request; its id (for $/cancelRequest) and the future of its answer."""
         self.next_id += 1
         fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self.pending[self.next_id] = fut
         self._send({"id": self.next_id, "method": method, "params": params})
-        return await asyncio.wait_for(fut, TIMEOUT_S)
+        return self.next_id, fut
 
     def notify(self, method: str, params: Any) -> None:
         self._send({"method": method, "params": params})
@@ -466,6 +479,149 @@ async def _timed_requests(
     res.checks[f"{name}_answered"] = f"{answered}/{len(points)}"
 
 
+# --------------------------------------------------------------------------- a long line
+LONG_LINE_OPS = 2000  # 5 semantic tokens each: a line of 10,000 tokens
+
+
+def long_line_document(ops: int = LONG_LINE_OPS) -> str:
+    """One entry whose body is one line of `ops` ops (MLIR needs no line breaks between ops),
+    and one non-ASCII character, at the start of that line (in the first op's location)."""
+    body = " ".join(f"%v{i} = addi %a, %a : tile<i32>" + (' loc("\u00e9")' if i == 0 else "") for i in range(ops))
+    return "// a line of 10,000 tokens\nentry @k(%a: tile<i32>) {\n  " + body + "\n  return\n}\n"
+
+
+async def measure_long_line(label: str, cmd: list[str], hovers: int) -> Result:
+    """Hover latency (on a value of the long line) idle, then while semantic tokens of the whole
+    file run; the tokens' own latency; the answer time of tokens cancelled at once."""
+    text = long_line_document()
+    uri = "file:///tmp/tile-lsp-bench/long_line.mlir"
+    res = Result(label, label.split()[0], text.count("\n"))
+    client = await LspClient.start(cmd)
+    try:
+        await client.initialize()
+        await _open(client, uri, text, res)
+        doc = {"textDocument": {"uri": uri}}
+        hover = {**doc, "position": {"line": 2, "character": text.splitlines()[2].index("%a, %a") + 1}}
+        idle = []
+        for _ in range(hovers):
+            t0 = time.perf_counter()
+            await client.request("textDocument/hover", hover)
+            idle.append(time.perf_counter() - t0)
+        summarize(res.metrics, "hover_idle", idle)
+        for round_ in range(3):  # the first run fills the token cache; later ones place cached tokens
+            busy = []
+            t0 = time.perf_counter()
+            _, tokens = client.start_request("textDocument/semanticTokens/full", doc)
+            await asyncio.sleep(0.005)
+            while not tokens.done() or len(busy) < 1:
+                h0 = time.perf_counter()
+                await client.request("textDocument/hover", hover)
+                busy.append(time.perf_counter() - h0)
+            data = (await tokens)["data"]
+            res.metrics[f"tokens_{round_}_ms"] = (time.perf_counter() - t0) * 1e3
+            summarize(res.metrics, f"hover_during_tokens_{round_}", busy)
+            res.checks[f"tokens_{round_}"] = len(data) // 5
+            res.checks[f"hovers_during_tokens_{round_}"] = len(busy)
+        # A new version (the tokens cache misses), its tokens cancelled at once.
+        client.notify(
+            "textDocument/didChange",
+            {"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": text.replace("%v0 ", "%w0 ", 1)}]},
+        )
+        t0 = time.perf_counter()
+        rid, tokens = client.start_request("textDocument/semanticTokens/full", doc)
+        client.notify("$/cancelRequest", {"id": rid})
+        with contextlib.suppress(RuntimeError):  # the RequestCancelled error
+            await asyncio.wait_for(tokens, TIMEOUT_S)
+        res.metrics["cancelled_tokens_answer_ms"] = (time.perf_counter() - t0) * 1e3
+        h0 = time.perf_counter()
+        await client.request("textDocument/hover", hover)
+        res.metrics["hover_after_cancel_ms"] = (time.perf_counter() - h0) * 1e3
+    finally:
+        await client.stop()
+    return res
+
+
+# --------------------------------------------------------------------------- memory
+NO_PIPELINE = "import tile_lsp.server as s; s.compiles = lambda snap: False; s.serve()"
+
+
+def rss_kib(pid: int) -> int:
+    with open(f"/proc/{pid}/status", encoding="ascii") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    raise RuntimeError("no VmRSS")
+
+
+def typing_edits(text: str, count: int) -> list[tuple[int, int, str]]:
+    """`count` edits (offset, characters removed, text) typed inside gemm's second entry: a
+    comment at the end of one of its lines grows a character at a time, and every 40 characters
+    it is deleted again in one edit; every version's entry text is one the server has not seen."""
+    line_end = text.index("\n", text.index("%", text.index("\nentry", 1) + 1))
+    out: list[tuple[int, int, str]] = [(line_end, 0, " //")]
+    typed = 0
+    alphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
+    while len(out) < count:
+        if typed == 40:
+            out.append((line_end + 3, typed, ""))
+            typed = 0
+        else:
+            out.append((line_end + 3 + typed, 0, alphabet[(len(out) * 7 + typed) % len(alphabet)]))
+            typed += 1
+    return out
+
+
+async def measure_memory(label: str, cmd: list[str], count: int, every: int) -> Result:
+    text = (KERNELS / "gemm.mlir").read_text(encoding="utf-8")
+    uri = "file:///tmp/tile-lsp-bench/gemm_memory.mlir"
+    res = Result(label, label.split()[0], text.count("\n"))
+    client = await LspClient.start(cmd)
+    pid = client.proc.pid
+    samples: list[tuple[int, int]] = []
+    try:
+        await client.initialize()
+        await _open(client, uri, text, res)
+        doc = {"textDocument": {"uri": uri}}
+        await client.request("textDocument/semanticTokens/full", doc)
+        samples.append((0, rss_kib(pid)))
+        t0 = time.perf_counter()
+        for i, (at, removed, new) in enumerate(typing_edits(text, count), start=1):
+            start = _lsp_position(text, at)
+            end = _lsp_position(text, at + removed)
+            text = text[:at] + new + text[at + removed :]
+            since = len(client.published)
+            client.notify(
+                "textDocument/didChange",
+                {"textDocument": {"uri": uri, "version": i + 1}, "contentChanges": [{"range": {"start": start, "end": end}, "text": new}]},
+            )
+            await client.diagnostics_for(uri, i + 1, since)
+            await client.request("textDocument/semanticTokens/full", doc)
+            if i % every == 0 or i == count or i == 100:
+                samples.append((i, rss_kib(pid)))
+        res.metrics["seconds"] = time.perf_counter() - t0
+    finally:
+        await client.stop()
+    by_edit = dict(samples)
+    res.checks["rss_mib"] = {n: round(kib / 1024, 1) for n, kib in samples}
+    if 100 in by_edit:
+        res.metrics["rss_after_100_mib"] = by_edit[100] / 1024
+        res.metrics[f"rss_after_{count}_mib"] = by_edit[count] / 1024
+        res.metrics[f"growth_{count}_over_100"] = by_edit[count] / by_edit[100]
+    return res
+
+
+def _lsp_position(text: str, offset: int) -> dict[str, int]:
+    line = text.count("\n", 0, offset)  # (gemm.mlir: ASCII, "\n" only)
+    return {"line": line, "character": offset - (text.rfind("\n", 0, offset) + 1)}
+
+
+def print_long_line(r: Result) -> None:
+    print(f"{r.label}: a {r.checks['tokens_0']}-token line, one non-ASCII character (milliseconds)")
+    for k, v in r.metrics.items():
+        print(f"  {k:36s} {v:10.2f}")
+    print("  " + ", ".join(f"{k}={v}" for k, v in r.checks.items()))
+
+
 # --------------------------------------------------------------------------- report
 def print_table(results: list[Result]) -> None:
     cols = ["open_ms", "edit_p50_ms", "edit_p95_ms", "edit_break_p50_ms", "edit_break_p95_ms", "edit_restore_p95_ms"]
@@ -536,6 +692,17 @@ def print_verdicts(v: dict[str, Any], mlir_note: str | None) -> None:
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     ours = [sys.executable, "-m", "tile_lsp", "serve"]
+    if args.memory:
+        cmd = [sys.executable, "-c", NO_PIPELINE]
+        found = await measure_memory("tile-lsp memory", cmd, args.memory, args.every)
+        print(f"{found.label}: RSS (MiB) after N edits inside one gemm entry: {found.checks['rss_mib']}")
+        for k, v in found.metrics.items():
+            print(f"  {k:24s} {v:10.2f}")
+        return {"results": [found.__dict__]}
+    if args.long_line:
+        found = await measure_long_line("tile-lsp long line", ours, args.hovers)
+        print_long_line(found)
+        return {"results": [found.__dict__]}
     scenarios: list[tuple[str, list[str], str]] = [
         ("tile-lsp 1k", ours, cuda_tile_corpus(1000)),
         ("tile-lsp 10k", ours, cuda_tile_corpus(10000)),
@@ -593,6 +760,7 @@ async def _attach_profiler(pid: int, out: pathlib.Path) -> asyncio.subprocess.Pr
 
 
 def main() -> int:
+    global TIMEOUT_S
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--edits", type=int, default=120, help="edits per file (alternately break/restore)")
     ap.add_argument("--requests", type=int, default=240, help="hover and definition requests per file")
@@ -601,7 +769,13 @@ def main() -> int:
     ap.add_argument("--save-corpus", type=pathlib.Path, help="write the generated files into this folder")
     ap.add_argument("--only", help="run only the scenarios whose label contains this (e.g. '10k')")
     ap.add_argument("--profile", type=pathlib.Path, help="record py-spy stacks of tile-lsp into this folder")
+    ap.add_argument("--long-line", action="store_true", help="only: hovers while semantic tokens run on a 10,000-token line")
+    ap.add_argument("--hovers", type=int, default=20, help="idle hovers of --long-line")
+    ap.add_argument("--timeout", type=float, default=TIMEOUT_S, help="seconds to wait for one answer")
+    ap.add_argument("--memory", type=int, metavar="N", help="only: the server's RSS over N edits inside one gemm entry")
+    ap.add_argument("--every", type=int, default=250, help="RSS sample every this many edits of --memory")
     args = ap.parse_args()
+    TIMEOUT_S = args.timeout
     report = asyncio.run(run(args))
     if args.json:
         args.json.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")

@@ -27,7 +27,7 @@ _CACHE_SIZE = 4096  # entries at most
 # Estimated bytes of the parses no open document uses that the cache keeps (old versions of the
 # items being edited, for undo and for typing back what was there); the items the open documents
 # use are kept whatever their size (see ItemCache.pin).
-_CACHE_BUDGET = 32 << 20
+_CACHE_BUDGET = 16 << 20
 # A parsed item holds ~29 bytes per character of its text (IR, source map, spans: measured with
 # tracemalloc on tests/data/cutile/gemm.mlir's entries); the estimate errs high.
 BYTES_PER_CHAR = 40
@@ -109,6 +109,7 @@ class ItemCache:
         self._pins: dict[str, tuple[int, list[ParseResult]]] = {}  # owner -> (version, results)
         self._pinned: Counter[int] = Counter()  # id(result) -> owners pinning it
         self._lock = threading.Lock()  # the server analyses on worker threads
+        self.dropped_bytes = 0  # estimated size of every entry dropped so far (for the server's GC)
 
     @staticmethod
     def estimate(key: tuple[str, str]) -> int:
@@ -121,15 +122,18 @@ class ItemCache:
     def unpinned_bytes(self) -> int:
         return self._unpinned_bytes
 
-    def get(self, key: tuple[str, str]) -> ParseResult | None:
+    def get(self, key: tuple[str, str], hold: list[ParseResult] | None = None) -> ParseResult | None:
+        """The cached result; with `hold` (from `hold()`), kept until `release(hold)`."""
         with self._lock:
             hit = self._data.get(key)
             if hit is None:
                 return None
             self._data.move_to_end(key)
+            if hold is not None:
+                self._hold(hold, hit[0])
             return hit[0]
 
-    def put(self, key: tuple[str, str], value: ParseResult) -> None:
+    def put(self, key: tuple[str, str], value: ParseResult, hold: list[ParseResult] | None = None) -> None:
         with self._lock:
             old = self._data.pop(key, None)
             if old is not None:
@@ -139,7 +143,34 @@ class ItemCache:
             self._key_of[id(value)] = key
             if not self._pinned[id(value)]:
                 self._unpinned_bytes += size
+            if hold is not None:
+                self._hold(hold, value)
             self._evict()
+
+    def hold(self) -> list[ParseResult]:
+        """A handle for the results one analysis gets and puts: none of them is dropped before
+        `release` (a large file's first analysis would otherwise lose its first items to its
+        last before the session pins them)."""
+        return []
+
+    def release(self, hold: list[ParseResult]) -> None:
+        """The held results are ordinary entries again (dropped, if at all, at the next put or
+        pin: the session pins an analysis's items right after it)."""
+        with self._lock:
+            self._repin(hold, [])
+            hold.clear()
+
+    def trim(self) -> None:
+        """Drop what is over the budget now (puts and pins do it as they go)."""
+        with self._lock:
+            self._evict()
+
+    def _hold(self, hold: list[ParseResult], result: ParseResult) -> None:
+        rid = id(result)
+        hold.append(result)
+        self._pinned[rid] += 1
+        if self._pinned[rid] == 1:
+            self._unpinned_bytes -= self._size_of(rid)
 
     def pin(self, owner: str, version: int, results: Iterable[ParseResult]) -> None:
         """`owner`'s (a document's) results in use now, as of `version`; they replace those of
@@ -174,7 +205,7 @@ class ItemCache:
                 del self._pinned[rid]
                 self._unpinned_bytes += self._size_of(rid)
 
-    def _size_of(self, rid: int) -> int:
+    def _size_of(self, rid: int) -> int:  # (of a cached result; 0 for one not in the cache)
         key = self._key_of.get(rid)
         hit = self._data.get(key) if key is not None else None
         return hit[1] if hit is not None and id(hit[0]) == rid else 0
@@ -197,6 +228,7 @@ class ItemCache:
                 continue
             del self._data[key]
             self._forget(key, entry)
+            self.dropped_bytes += entry[1]
 
 
 def analyze(
@@ -227,6 +259,24 @@ def analyze(
         return DocumentAnalysis(source, [item], list(result.diagnostics), reparsed=1)
     pieces, body = split
     cache = cache if cache is not None else ItemCache()
+    held = cache.hold()
+    try:
+        return _analyze_items(text, path, cache, options, cancelled, source, pieces, body, held)
+    finally:
+        cache.release(held)
+
+
+def _analyze_items(
+    text: str,
+    path: str,
+    cache: ItemCache,
+    options: Mapping[str, object] | None,
+    cancelled: Callable[[], bool] | None,
+    source: SourceText,
+    pieces: list[tuple[str, int, int]],
+    body: tuple[int, int] | None,
+    held: list[ParseResult],
+) -> DocumentAnalysis:
     items: list[Item] = []
     reparsed = 0
 
@@ -234,12 +284,12 @@ def analyze(
         nonlocal reparsed
         piece = text[start:end]
         key = (piece, symbols_key)
-        result = cache.get(key)
+        result = cache.get(key, held)
         if result is None:
             if cancelled is not None and cancelled():
                 raise Stopped()
             result = parse_chunk(SourceText(piece, path), options=options, symbols=symbols)
-            cache.put(key, result)
+            cache.put(key, result, held)
             reparsed += 1
         return Item(kind, start, end, result)
 
@@ -255,7 +305,7 @@ def analyze(
     for kind, start, end in pieces:
         items.append(by_start.get(start) or parse_piece(kind, start, end, symbols_key, symbols))
     if body is not None:
-        items.insert(0, _shell_item(text, path, body, cache))
+        items.insert(0, _shell_item(text, path, body, cache, held))
     diagnostics: list[Diagnostic] = []
     for item in items:
         diagnostics.extend(_absolute(d, item.start) for d in item.result.diagnostics)
@@ -264,15 +314,15 @@ def analyze(
     return DocumentAnalysis(source, items, diagnostics, reparsed)
 
 
-def _shell_item(text: str, path: str, body: tuple[int, int], cache: ItemCache) -> Item:
+def _shell_item(text: str, path: str, body: tuple[int, int], cache: ItemCache, held: list[ParseResult]) -> Item:
     """The module header (up to its `{`) parsed with a closing `}` added, cached by its text;
     text after the module's closing brace must be blank or comments."""
     header = text[: body[0]]
     key = (header, "\0shell")
-    result = cache.get(key)
+    result = cache.get(key, held)
     if result is None:
         result = parse_chunk(SourceText(header + "}", path))
-        cache.put(key, result)
+        cache.put(key, result, held)
     tail = text[body[1] + 1 :]
     if tail.strip() and not only_comments(tail):
         from tile_lsp.compiler.diagnostics import Severity
@@ -381,7 +431,7 @@ def check_document(text: str, path: str = "<input>", options: Mapping[str, objec
         if op is not None and g.name is not None:
             symbols.setdefault(g.name, op)
     if body is not None:
-        shell = _shell_item(text, path, body, ItemCache())
+        shell = _shell_item(text, path, body, ItemCache(), [])
         diagnostics.extend(shell.result.diagnostics)
     defined: list[tuple[str, Span] | None] = []
     for kind, start, end in pieces:

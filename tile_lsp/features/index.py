@@ -86,12 +86,19 @@ _TYPE_HEAD = re.compile(r"(?:!cuda_tile\.)?(?:tile|ptr|tensor_view|partition_vie
 
 
 def type_at(doc: DocumentAnalysis, offset: int) -> TypeRef | None:
-    """The outermost cuda_tile type spelled around `offset` on its line, by bracket matching."""
+    """The outermost cuda_tile type spelled around `offset` on its line, by bracket matching.
+
+    Linear in the line: a type that ends before `offset` is skipped whole (the types nested in
+    it are not matched again), and no type starting after `offset` is looked at."""
     text = doc.source.text
     line, _ = doc.source.line_col(offset)
     line_start = doc.source.line_starts()[line]
     line_text = doc.source.line_text(line)
-    for m in _TYPE_HEAD.finditer(line_text):
+    at = 0
+    while True:
+        m = _TYPE_HEAD.search(line_text, at)
+        if m is None or line_start + m.start() > offset:
+            return None
         start = line_start + m.start()
         end = line_start + m.end()
         if m.group().endswith("<"):
@@ -101,9 +108,9 @@ def type_at(doc: DocumentAnalysis, offset: int) -> TypeRef | None:
                 depth += c == "<"
                 depth -= c == ">"
                 end += 1
-        if start <= offset <= end:
+        if offset <= end:
             return TypeRef(text[start:end], Span(start, end))
-    return None
+        at = end - line_start
 
 
 def value_occurrences(item: Item, value: SSAValue) -> list[tuple[Span, bool]]:

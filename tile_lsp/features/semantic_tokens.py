@@ -61,7 +61,7 @@ _TYPE_HEADS = frozenset((*CUDA_TILE_TYPES, *(f"!cuda_tile.{t}" for t in CUDA_TIL
 _SCALAR_TYPES = frozenset((*ct.ELEMENT_TYPE_NAMES, "index"))
 _LITERALS = {lexer.INT: "number", lexer.FLOAT: "number", lexer.STRING: "string", lexer.HASH: "property"}
 _CACHE_SIZE = 4096  # entries at most
-_CACHE_BUDGET = 32 << 20  # estimated bytes of cached tokens at most
+_CACHE_BUDGET = 16 << 20  # estimated bytes of cached tokens at most
 _TOKEN_BYTES = 240  # a token, relative and placed (measured: ~244 bytes per token on gemm.mlir)
 _LINE_BREAK = re.compile(r"[\r\n]")  # LSP's line breaks ("\r\n" is two of them, which is fine here)
 
@@ -99,6 +99,13 @@ def _drop(key: int, ref: weakref.ref[ParseResult]) -> None:
         if entry is not None and entry.ref is ref:
             del _cache[key]
             _cache_bytes -= entry.size
+
+
+def clear_cache() -> None:
+    global _cache_bytes
+    with _lock:
+        _cache.clear()
+        _cache_bytes = 0
 
 
 def cache_stats() -> tuple[int, int]:
