@@ -25,16 +25,15 @@ COMPILE_EMITS = ("cuda_tile", "tileaa", "gpu", "nvvm", "llvm", "llvm-ir", "ptx",
 
 
 def _load(path: str) -> tuple[SourceText, list[Diagnostic]]:
-    from tile_lsp.compiler.source import SourceText
-    from tile_lsp.compiler.textio import decode_source
+    """The file as text: cuda_tile text, or Tile IR bytecode (found by its magic) printed."""
+    from tile_lsp.compiler.bytecode.convert import load_source
 
     if path == "-":
         data = sys.stdin.buffer.read()
     else:
         with open(path, "rb") as f:
             data = f.read()
-    text, diags = decode_source(data)
-    return SourceText(text, path), diags
+    return load_source(data, path)
 
 
 def _parse_file(source: SourceText, split: bool) -> list[ParseResult]:
@@ -126,6 +125,8 @@ def cmd_opt(args: argparse.Namespace) -> int:
         return 1
     if is_upstream(source.text):
         return _opt_upstream(args, source, diags)
+    if args.emit_bytecode is not None:
+        return _opt_bytecode(args, source, diags)
     results = _parse_file(source, args.split_input_file)
     texts: list[str] = []
     failed = any(d.is_error for d in diags)
@@ -139,6 +140,47 @@ def cmd_opt(args: argparse.Namespace) -> int:
             continue
         texts.append(Printer(generic=args.generic).module_text(result.module))
     _write(args.output, "// -----\n".join(texts))
+    return 1 if failed else 0
+
+
+def _opt_bytecode(args: argparse.Namespace, source: SourceText, diags: list[Diagnostic]) -> int:
+    """`opt --emit-bytecode [13.N]`: the file as Tile IR bytecode (the newest version it needs by
+    default), its lines as debug info. IR that fails verification is still written (exit 1), so
+    that NVIDIA's tools can be shown it."""
+    from tile_lsp.compiler.bytecode.format import parse_version
+    from tile_lsp.compiler.bytecode.writer import write_bytecode
+    from tile_lsp.compiler.diagnostics import format_text
+
+    if args.split_input_file:
+        print("tile-lsp opt: error: --emit-bytecode writes one module; drop --split-input-file", file=sys.stderr)
+        return 2
+    version = None
+    if args.emit_bytecode != "auto":
+        version = parse_version(args.emit_bytecode)
+        if version is None:
+            print(f"tile-lsp opt: error: invalid bytecode version {args.emit_bytecode!r}: expected one of "
+                  "13.1, 13.2, 13.3, 13.4, 13.5", file=sys.stderr)
+            return 2
+    if args.output in (None, "-") and sys.stdout.isatty():
+        print("tile-lsp opt: error: bytecode is binary; write it with -o FILE (or redirect stdout)", file=sys.stderr)
+        return 2
+    [result] = _parse_file(source, False)
+    data = None
+    more: list[Diagnostic] = []
+    if result.module is not None:
+        data, more = write_bytecode(result.module, version=version, source=source, smap=result.smap)
+    failed = False
+    for d in [*diags, *result.diagnostics, *more]:
+        failed = failed or d.is_error
+        print("\n".join(format_text(d, source)), file=sys.stderr)
+    if data is None:
+        return 1
+    if args.output in (None, "-"):
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+    else:
+        with open(args.output, "wb") as f:
+            f.write(data)
     return 1 if failed else 0
 
 
@@ -279,6 +321,8 @@ def _new_parser() -> argparse.ArgumentParser:
     opt.add_argument("--split-input-file", action="store_true")
     opt.add_argument("--generic", action="store_true", help="print MLIR's generic op form")
     opt.add_argument("-o", dest="output", metavar="OUT")
+    opt.add_argument("--emit-bytecode", nargs="?", const="auto", metavar="13.N",
+                     help="write Tile IR bytecode (of version 13.N; default: the newest this IR needs)")
     opt.add_argument("file", metavar="FILE")
     opt.add_argument("--no-daemon", action="store_true", help=NO_DAEMON_HELP)
     opt.set_defaults(func=cmd_opt)

@@ -69,6 +69,8 @@ def run_compile(args: argparse.Namespace) -> int:
         sink = DiagnosticSink("options", diags)
         sink.error(Span(0, min(1, len(source.text))), invalid)
         result = CompileResult(source, options, args.emit)
+    elif any(d.is_error for d in diags):  # unreadable: bytes that are not UTF-8, a bad bytecode
+        result = CompileResult(source, options, args.emit)
     else:
         # One compile and the process ends: the cyclic GC would only slow it down (~10% on large
         # kernels; the IR holds few cycles, so memory stays the same).

@@ -472,15 +472,22 @@ def _report_error(exc: Exception, text: str, path: str) -> None:
 
 
 def run_command(args: argparse.Namespace) -> int:
+    from tile_lsp.compiler.bytecode.convert import load_source
+    from tile_lsp.compiler.diagnostics import Severity, format_text
     from tile_lsp.compiler.interp.machine import InterpError
     from tile_lsp.compiler.target import Target, target_error
 
     try:
         with open(args.file, "rb") as f:
-            text = f.read().decode("utf-8", errors="replace")
+            source, unreadable = load_source(f.read(), args.file)
     except OSError as exc:
         print(f"{args.file}: error: {exc.strerror}", file=sys.stderr)
         return 1
+    if any(d.severity == Severity.ERROR for d in unreadable):  # bytecode that cannot be read
+        for d in unreadable:
+            print("\n".join(format_text(d, source)), file=sys.stderr)
+        return 1
+    text = source.text
     try:
         rng = np.random.default_rng(args.seed)
         host = [parse_arg(s, rng) for s in args.arg or []]

@@ -56,3 +56,19 @@ def text_to_bytecode(text: str, path: str = "<input>", version: int | None = Non
         return None, diags, source
     data, more = write_bytecode(results[0].module, version=version, source=source, smap=results[0].smap)
     return data, diags + more, source
+
+
+def load_source(data: bytes, path: str) -> tuple[SourceText, list[Diagnostic]]:
+    """A file's bytes as the text every front end takes: bytecode (found by its magic, whatever
+    the file's name) decoded and printed with its debug info as locations; anything else decoded
+    as UTF-8 text. A bytecode that cannot be read gives its diagnostics and a blank text (its
+    positions are byte offsets, and nothing more is reported from it)."""
+    from tile_lsp.compiler.bytecode import is_bytecode
+
+    if is_bytecode(data):
+        text, diags, blank = bytecode_to_text(data, path, verify=False)
+        return (SourceText(text, path), diags) if text is not None else (blank, diags)
+    from tile_lsp.compiler.textio import decode_source
+
+    decoded, diags = decode_source(data)
+    return SourceText(decoded, path), diags
