@@ -408,6 +408,7 @@ async def test_settings_from_initialization_options_and_configuration_changes(cl
         "previewOnSave",
         "previewDir",
         "pipelineTimeout",
+        "maxFileSize",
     }
     client.workspace_did_change_configuration(
         lsp.DidChangeConfigurationParams(settings={"tileLsp": {"optLevel": 1, "lineinfo": False, "previewDir": "out"}})
