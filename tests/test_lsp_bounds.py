@@ -183,3 +183,40 @@ def test_item_cache_is_thread_safe_under_concurrent_pins_and_puts():
     assert not errors
     assert 0 <= cache.unpinned_bytes <= cache.budget
     assert cache.unpinned_bytes == sum(cache.estimate(k) for k in cache._data)  # the tally is exact
+
+
+async def test_notifications_leave_no_state_behind_in_pygls():
+    """pygls keeps the future of every notification its generator builtins handle, forever
+    (~1 KB a didChange); the server's own didOpen/didChange/didClose must not go through them."""
+    import json
+
+    from tile_lsp import server as server_module
+
+    class Sink:
+        def write(self, data: object) -> None:
+            pass
+
+        def close(self) -> None:
+            pass
+
+    server = server_module.TileServer()
+    proto = server.ls.protocol
+    proto.set_writer(Sink())  # type: ignore[arg-type]
+
+    def send(message: dict[str, object]) -> None:
+        proto.handle_message(json.loads(json.dumps({"jsonrpc": "2.0", **message}), object_hook=proto.structure_message))
+
+    send({"id": 1, "method": "initialize", "params": {"processId": None, "rootUri": None, "capabilities": {}}})
+    send({"method": "initialized", "params": {}})
+    uri = "file:///tmp/leak.mlir"
+    text = "entry @k(%a: tile<i32>) {\n  return\n}\n"
+    send({"method": "textDocument/didOpen", "params": {"textDocument": {"uri": uri, "languageId": "mlir", "version": 1, "text": text}}})
+    before = len(proto._request_futures)
+    for version in range(2, 202):
+        where = {"start": {"line": 1, "character": 0}, "end": {"line": 1, "character": 0}}
+        send({"method": "textDocument/didChange", "params": {"textDocument": {"uri": uri, "version": version}, "contentChanges": [{"range": where, "text": " "}]}})
+    send({"method": "textDocument/didClose", "params": {"textDocument": {"uri": uri}}})
+    assert len(proto._request_futures) - before <= 1
+    for task in list(server.pending.values()):
+        task.cancel()
+    server.analysis_pool.shutdown(wait=True)

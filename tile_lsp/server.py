@@ -31,7 +31,6 @@ from typing import Any, TypeVar, cast
 from urllib.parse import unquote, urlparse
 
 from lsprotocol import types as lsp
-from pygls.exceptions import JsonRpcContentModified
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
@@ -112,23 +111,25 @@ class _OwnTextProtocol(LanguageServerProtocol):
     """pygls's protocol without its text documents: the server keeps its own (`tile_lsp.textsync`
     through `_open_or_change`). pygls's TextDocument breaks lines with `str.splitlines` (at \f,
     U+2028, ... too), so edits after a form feed landed a line too high; and an update it failed
-    skipped our didChange handler."""
+    skipped our didChange handler. Plain functions, not pygls's generators: pygls keeps the
+    future of every notification a generator handles (`_request_futures`, never emptied): ~1 KB
+    for each didChange, for the life of the server. (Our did* handlers are plain functions.)"""
 
     def _user(self, method: str, params: Any) -> Any:
-        if (handler := self.fm.features.get(method)) is not None:
-            yield handler, (params,), None
+        handler = self.fm.features.get(method)
+        return handler(params) if handler is not None else None
 
     @lsp_method(lsp.TEXT_DOCUMENT_DID_OPEN)
     def lsp_text_document__did_open(self, params: lsp.DidOpenTextDocumentParams) -> Any:
-        yield from self._user(lsp.TEXT_DOCUMENT_DID_OPEN, params)
+        return self._user(lsp.TEXT_DOCUMENT_DID_OPEN, params)
 
     @lsp_method(lsp.TEXT_DOCUMENT_DID_CHANGE)
     def lsp_text_document__did_change(self, params: lsp.DidChangeTextDocumentParams) -> Any:
-        yield from self._user(lsp.TEXT_DOCUMENT_DID_CHANGE, params)
+        return self._user(lsp.TEXT_DOCUMENT_DID_CHANGE, params)
 
     @lsp_method(lsp.TEXT_DOCUMENT_DID_CLOSE)
     def lsp_text_document__did_close(self, params: lsp.DidCloseTextDocumentParams) -> Any:
-        yield from self._user(lsp.TEXT_DOCUMENT_DID_CLOSE, params)
+        return self._user(lsp.TEXT_DOCUMENT_DID_CLOSE, params)
 
 
 class TileServer:
@@ -183,17 +184,18 @@ class TileServer:
         is the document's version when the request came (None: not open). A $/cancelRequest
         cancels the handler's task (pygls): it answers RequestCancelled at once, and `cancelled()`
         turns true for the work's checkpoints (a job not started yet does not start). With
-        `drop_superseded`, a job whose version was superseded before it started answers
-        ContentModified instead (clients ask again for the new version: semantic tokens, code
-        actions), so a client that does not cancel cannot queue up work on stale versions. A
-        failure logs to the client and answers `default()`."""
+        `drop_superseded`, a job whose version was superseded before it started is dropped as
+        if cancelled (RequestCancelled: clients ask again for the new version, as they do for
+        semantic tokens and code actions; ContentModified would be the apter code, but pygls
+        logs a traceback for every such answer), so a client that does not cancel cannot queue
+        up work on stale versions. A failure logs to the client and answers `default()`."""
 
         def wrap(fn: Callable[..., Any]) -> Callable[..., Any]:
             def job(params: Any, snap: Snapshot | None, flag: threading.Event) -> Any:
                 if flag.is_set():
                     raise Stopped()
                 if drop_superseded and snap is not None and snap.superseded:
-                    raise JsonRpcContentModified(f"{snap.uri} changed (version {snap.version} is superseded)")
+                    raise Stopped()
                 return fn(params, snap, flag.is_set)
 
             @functools.wraps(fn)
@@ -207,8 +209,6 @@ class TileServer:
                     raise
                 except Stopped:
                     raise asyncio.CancelledError() from None
-                except JsonRpcContentModified:
-                    raise
                 except Exception:  # never let one request kill the server
                     self._log_failure()
                     return default()
