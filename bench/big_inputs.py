@@ -1,7 +1,7 @@
 """Big inputs (issue 26): wall time, CPU time and peak RSS of `check`, `compile`, formatting and
 opening the file in the language server, on the files of scripts/make_big_inputs.py.
 
-    .venv/bin/python bench/big_inputs.py [--dir DIR] [--only check,compile,format,open]
+    .venv/bin/python bench/big_inputs.py [--dir DIR] [--only check,compile,format,format-all,open]
         [--files big.mlir,line.mlir] [--timeout S] [--pythonpath PATH] [--json OUT]
 
 Each measurement is a fresh process under /usr/bin/time -v (the daemon off, no unit cache);
@@ -18,6 +18,7 @@ import json
 import os
 import pathlib
 import re
+import signal
 import subprocess
 import sys
 import tempfile
@@ -39,19 +40,22 @@ def timed(argv: list[str], env: dict[str, str], timeout: float) -> dict[str, obj
     """`argv` under /usr/bin/time -v: status, wall and CPU seconds, peak RSS (MB), last output line."""
     cmd = ["/usr/bin/time", "-v", *argv]
     start = time.monotonic()
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            cwd=env.get("PYTHONPATH") or ROOT,  # (`-m`/`-c` put the cwd first on sys.path)
+                            start_new_session=True)
     try:
-        proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=timeout,
-                              cwd=env.get("PYTHONPATH") or ROOT)  # (`-m`/`-c` put the cwd first on sys.path)
+        out, report = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)  # the compile's unit children and ptxas too
+        proc.communicate()
         return {"status": "timeout", "wall_s": round(time.monotonic() - start, 1)}
-    report = proc.stderr
     def field(name: str) -> float:
         m = re.search(rf"{re.escape(name)}: ([\d.:]+)", report)
         return float(m.group(1)) if m and ":" not in m.group(1) else 0.0
     wall = re.search(r"Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): ([\d:.]+)", report)
     parts = [float(p) for p in wall.group(1).split(":")] if wall else [0.0]
     seconds = sum(p * 60 ** i for i, p in enumerate(reversed(parts)))
-    lines = [ln for ln in (proc.stdout + report.split("\tCommand being timed")[0]).splitlines() if ln.strip()]
+    lines = [ln for ln in (out + report.split("\tCommand being timed")[0]).splitlines() if ln.strip()]
     return {
         "status": proc.returncode,
         "wall_s": round(seconds, 2),
@@ -79,13 +83,16 @@ async def _open(path: pathlib.Path, env: dict[str, str], timeout: float) -> dict
         start = time.perf_counter()
         client.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "mlir", "version": 1, "text": text}})
         when, params = await asyncio.wait_for(client.diagnostics_for(uri, 1, 0), timeout)
+        with open(f"/proc/{proc.pid}/stat") as f:  # utime + stime, in clock ticks
+            fields = f.read().rsplit(")", 1)[1].split()
+        cpu = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
         hwm = 0
         with open(f"/proc/{proc.pid}/status") as f:
             for line in f:
                 if line.startswith("VmHWM:"):
                     hwm = int(line.split()[1]) // 1024
         first = params["diagnostics"][0]["message"][:200] if params["diagnostics"] else ""
-        return {"status": 0, "first_diagnostics_s": round(when - start, 2), "peak_mb": hwm,
+        return {"status": 0, "first_diagnostics_s": round(when - start, 2), "cpu_s": round(cpu, 2), "peak_mb": hwm,
                 "diagnostics": len(params["diagnostics"]), "first": first}
     except TimeoutError:
         return {"status": "timeout"}
@@ -93,7 +100,12 @@ async def _open(path: pathlib.Path, env: dict[str, str], timeout: float) -> dict
         await client.stop()
 
 
-FORMAT = "import sys; from tile_lsp.features.formatting import format_text; t = open(sys.argv[1]).read(); r = format_text(t); print('unchanged' if r == t else 'refused' if r is None else 'formatted')"
+# `format`: as the server formats (over tileLsp.maxFileSize: refused); `format-all`: whatever the size.
+FORMAT = (
+    "import sys; from tile_lsp.features import formatting as f; t = open(sys.argv[1]).read(); "
+    "why = sys.argv[2] == 'limit' and getattr(f, 'too_big_to_format', lambda t: None)(t); "
+    "r = None if why else f.format_text(t); print(why or ('unchanged' if r == t else 'not formattable' if r is None else 'formatted'))"
+)
 
 
 def main() -> int:
@@ -120,8 +132,9 @@ def main() -> int:
                 elif what == "compile":
                     got = timed([*exe, "compile", "--no-cache", "--gpu-name", "sm_90a", "-o", os.devnull, str(path)],
                                 env, args.timeout)
-                elif what == "format":
-                    got = timed([sys.executable, "-c", FORMAT, str(path)], env, args.timeout)
+                elif what in ("format", "format-all"):
+                    mode = "limit" if what == "format" else "all"
+                    got = timed([sys.executable, "-c", FORMAT, str(path), mode], env, args.timeout)
                 else:
                     got = asyncio.run(_open(path, env, args.timeout))
                 row = {"file": name, "command": what, **got}
