@@ -44,7 +44,7 @@ DISK_LIMIT_BYTES = 512 << 20  # the cache directory is pruned (least recently us
 PRUNE_EVERY = 32  # writes between two size checks of the directory
 _ASSERT = re.compile(r"\bassert\b")
 # A comment, or a string (kept: `//` inside one is not a comment).
-_COMMENT = re.compile(r'("(?:[^"\\\n]|\\.)*")|//[^\n]*')
+_COMMENT = re.compile(r'("(?:[^"\\\n]|\\.)*")|//[^\n\r]*')  # a lone CR ends a comment (MLIR's lexer)
 _SYMBOL = re.compile(r"@([A-Za-z_][\w$.]*)")
 _LOC = re.compile(r'"((?:[^"\\]|\\.)*)":(\d+):(\d+)')
 _PTX_LOC = re.compile(r"^(\s*\.loc\s+\d+\s+)(\d+)", re.MULTILINE)

@@ -9,6 +9,7 @@ import re
 
 # A line that starts a top-level item (indentation allowed: items sit inside a module).
 _MODULE_START = re.compile(r"[ \t]*cuda_tile\.module\b[^\n{]*\{")
+_LONE_CR = re.compile(r"\r(?!\n)")
 
 
 def split_items(text: str) -> tuple[list[tuple[str, int, int]], tuple[int, int] | None] | None:
@@ -18,6 +19,8 @@ def split_items(text: str) -> tuple[list[tuple[str, int, int]], tuple[int, int] 
     Runs on every keystroke over the whole document, so it scans with str.find (C speed)
     and looks at the few lines that can start something, not at every character.
     """
+    if "\r" in text and _LONE_CR.search(text):
+        return None  # a lone CR ends a line (and a comment) where this scan sees none: parse whole
     if "// -----" in text or '"cuda_tile.' in text or _line_starting_with(text, ("#", "!", "module")):
         return None
     module_lines = _lines_starting_with(text, ("cuda_tile.module",))

@@ -43,7 +43,9 @@ log = logging.getLogger("tile_lsp")
 EarlyHook = Callable[[list[Diagnostic]], None]
 # Dialects the llvm stage takes as they are; anything else in the input starts at the nvvm stage.
 _LLVM_LEVEL = ("llvm", "nvvm")
-_CUDA_TILE = re.compile(r"^[^/\n]*?\bcuda_tile\.|^\s*entry\b", re.MULTILINE)
+_LONE_CR = re.compile(r"\r(?!\n)")
+# (A lone CR ends a comment, as in MLIR's lexer: a line start here is also just after one.)
+_CUDA_TILE = re.compile(r"(?:^|(?<=\r))[^/\n\r]*?\bcuda_tile\.|^\s*entry\b", re.MULTILINE)
 # Work of this process for the time ptxas runs, after the stage texts are in (None: none). The
 # editor's worker collects its garbage there (tile_lsp.background): the IR is let go before
 # ptxas starts (`_release_ir`), and no printing child is alive to copy the pages a collection
@@ -215,6 +217,11 @@ def compile_source(
         from tile_lsp.compiler.textio import blank_bom
 
         source = SourceText(blank_bom(source.text), source.path)
+    if "\r" in source.text and _LONE_CR.search(source.text):
+        # A lone CR ends a line (LSP; MLIR's lexer ends a comment there); the item splitter, the
+        # units' cache keys and the stages' line maps read lines at "\n": they get the same text
+        # with "\n" there (every offset stays, so diagnostics are where they were).
+        source = SourceText(_LONE_CR.sub("\n", source.text), source.path)
     if max_size is not None and len(source.text) * 4 > max_size and (size := limits.size_of(source.text)) > max_size:
         refused = CompileResult(source, options, emit)
         message = (

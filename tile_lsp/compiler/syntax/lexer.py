@@ -41,7 +41,7 @@ KIND_NAMES = {
 
 _TOKEN_RE = re.compile(
     r"""
-    (?:\s+|//[^\n]*)*+                              # trivia, skipped (possessive: never re-lexed)
+    (?:\s+|//[^\n\r]*)*+                              # trivia, skipped (possessive: never re-lexed)
     (?:
       ([A-Za-z_][\w$.]*)                            # 1 BARE
     | (%[A-Za-z_$.\-0-9][\w$.\-]*(?:\#\d+)?)          # 2 VALUE
