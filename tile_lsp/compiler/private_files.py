@@ -95,9 +95,10 @@ def write_private(path: str, data: bytes) -> str:
     return path
 
 
-def read_private(path: str, limit: int | None = None) -> bytes | None:
-    """The bytes of `path` if it is a regular file of this user's (not a link) and, with `limit`,
-    no larger than that; None otherwise (missing, someone else's, a link, too big)."""
+def read_private(path: str, limit: int | None = None, *, forbidden_mode: int = 0o022) -> bytes | None:
+    """The bytes of `path` if it is a regular file of this user's (not a link), none of whose
+    `forbidden_mode` bits are set (default: nobody else may write it) and, with `limit`, no
+    larger than that; None otherwise (missing, someone else's, a link, too big)."""
     flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
         fd = os.open(path, flags)
@@ -105,13 +106,13 @@ def read_private(path: str, limit: int | None = None) -> bytes | None:
         return None
     try:
         st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode) or st.st_uid != os.geteuid() or st.st_mode & 0o022:
+        if not stat.S_ISREG(st.st_mode) or st.st_uid != os.geteuid() or st.st_mode & forbidden_mode:
             return None
         if limit is not None and st.st_size > limit:
             return None
         with os.fdopen(fd, "rb") as f:
             fd = -1
-            return f.read()
+            return f.read() if limit is None else f.read(limit + 1)[:limit]
     finally:
         if fd >= 0:
             os.close(fd)
@@ -120,18 +121,4 @@ def read_private(path: str, limit: int | None = None) -> bytes | None:
 def read_secret(path: str, limit: int = 4096) -> bytes | None:
     """The bytes of `path` if only this user can read it: a regular file of this user's (not a
     link), mode without any group or other bits (0600, 0400), at most `limit` bytes; else None."""
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
-    try:
-        fd = os.open(path, flags)
-    except OSError:
-        return None
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode) or st.st_uid != os.geteuid() or st.st_mode & 0o077 or st.st_size > limit:
-            return None
-        with os.fdopen(fd, "rb") as f:
-            fd = -1
-            return f.read(limit + 1)[: limit]
-    finally:
-        if fd >= 0:
-            os.close(fd)
+    return read_private(path, limit, forbidden_mode=0o077)
