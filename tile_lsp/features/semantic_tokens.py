@@ -345,17 +345,9 @@ def comment_tokens(text: str, toks: lexer.Tokens) -> list[Rel]:
         if j >= 0 and pos < ends[j]:  # inside a string token
             pos = text.find("//", ends[j])
             continue
-        end = text.find("\n", pos)
-        end = len(text) if end < 0 else end
-        at = pos
-        while True:  # a comment runs to "\n"; a lone "\r" inside it ends an LSP line: one token a line
-            cr = text.find("\r", at, end)
-            stop = end if cr < 0 else cr
-            if stop > at:
-                out.append((at, stop - at, "comment", ()))
-            if cr < 0:
-                break
-            at = cr + 1
+        found = _LINE_BREAK.search(text, pos)  # a comment ends at "\n" or "\r", as the lexer's does
+        end = len(text) if found is None else found.start()
+        out.append((pos, end - pos, "comment", ()))
         pos = text.find("//", end)
     return out
 
