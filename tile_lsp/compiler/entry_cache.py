@@ -338,14 +338,7 @@ def compiler_fingerprint(refresh: bool = False) -> str:
 def _ptxas_identity(options: CompileOptions) -> str:
     from tile_lsp.compiler.backend.ptxas import find_ptxas
 
-    path = find_ptxas(options)
-    if path is None:
-        return "none"
-    try:
-        st = os.stat(path)
-    except OSError:
-        return path
-    return f"{path}:{st.st_size}:{st.st_mtime_ns}"
+    return _file_identity(find_ptxas(options))
 
 
 # -- cutting a file into units ----------------------------------------------------------------
@@ -426,7 +419,11 @@ def _libdevice_identity() -> str:
     broken one fails the units that call it, which must compile again once there is a good one)."""
     from tile_lsp.compiler.backend.cuda_tools import find_libdevice
 
-    path = find_libdevice()
+    return _file_identity(find_libdevice())
+
+
+def _file_identity(path: str | None) -> str:
+    """A tool's or library's part of a cache key: its path, size and modification time."""
     if path is None:
         return "none"
     try:
