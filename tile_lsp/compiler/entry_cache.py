@@ -399,6 +399,15 @@ def masked_source(source: SourceText, unit: Unit, blank: str) -> SourceText:
     return SourceText("".join(pieces), source.path)
 
 
+def unit_lines(unit: Unit) -> list[int]:
+    """The 0-based lines of the file that `unit`'s segments cover, in order."""
+    lines: list[int] = []
+    for seg in unit.segments:
+        first = max(seg.line, lines[-1] + 1) if lines else seg.line
+        lines.extend(range(first, seg.line + seg.text.count("\n") + 1))
+    return lines
+
+
 def unit_key(context: str, unit: Unit) -> str:
     """The cache key of `unit`: its shape (its code lines, comments and trailing blanks cut), so
     an edit that only touches comments or blank lines finds the unit compiled; a positional
@@ -504,7 +513,7 @@ def compile_by_entry(
             masked = masked_source(source, unit, blank)
             res = compile_whole(
                 masked, options, unit_emit, provenance=provenance, before_ptxas=hook, beside_ptxas=beside,
-                link_object=len(units) > 1,
+                link_object=len(units) > 1, ref_lines=unit_lines(unit),
             )
             return _unit_result(res, unit, time.perf_counter() - t0, keep_cubin=len(units) == 1)
 
@@ -608,11 +617,9 @@ def _unit_result(res: CompileResult, unit: Unit, seconds: float, keep_cubin: boo
     stages = []
     link: bytes | None = None
     for out in res.stages:
-        if out.name == "cuda_tile":  # the masked text: keep the line map of the unit's own lines
-            refs = None
-            if out.line_refs is not None:
-                mine = {line for seg in unit.segments for line in range(seg.line, seg.line + seg.text.count("\n") + 1)}
-                refs = [ref if i in mine else None for i, ref in enumerate(out.line_refs)]
+        if out.name == "cuda_tile":  # the masked text: the refs of the unit's own lines only
+            # (`ref_lines`; each ref names its line, where `relocate` and the merge place it)
+            refs = None if out.line_refs is None else [r for r in out.line_refs if r is not None]
             out = replace(out, text="", line_refs=refs)
         elif out.data is not None and not keep_cubin:
             if out.name == "cubin" and res.link_object:

@@ -132,9 +132,9 @@ def _cuda_tile_stage(
         refs = [None] * count
         for r in results:
             own = next((s.line_refs for s in r.stages if s.name == "cuda_tile"), None) or []
-            for i, ref in enumerate(own[:count]):
-                if ref is not None and refs[i] is None:
-                    refs[i] = ref
+            for ref in own:  # (a unit keeps the refs of its own lines, each naming its line)
+                if ref is not None and 0 <= ref.line < count and refs[ref.line] is None:
+                    refs[ref.line] = ref
         index = SourceIndex(source)
         for i in range(count):
             if refs[i] is None:

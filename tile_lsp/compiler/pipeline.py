@@ -12,7 +12,7 @@ import logging
 import re
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -250,12 +250,15 @@ def compile_whole(
     before_ptxas: Callable[[CompileResult], None] | None = None,
     beside_ptxas: Callable[[], None] | None = None,
     link_object: bool = False,
+    ref_lines: Sequence[int] | None = None,
 ) -> CompileResult:
     """`compile_source` on the whole text at once, without units or caches; `before_ptxas` is
     called with the result so far just before the cubin stage (ptxas) runs, `beside_ptxas`
     while ptxas runs (before `BESIDE_PTXAS`; not at all when no ptxas runs). `link_object`:
     where the PTX is `ptxas.linkable`, the cubin stage is an object for nvlink
-    (`CompileResult.link_object`; a unit of a file whose cubin is linked from its units')."""
+    (`CompileResult.link_object`; a unit of a file whose cubin is linked from its units').
+    `ref_lines`: the 0-based lines whose cuda_tile-stage refs are made (a unit's own lines in its
+    masked copy of the file, a ref each, in order; None: one per line of the file)."""
     result = CompileResult(source, options, emit)
     if emit not in EMITS:
         DiagnosticSink("options", result.diagnostics).error(_file_start(source), f"unknown --emit stage '{emit}'")
@@ -268,7 +271,7 @@ def compile_whole(
         )
         return result
     if detect_start(source) == "cuda_tile":
-        run = _start_cuda_tile(result, provenance)
+        run = _start_cuda_tile(result, provenance, ref_lines)
         if run is None:
             return result
     else:
@@ -325,7 +328,7 @@ def _start_upstream(result: CompileResult, provenance: bool) -> _Run | None:
     return run
 
 
-def _start_cuda_tile(result: CompileResult, provenance: bool) -> _Run | None:
+def _start_cuda_tile(result: CompileResult, provenance: bool, ref_lines: Sequence[int] | None = None) -> _Run | None:
     """Parse and verify Tile IR with the front end (its diagnostics stop the run: stage
     cuda_tile); the run's first output is the cuda_tile text itself, every line its own source."""
     from tile_lsp.compiler.document import parse_document
@@ -356,8 +359,8 @@ def _start_cuda_tile(result: CompileResult, provenance: bool) -> _Run | None:
     result.target = options.target
     refs: list[SourceRef | None] | None = None
     if index is not None:
-        starts = source.line_starts()
-        refs = [index.ref(source.path, line + 1, 1) for line in range(len(starts))]
+        lines = range(len(source.line_starts())) if ref_lines is None else ref_lines
+        refs = [index.ref(source.path, line + 1, 1) for line in lines]
     output = StageOutput("cuda_tile", source.text, time.perf_counter() - started, line_refs=refs)
     result.stages.append(output)
     return run
