@@ -82,6 +82,9 @@ AHEAD_HANDOVER_S = 0.05  # an edit's front-end analysis waits at most this for i
 COLLECT_AFTER_DROPPED = 16 << 20
 log = logging.getLogger("tile_lsp")
 SETTINGS_REQUEST = "tileLsp/settings"  # custom request: the settings in force, as JSON
+# custom request {uri} -> {uri, version, text} (null: not open): the server's own copy of a
+# document, for clients and fuzzers to check that text sync agrees with the editor's
+DOCUMENT_TEXT_REQUEST = "tileLsp/documentText"
 # server -> client: {uri, version, state, seconds}, see TileServer._status
 PIPELINE_STATUS_NOTIFICATION = "tileLsp/pipelineStatus"
 VIEW_STAGE_REQUEST = "tileLsp/viewStage"  # {uri, stage} -> {output, stage, seconds, ok, diagnostics}
@@ -761,6 +764,12 @@ class TileServer:
         def current_settings(params: Any) -> dict[str, Any]:
             """The settings in force, for clients and tests to confirm what the server took."""
             return dataclasses.asdict(self.session.settings)
+
+        @ls.feature(DOCUMENT_TEXT_REQUEST)
+        def document_text(params: Any) -> dict[str, Any] | None:
+            uri = _field(params, "uri")
+            snap = self.session.get(uri) if isinstance(uri, str) else None
+            return None if snap is None else {"uri": snap.uri, "version": snap.version, "text": snap.text}
 
         @ls.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
         def did_open(params: lsp.DidOpenTextDocumentParams) -> None:

@@ -99,6 +99,12 @@ class _Editor:
         plain = [((e.range.start.line, e.range.start.character, e.range.end.line, e.range.end.character), e.new_text) for e in edits]
         assert text_model.apply_edits(self.text, plain, self.encoding) == expected
 
+    async def server_holds_its_text(self) -> None:
+        """tileLsp/documentText: the server's copy is the client's text, version and all."""
+        got = await self.client.protocol.send_request_async("tileLsp/documentText", {"uri": self.uri})
+        got = got if isinstance(got, dict) else {k: getattr(got, k) for k in ("uri", "version", "text")}
+        assert (got["version"], got["text"]) == (self.version, self.text)
+
     def offset(self, pos: lsp.Position) -> int:
         return text_model.offset_of(self.text, pos.line, pos.character, self.encoding)
 
@@ -121,6 +127,7 @@ async def test_incremental_edits_after_odd_line_breaks_then_format(client: Langu
     ed.change((at, at, "\r"))  # a lone \r: a new line for LSP
     ed.replace("\U0001f600", "\U0001f9ea", after="// the end")
     await until_published(log, uri, ed.version, lambda d: True)
+    await ed.server_holds_its_text()
 
     await ed.formats_as_its_text()
 
@@ -183,6 +190,9 @@ async def test_incremental_edits_after_odd_line_breaks_then_format(client: Langu
     assert isinstance(entry, lsp.DocumentSymbol)
     picked = ed.text[ed.offset(entry.selection_range.start) : ed.offset(entry.selection_range.end)]
     assert picked.lstrip("@") == entry.name and ed.text[ed.offset(entry.range.start) :].startswith("entry")
+    await ed.server_holds_its_text()
     await ed.formats_as_its_text()
     client.text_document_did_close(lsp.DidCloseTextDocumentParams(text_document=lsp.TextDocumentIdentifier(uri=uri)))
     await asyncio.sleep(0)
+    closed = await client.protocol.send_request_async("tileLsp/documentText", {"uri": uri})
+    assert closed is None  # (not open: no text)
