@@ -23,7 +23,8 @@ codeLens, implementation, tileLsp/viewStage, didSave; some requests get a `$/can
 Checks (each a count, with samples):
   crash             the server process exited during the run
   error_response    a JSON-RPC error that is not RequestCancelled/ContentModified for a
-                    request we cancelled
+                    request we cancelled, nor ContentModified for a request whose document
+                    was edited after it was sent (counted in the table's "modif" column)
   unanswered        a request not answered within --request-timeout (default 30 s)
   handler_exception a traceback/"Error" in window/logMessage, window/showMessage or stderr
   invalid_range     a range in a response or a publish that is not a position of the text the
@@ -100,6 +101,7 @@ WORDS_EXTRA = [
 PIPELINE_SOURCES = {f"tile-lsp({s})" for s in ("tileaa", "gpu", "nvvm", "llvm", "llvm-ir", "ptx", "cubin")}
 SEVERITY = {"error": 1, "warning": 2, "note": 3, "remark": 4}
 CANCELLED_CODES = (-32800, -32801)  # RequestCancelled, ContentModified
+CONTENT_MODIFIED = -32801
 LATENCY_EXEMPT = {"textDocument/formatting", "initialize", "shutdown"}
 # These answer from the finished compile of the version, waiting for it when it is not cached.
 WAITS_FOR_COMPILE = {"textDocument/codeLens", "tileLsp/viewStage", "textDocument/implementation"}
@@ -414,6 +416,7 @@ class Fuzzer:
         self.latency: dict[str, list[float]] = defaultdict(list)
         self.errors_by_method: Counter[str] = Counter()
         self.cancelled_by_method: Counter[str] = Counter()
+        self.content_modified: Counter[str] = Counter()  # ContentModified for a version edited since
         self.refused: Counter[str] = Counter()
         self.edit_kinds: Counter[str] = Counter()
         self.requests_sent: Counter[str] = Counter()
@@ -535,6 +538,10 @@ class Fuzzer:
             code = error.get("code")
             if pending.cancel_sent and code in CANCELLED_CODES:
                 self.cancelled_by_method[pending.method] += 1
+                return
+            doc = self.docs.get(pending.uri) if pending.uri else None
+            if code == CONTENT_MODIFIED and doc is not None and pending.version is not None and doc.version > pending.version:
+                self.content_modified[pending.method] += 1  # (an edit came after it: LSP's answer for stale work)
                 return
             if pending.method == "textDocument/rename" and any(r in str(error.get("message")) for r in RENAME_REFUSALS):
                 self.refused[f"rename: {error.get('message')}"[:120]] += 1
@@ -1459,7 +1466,7 @@ class Fuzzer:
             methods[m] = {
                 "count": len(values), "p50_ms": round(percentile(values, 0.5) * 1000, 1), "p95_ms": round(percentile(values, 0.95) * 1000, 1),
                 "max_ms": round(max(values, default=0) * 1000, 1), "errors": self.errors_by_method.get(m, 0),
-                "cancelled": self.cancelled_by_method.get(m, 0),
+                "cancelled": self.cancelled_by_method.get(m, 0), "content_modified": self.content_modified.get(m, 0),
             }
             if m not in LATENCY_EXEMPT and values and (methods[m]["p95_ms"] > 100 or methods[m]["max_ms"] > 2000):
                 why = " (waits for the version's compile by design)" if m in WAITS_FOR_COMPILE else ""
@@ -1622,9 +1629,9 @@ def summary(rep: dict[str, Any]) -> str:
                f"(pipeline {'off' if opts['no_pipeline'] else 'on'}, {'burst' if opts['burst'] else str(opts['rate']) + ' edits/s'}; "
                f"load avg {', '.join(f'{x:.1f}' for x in rep['load_avg'])} on {rep['cpus']} CPUs)")
     out.append("edit kinds: " + ", ".join(f"{k} {v}" for k, v in sorted(rep["edit_kinds"].items(), key=lambda kv: -kv[1])))
-    out.append(f"{'method':36} {'count':>6} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>9} {'err':>4} {'canc':>5}")
+    out.append(f"{'method':36} {'count':>6} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>9} {'err':>4} {'canc':>5} {'modif':>5}")
     for m, s in rep["methods"].items():
-        out.append(f"{m:36} {s['count']:6d} {s['p50_ms']:8.1f} {s['p95_ms']:8.1f} {s['max_ms']:9.1f} {s['errors']:4d} {s['cancelled']:5d}")
+        out.append(f"{m:36} {s['count']:6d} {s['p50_ms']:8.1f} {s['p95_ms']:8.1f} {s['max_ms']:9.1f} {s['errors']:4d} {s['cancelled']:5d} {s['content_modified']:5d}")
     out.append(f"requests skipped (backlog): {rep['requests_skipped_backlog']}; server->client requests: {rep['server_requests']}")
     out.append(f"RSS KiB: {rep['rss_kib']}; children: {rep['children']}; orphans: {len(rep['orphans'])}")
     out.append(f"text checks: {rep['text_checks']['count']} ({rep['text_checks']['mode']}); documents reopened after a mismatch: "

@@ -31,6 +31,7 @@ from typing import Any, TypeVar, cast
 from urllib.parse import unquote, urlparse
 
 from lsprotocol import types as lsp
+from pygls.exceptions import JsonRpcContentModified
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
@@ -110,6 +111,10 @@ def uri_to_path(uri: str) -> str:
     return unquote(parsed.path) if parsed.scheme == "file" else uri
 
 
+class Superseded(Exception):
+    """A request's document changed before its work began: answered ContentModified."""
+
+
 class _OwnTextProtocol(LanguageServerProtocol):
     """pygls's protocol without its text documents: the server keeps its own (`tile_lsp.textsync`
     through `_open_or_change`). pygls's TextDocument breaks lines with `str.splitlines` (at \f,
@@ -117,6 +122,17 @@ class _OwnTextProtocol(LanguageServerProtocol):
     skipped our didChange handler. Plain functions, not pygls's generators: pygls keeps the
     future of every notification a generator handles (`_request_futures`, never emptied): ~1 KB
     for each didChange, for the life of the server. (Our did* handlers are plain functions.)"""
+
+    def _send_handler_result(self, future: Any, *, msg_id: Any) -> None:
+        """As pygls's, but a request dropped because its document changed (`Superseded`) is
+        answered ContentModified without the traceback pygls logs for every error answer (the
+        LSP answer for a result made stale by an edit: VS Code and Neovim ask again, silently)."""
+        if not future.cancelled() and isinstance(future.exception(), Superseded):
+            self._request_futures.pop(msg_id, None)
+            error = JsonRpcContentModified("the document changed before this request was served")
+            self._send_response(msg_id, error=error.to_response_error())
+            return
+        super()._send_handler_result(future, msg_id=msg_id)
 
     def _user(self, method: str, params: Any) -> Any:
         handler = self.fm.features.get(method)
@@ -187,10 +203,9 @@ class TileServer:
         is the document's version when the request came (None: not open). A $/cancelRequest
         cancels the handler's task (pygls): it answers RequestCancelled at once, and `cancelled()`
         turns true for the work's checkpoints (a job not started yet does not start). With
-        `drop_superseded`, a job whose version was superseded before it started is dropped as
-        if cancelled (RequestCancelled: clients ask again for the new version, as they do for
-        semantic tokens and code actions; ContentModified would be the apter code, but pygls
-        logs a traceback for every such answer), so a client that does not cancel cannot queue
+        `drop_superseded`, a job whose version was superseded before it started is dropped and
+        answered ContentModified (`Superseded`: clients ask again for the new version, as they
+        do for semantic tokens and code actions), so a client that does not cancel cannot queue
         up work on stale versions. A failure logs to the client and answers `default()`."""
 
         def wrap(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -198,7 +213,7 @@ class TileServer:
                 if flag.is_set():
                     raise Stopped()
                 if drop_superseded and snap is not None and snap.superseded:
-                    raise Stopped()
+                    raise Superseded()
                 return fn(params, snap, flag.is_set)
 
             @functools.wraps(fn)
@@ -212,6 +227,8 @@ class TileServer:
                     raise
                 except Stopped:
                     raise asyncio.CancelledError() from None
+                except Superseded:
+                    raise
                 except Exception:  # never let one request kill the server
                     self._log_failure()
                     return default()

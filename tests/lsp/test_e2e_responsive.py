@@ -5,6 +5,8 @@ requests honour $/cancelRequest, and the server's memory stays bounded over many
   computed is answered first (tokens ran on the event loop and rescanned the line per token:
   a hover waited for all of it, seconds to minutes).
 - Semantic tokens cancelled at once answer RequestCancelled (the handler ran to its end).
+- Semantic tokens of a version an edit superseded before their turn came answer ContentModified
+  (the client did not cancel; the work is not done for a text nobody will see).
 - RSS (/proc/<pid>/status VmRSS) after 400 edits inside one gemm entry, each followed by its
   diagnostics and semantic tokens, is within 1.5x of the RSS after the first 100 (every edit's
   parse and tokens stayed cached: 1.98x here; issue 26's 5,500 edits kept 1.2 GB). The
@@ -22,7 +24,7 @@ import pytest
 import pytest_lsp
 from lsp_helpers import record_publishes, until_published
 from lsprotocol import types as lsp
-from pygls.exceptions import JsonRpcRequestCancelled
+from pygls.exceptions import JsonRpcContentModified, JsonRpcException, JsonRpcRequestCancelled
 from pytest_lsp import ClientServerConfig, LanguageClient
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -73,6 +75,32 @@ async def test_a_hover_is_answered_while_semantic_tokens_run(client: LanguageCli
     result = await tokens
     assert hover is not None and result is not None and len(result.data) >= 5 * 5 * OPS
     assert done["hover"] < done["tokens"]
+    client.text_document_did_close(lsp.DidCloseTextDocumentParams(text_document=doc))
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_semantic_tokens_of_a_superseded_version_answer_content_modified(client: LanguageClient):
+    uri = "file:///tmp/responsive_superseded.mlir"
+    text = _long_line(name="s")
+    await _open(client, uri, text)
+    doc = lsp.TextDocumentIdentifier(uri=uri)
+    params = lsp.SemanticTokensParams(text_document=doc)
+    busy = asyncio.ensure_future(client.text_document_semantic_tokens_full_async(params))  # (the request thread)
+    await asyncio.sleep(0.01)
+    queued = asyncio.ensure_future(client.text_document_semantic_tokens_full_async(params))
+    await asyncio.sleep(0.01)
+    client.text_document_did_change(
+        lsp.DidChangeTextDocumentParams(
+            text_document=lsp.VersionedTextDocumentIdentifier(uri=uri, version=2),
+            content_changes=[lsp.TextDocumentContentChangeWholeDocument(text=text + "// edited\n")],
+        )
+    )
+    with pytest.raises(JsonRpcException) as answer:
+        await queued
+    assert answer.value.code == JsonRpcContentModified.CODE  # (pygls's client maps no class to it)
+    assert (await busy) is not None  # (it had started: it runs to its end)
+    again = await client.text_document_semantic_tokens_full_async(params)
+    assert again is not None and len(again.data) >= 5 * 5 * OPS
     client.text_document_did_close(lsp.DidCloseTextDocumentParams(text_document=doc))
 
 
