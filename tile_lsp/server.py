@@ -27,7 +27,7 @@ import time
 import traceback
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar, cast
+from typing import Any
 from urllib.parse import unquote, urlparse
 
 from lsprotocol import types as lsp
@@ -89,7 +89,6 @@ DOCUMENT_TEXT_REQUEST = "tileLsp/documentText"
 # server -> client: {uri, version, state, seconds}, see TileServer._status
 PIPELINE_STATUS_NOTIFICATION = "tileLsp/pipelineStatus"
 VIEW_STAGE_REQUEST = "tileLsp/viewStage"  # {uri, stage} -> {output, stage, seconds, ok, diagnostics}
-F = TypeVar("F", bound=Callable[..., Any])
 
 _COMPLETION_KIND = {
     "op": lsp.CompletionItemKind.Function,
@@ -165,6 +164,10 @@ class TileServer:
         # Expensive requests (semantic tokens, references, completion, code actions), one at a
         # time off the loop: hovers, edits and $/cancelRequest are read meanwhile (`off_loop`).
         self.request_pool = ThreadPoolExecutor(1, thread_name_prefix="tile-lsp-request")
+        # Quick requests (hover, definition, highlights, symbols, folding, rename), one at a time
+        # on a thread of their own: one that must wait for its version's analysis (the analysis
+        # thread is making it) blocks neither the loop nor the expensive requests' thread.
+        self.quick_pool = ThreadPoolExecutor(1, thread_name_prefix="tile-lsp-quick")
         self._collected_at = 0  # the item cache's dropped_bytes at the last full collection
         self.pending: dict[str, asyncio.Task[None]] = {}
         self.last_edit: dict[str, float] = {}  # uri -> when its latest version came (monotonic)
@@ -179,24 +182,13 @@ class TileServer:
         self._register()
 
     # -- plumbing ----------------------------------------------------------------
-    def guarded(self, default: Callable[[], object]) -> Callable[[F], F]:
-        """A handler that fails logs the traceback to the client and returns `default()`."""
-
-        def wrap(fn: F) -> F:
-            @functools.wraps(fn)
-            def run(*args: Any) -> Any:
-                try:
-                    return fn(*args)
-                except Exception:  # never let one request kill the server
-                    self._log_failure()
-                    return default()
-
-            return cast(F, run)
-
-        return wrap
-
     def off_loop(
-        self, default: Callable[[], object], *, drop_superseded: bool = False
+        self,
+        default: Callable[[], object],
+        *,
+        drop_superseded: bool = False,
+        quick: bool = False,
+        passthrough: tuple[type[Exception], ...] = (),
     ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         """An expensive request handler `fn(params, snap, cancelled)`, run on the request thread
         so that the loop keeps reading and answering (hovers, didChange, $/cancelRequest); `snap`
@@ -206,7 +198,10 @@ class TileServer:
         `drop_superseded`, a job whose version was superseded before it started is dropped and
         answered ContentModified (`Superseded`: clients ask again for the new version, as they
         do for semantic tokens and code actions), so a client that does not cancel cannot queue
-        up work on stale versions. A failure logs to the client and answers `default()`."""
+        up work on stale versions. `quick`: on the quick requests' thread (`quick_pool`), not the
+        expensive ones'. A failure logs to the client and answers `default()`; an exception of a
+        `passthrough` class is pygls's to answer (an error the editor shows: a refused rename).
+        A request without a text document (workspace/symbol) gets `snap` None."""
 
         def wrap(fn: Callable[..., Any]) -> Callable[..., Any]:
             def job(params: Any, snap: Snapshot | None, flag: threading.Event) -> Any:
@@ -219,15 +214,19 @@ class TileServer:
             @functools.wraps(fn)
             async def run(params: Any) -> Any:
                 flag = threading.Event()
-                snap = self.snapshot(params.text_document.uri)
+                document = getattr(params, "text_document", None)
+                snap = self.snapshot(document.uri) if document is not None else None
+                pool = self.quick_pool if quick else self.request_pool
                 try:
-                    return await asyncio.get_running_loop().run_in_executor(self.request_pool, job, params, snap, flag)
+                    return await asyncio.get_running_loop().run_in_executor(pool, job, params, snap, flag)
                 except asyncio.CancelledError:
                     flag.set()
                     raise
                 except Stopped:
                     raise asyncio.CancelledError() from None
                 except Superseded:
+                    raise
+                except passthrough:
                     raise
                 except Exception:  # never let one request kill the server
                     self._log_failure()
@@ -816,9 +815,8 @@ class TileServer:
             ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
         @ls.feature(lsp.TEXT_DOCUMENT_HOVER)
-        @self.guarded(none)
-        def on_hover(params: lsp.HoverParams) -> lsp.Hover | None:
-            snap = self.snapshot(params.text_document.uri)
+        @self.off_loop(none, quick=True)
+        def on_hover(params: lsp.HoverParams, snap: Snapshot | None, cancelled: Callable[[], bool]) -> lsp.Hover | None:
             if snap is None:
                 return None
             doc = snap.analysis
@@ -835,9 +833,8 @@ class TileServer:
             )
 
         @ls.feature(lsp.TEXT_DOCUMENT_DEFINITION)
-        @self.guarded(empty)
-        def on_definition(params: lsp.DefinitionParams) -> list[lsp.Location]:
-            snap = self.snapshot(params.text_document.uri)
+        @self.off_loop(empty, quick=True)
+        def on_definition(params: lsp.DefinitionParams, snap: Snapshot | None, cancelled: Callable[[], bool]) -> list[lsp.Location]:
             if snap is None:
                 return []
             if stage_links.is_lowered_path(snap.path):
@@ -892,9 +889,10 @@ class TileServer:
                 return []
 
         @ls.feature(lsp.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT)
-        @self.guarded(empty)
-        def on_highlight(params: lsp.DocumentHighlightParams) -> list[lsp.DocumentHighlight]:
-            snap = self.snapshot(params.text_document.uri)
+        @self.off_loop(empty, quick=True)
+        def on_highlight(
+            params: lsp.DocumentHighlightParams, snap: Snapshot | None, cancelled: Callable[[], bool]
+        ) -> list[lsp.DocumentHighlight]:
             if snap is None:
                 return []
             doc = snap.analysis
@@ -908,9 +906,10 @@ class TileServer:
             ]
 
         @ls.feature(lsp.TEXT_DOCUMENT_PREPARE_RENAME)
-        @self.guarded(none)
-        def on_prepare_rename(params: lsp.PrepareRenameParams) -> lsp.PrepareRenamePlaceholder | None:
-            snap = self.snapshot(params.text_document.uri)
+        @self.off_loop(none, quick=True)
+        def on_prepare_rename(
+            params: lsp.PrepareRenameParams, snap: Snapshot | None, cancelled: Callable[[], bool]
+        ) -> lsp.PrepareRenamePlaceholder | None:
             if snap is None:
                 return None
             doc = snap.analysis
@@ -921,8 +920,8 @@ class TileServer:
             return lsp.PrepareRenamePlaceholder(range=proto.to_range(doc.source, span), placeholder=text)
 
         @ls.feature(lsp.TEXT_DOCUMENT_RENAME)
-        def on_rename(params: lsp.RenameParams) -> lsp.WorkspaceEdit | None:
-            snap = self.snapshot(params.text_document.uri)
+        @self.off_loop(none, quick=True, passthrough=(ValueError,))
+        def on_rename(params: lsp.RenameParams, snap: Snapshot | None, cancelled: Callable[[], bool]) -> lsp.WorkspaceEdit | None:
             if snap is None:
                 return None
             doc = snap.analysis
@@ -936,9 +935,10 @@ class TileServer:
             )
 
         @ls.feature(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
-        @self.guarded(empty)
-        def on_document_symbol(params: lsp.DocumentSymbolParams) -> list[lsp.DocumentSymbol]:
-            snap = self.snapshot(params.text_document.uri)
+        @self.off_loop(empty, quick=True)
+        def on_document_symbol(
+            params: lsp.DocumentSymbolParams, snap: Snapshot | None, cancelled: Callable[[], bool]
+        ) -> list[lsp.DocumentSymbol]:
             if snap is None:
                 return []
             doc = snap.analysis
@@ -956,11 +956,15 @@ class TileServer:
             return [convert(s) for s in symbols.document_symbols(doc)]
 
         @ls.feature(lsp.WORKSPACE_SYMBOL)
-        @self.guarded(empty)
-        def on_workspace_symbol(params: lsp.WorkspaceSymbolParams) -> list[lsp.SymbolInformation]:
+        @self.off_loop(empty, quick=True)
+        def on_workspace_symbol(
+            params: lsp.WorkspaceSymbolParams, _: None, cancelled: Callable[[], bool]
+        ) -> list[lsp.SymbolInformation]:
             out: list[lsp.SymbolInformation] = []
             query = params.query.lower()
             for snap in list(self.session.documents.values()):
+                if cancelled():
+                    raise Stopped()
                 doc = snap.analysis
                 for sym, container in symbols.flatten(symbols.document_symbols(doc)):
                     if query in sym.name.lower():
@@ -975,9 +979,8 @@ class TileServer:
             return out
 
         @ls.feature(lsp.TEXT_DOCUMENT_FOLDING_RANGE)
-        @self.guarded(empty)
-        def on_folding(params: lsp.FoldingRangeParams) -> list[lsp.FoldingRange]:
-            snap = self.snapshot(params.text_document.uri)
+        @self.off_loop(empty, quick=True)
+        def on_folding(params: lsp.FoldingRangeParams, snap: Snapshot | None, cancelled: Callable[[], bool]) -> list[lsp.FoldingRange]:
             if snap is None:
                 return []
             return [
