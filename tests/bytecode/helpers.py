@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import glob
 import os
 import pathlib
 import shutil
@@ -46,8 +45,8 @@ def corpus_bytes(name: str) -> bytes:
 
 
 def find_tool(name: str) -> str | None:
-    """NVIDIA's tileirdisasm/tileiras: $TILEIRDISASM/$TILEIRAS, PATH, the nvidia-cuda-tileiras
-    wheel of this interpreter, or the throwaway venv /tmp/nv-venv (see the package README)."""
+    """NVIDIA's tileirdisasm/tileiras: $TILEIRDISASM/$TILEIRAS, PATH, or the nvidia-cuda-tileiras
+    wheel of this interpreter (pyproject's test extra, which `make setup` installs)."""
     env = os.environ.get(name.upper())
     if env and os.access(env, os.X_OK):
         return env
@@ -63,9 +62,6 @@ def find_tool(name: str) -> str | None:
                 return str(cand)
     except ImportError:
         pass
-    for cand in glob.glob(f"/tmp/nv-venv/lib/python3*/site-packages/nvidia/cu13/bin/{name}"):
-        if os.access(cand, os.X_OK):
-            return cand
     return None
 
 
