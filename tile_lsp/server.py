@@ -46,6 +46,7 @@ from tile_lsp.compiler.pipeline import STAGES, detect_start
 from tile_lsp.compiler.source import SourceText, Span
 from tile_lsp.compiler.upstream import is_upstream
 from tile_lsp.features import (
+    bytecode_view,
     code_actions,
     completion,
     formatting,
@@ -780,6 +781,29 @@ class TileServer:
         def current_settings(params: Any) -> dict[str, Any]:
             """The settings in force, for clients and tests to confirm what the server took."""
             return dataclasses.asdict(self.session.settings)
+
+        @ls.feature(bytecode_view.BYTECODE_TEXT_REQUEST)
+        async def bytecode_text(params: Any) -> dict[str, Any]:
+            """{uri}: a bytecode file's text view (tile_lsp/features/bytecode_view.py)."""
+            uri = _field(params, "uri")
+            if not isinstance(uri, str) or not uri.startswith("file:"):
+                return {"error": f"not a file URI: {uri!r}"}
+            path = uri_to_path(uri)
+            return await asyncio.get_running_loop().run_in_executor(self.request_pool, bytecode_view.bytecode_text, path)
+
+        @ls.command(bytecode_view.SAVE_AS_BYTECODE)
+        async def save_as_bytecode(*args: Any) -> dict[str, Any]:
+            """[{uri, path, version?}]: the open document's text written as bytecode to `path`."""
+            params = args[0] if args else {}
+            uri, target, version = (_field(params, k) for k in ("uri", "path", "version"))
+            snap = self.snapshot(uri) if isinstance(uri, str) else None
+            if snap is None:
+                return {"error": f"{uri} is not open"}
+            if not isinstance(target, str):
+                return {"error": "no path to write the bytecode to"}
+            run = functools.partial(bytecode_view.save_as_bytecode, snap.text, snap.path, target,
+                                    version if isinstance(version, str) else None)
+            return await asyncio.get_running_loop().run_in_executor(self.request_pool, run)
 
         @ls.feature(DOCUMENT_TEXT_REQUEST)
         def document_text(params: Any) -> dict[str, Any] | None:
