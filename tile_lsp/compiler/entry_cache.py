@@ -619,7 +619,9 @@ def _unit_result(res: CompileResult, unit: Unit, seconds: float, keep_cubin: boo
     for out in res.stages:
         if out.name == "cuda_tile":  # the masked text: the refs of the unit's own lines only
             # (`ref_lines`; each ref names its line, where `relocate` and the merge place it)
-            refs = None if out.line_refs is None else [r for r in out.line_refs if r is not None]
+            refs: list[SourceRef | None] | None = None
+            if out.line_refs is not None:
+                refs = [r for r in out.line_refs if r is not None]
             out = replace(out, text="", line_refs=refs)
         elif out.data is not None and not keep_cubin:
             if out.name == "cubin" and res.link_object:
