@@ -317,3 +317,25 @@ def test_conformance_whole_files(shared):
         assert_safe(text)
         done += 1
     assert done >= 10
+
+
+def test_big_texts_are_checked_by_tokens_and_comments(monkeypatch: pytest.MonkeyPatch):
+    """Above IR_CHECK_LIMIT the result is proven by its tokens and comments only (one parse,
+    no printouts): the same result as with the IR check, at a fraction of the time."""
+    from tile_lsp.features import formatting
+
+    kernel = (ROOT / "tests" / "data" / "cutile" / "layernorm.mlir").read_text(encoding="utf-8")
+    entries = re.findall(r"^entry @.*?^}\n", kernel, re.M | re.S)
+    messy = "".join(e.replace("  %", "      %", 3).replace(" = ", "   =  ", 5) for e in entries)
+    copies = formatting.IR_CHECK_LIMIT // len(messy) + 1
+    text = "".join(re.sub(r"^entry @(\w+)", rf"entry @\g<1>_{i}", messy, flags=re.M) for i in range(copies))
+    assert len(text) > formatting.IR_CHECK_LIMIT
+    monkeypatch.setattr(formatting, "IR_CHECK_LIMIT", len(text))
+    checked = format_text(text)
+    monkeypatch.setattr(formatting, "IR_CHECK_LIMIT", len(text) - 1)
+    printed = []
+    real = formatting._ir_text
+    monkeypatch.setattr(formatting, "_ir_text", lambda t, p=True: printed.append(p) or real(t, p))
+    fast = format_text(text)
+    assert checked is not None and checked != text and fast == checked
+    assert printed == [False]  # one parse, nothing printed
