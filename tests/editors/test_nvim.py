@@ -207,3 +207,103 @@ def test_nvim_cross_stage_navigation(tmp_path: Path) -> None:
     assert res["ptx_filetype"] == "ptx" and res["ptx_attached"] is True
     assert "add" in res["ptx_text"] and "f32" in res["ptx_text"], res["ptx_text"]
     assert res["def_uri_matches"] is True and res["def_line"] == res["add_line"]
+
+
+def test_nvim_bytecode(tmp_path: Path) -> None:
+    """A `.tileirbc` opens as its decoded text, read-only (`:w` and `:q` neither write nor ask);
+    the server attaches under the file's URI (diagnostics, hover); a truncated copy shows the
+    decoder's error with its byte offset and no traceback; :TileSaveBytecode writes bytecode."""
+    work = tmp_path / "proj"
+    work.mkdir()
+    (work / ".git").mkdir()
+    original = (KERNELS / "vector_add.tileirbc").read_bytes()
+    bytecode = work / "vector_add.tileirbc"
+    bytecode.write_bytes(original)
+    corrupt = work / "cut.tileirbc"
+    corrupt.write_bytes(original[:200])
+    fake = work / "fake.tileirbc"
+    fake.write_text("entry @k() {\n  return\n}\n")
+    kernel = Path(shutil.copy(ROOT / "examples" / "vector_add.mlir", work / "vector_add.mlir"))
+    target = work / "out" / "saved.tileirbc"
+    target.parent.mkdir()
+    res = run_nvim(
+        tmp_path,
+        f"luafile {HERE / 'nvim_bytecode.lua'}",
+        {
+            "TILE_LSP_BYTECODE": str(bytecode),
+            "TILE_LSP_CORRUPT": str(corrupt),
+            "TILE_LSP_FAKE": str(fake),
+            "TILE_LSP_MISSING": str(work / "gone.tileirbc"),
+            "TILE_LSP_KERNEL": str(kernel),
+            "TILE_LSP_TARGET": str(target),
+            "TILE_LSP_WAIT_MS": "60000",
+            "TILE_LSP_SETTINGS": json.dumps({"gpuName": "sm_90a", "previewOnSave": False}),
+        },
+        timeout=240,
+    )
+    assert res["ok"], res.get("error")
+    assert res["steps"] == ["opened", "readonly", "attached", "hover", "quit", "corrupt", "saved"]
+
+    # the text view: a header naming the file, its version and size, then the decoded module
+    assert res["header"][0] == f"// vector_add.tileirbc: Tile IR bytecode 13.4, {len(original):,} bytes"
+    assert res["entries"] and all(e.startswith("entry @vector_add") for e in res["entries"]), res["entries"]
+    assert res["uri"] == bytecode.as_uri()
+    assert res["state"] == {
+        "filetype": "cuda_tile",
+        "buftype": "nowrite",
+        "modifiable": False,
+        "readonly": True,
+        "modified": False,
+    }
+
+    # read-only: no edit, :w and :w! refuse, the binary is untouched, :q asks nothing
+    assert res["set_lines"]["ok"] is False and "modifiable" in res["set_lines"]["error"]
+    assert res["normal_x"]["ok"] is False and "E21" in res["normal_x"]["error"]
+    assert res["write"]["ok"] is False and "E382" in res["write"]["error"]
+    assert res["write_bang"]["ok"] is False and "E382" in res["write_bang"]["error"]
+    assert res["file_unchanged"] is True and res["modified_after"] is False
+    assert res["quit"]["ok"] is True and res["quit_left_other"] is True, res["quit"]
+    assert res["file_unchanged_after_quit"] is True
+    assert bytecode.read_bytes() == original
+
+    # the server serves the view under the file's own URI: the buffer's text, diagnostics, hover
+    assert res["attached"] is True and res["client_name"] == "tile-lsp"
+    assert res["server_text_matches"] is True
+    assert res["published"] is True
+    assert [d for d in res["diagnostics"] if d["severity"] == 1] == [], res["diagnostics"]
+    assert "cuda_tile." in res["hover"] and "fma" in res["hover"], res.get("hover") or res.get("hover_error")
+
+    # corrupt: the decoder's message with the byte offset, in the buffer and as an error; no traceback
+    bad = res["corrupt"]
+    assert bad["edit_ok"] is True, bad["edit_error"]
+    assert any("invalid Tile IR bytecode at byte offset 13" in line for line in bad["lines"]), bad["lines"]
+    assert bad["state"]["modifiable"] is False and bad["state"]["buftype"] == "nowrite"
+    assert bad["attached"] is False
+    errors = [m["msg"] for m in bad["messages"] if m["level"] == 4]
+    assert any("byte offset 13" in m for m in errors), bad["messages"]
+    everything = json.dumps(bad)
+    assert "traceback" not in everything.lower() and "E5108" not in everything, everything
+    assert corrupt.read_bytes() == original[:200]
+    fake_view, missing_view = res["others"]
+    assert fake_view["edit_ok"] is True and fake_view["modifiable"] is False
+    assert any("fake.tileirbc: not Tile IR bytecode" in line for line in fake_view["lines"]), fake_view
+    assert missing_view["edit_ok"] is True
+    assert any("gone.tileirbc: cannot read it" in line for line in missing_view["lines"]), missing_view
+    assert not (work / "gone.tileirbc").exists()
+
+    # :TileSaveBytecode PATH: bytecode (the magic, then the version), reported
+    assert res["saved"] is True, res["save_messages"]
+    data = target.read_bytes()
+    assert data.startswith(b"\x7fTileIR\x00"), data[:16]
+    assert res["target_size"] == len(data)
+    wrote = [m["msg"] for m in res["save_messages"] if "wrote " in m["msg"]]
+    assert wrote and str(target) in wrote[0] and f"{len(data):,} bytes" in wrote[0], res["save_messages"]
+    # with a version; a bad version is an error and writes nothing
+    assert res["save_13_3"]["ok"] is True, res["save_13_3"]
+    assert res["save_13_3"]["result"]["version"] == "13.3"
+    assert res["target2_head"][:10] == [0x7F, *b"TileIR", 0, 13, 3]
+    assert res["save_bad"]["done"] is True and res["save_bad"]["ok"] is False
+    assert "invalid bytecode version" in res["save_bad"]["result"]["error"] and res["save_bad"]["written"] is False
+    # and what was written opens in the view
+    assert res["roundtrip_header"].startswith("// saved_13_3.tileirbc: Tile IR bytecode 13.3, ")
+    assert res["roundtrip_entries"] == ["entry @vector_add"]

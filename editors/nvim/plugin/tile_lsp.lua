@@ -27,6 +27,24 @@ vim.api.nvim_create_user_command('TileLspRestart', function()
   tile().restart()
 end, { nargs = 0, desc = 'tile-lsp: restart the language server' })
 
+vim.api.nvim_create_user_command('TileSaveBytecode', function(opts)
+  tile().save_bytecode_command(opts.fargs)
+end, {
+  nargs = '*',
+  complete = 'file',
+  desc = 'tile-lsp: write the buffer as Tile IR bytecode: [path (default: FILE.tileirbc)] [version, e.g. 13.3]',
+})
+
+-- Tile IR bytecode: a `.tileirbc` opens as its decoded text, read-only (`nowrite`), served by
+-- tile-lsp under the file's own URI.
+vim.api.nvim_create_autocmd('BufReadCmd', {
+  group = vim.api.nvim_create_augroup('tile_lsp_bytecode', { clear = true }),
+  pattern = '*.tileirbc',
+  callback = function(args)
+    tile().read_bytecode(args.buf)
+  end,
+})
+
 local group = vim.api.nvim_create_augroup('tile_lsp_start', { clear = true })
 vim.api.nvim_create_autocmd('FileType', {
   group = group,

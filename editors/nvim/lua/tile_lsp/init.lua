@@ -25,6 +25,11 @@ local defaults = {
   autostart = true,
   -- Extra fields passed to vim.lsp.start / start_client (on_attach, capabilities, ...).
   client = {},
+  -- The command that prints a `.tileirbc` file as cuda_tile text (the file's path is appended):
+  -- nil = `cmd` with `serve` (and what follows it) replaced by `opt`, e.g. { 'tile-lsp', 'opt' }.
+  bytecode_cmd = nil,
+  -- How long opening a `.tileirbc` may take (ms) before it is given up.
+  bytecode_timeout = 30000,
 }
 
 M.config = vim.deepcopy(defaults)
@@ -34,6 +39,9 @@ function M.setup(opts)
   M.config = vim.tbl_deep_extend('force', vim.deepcopy(defaults), vim.g.tile_lsp or {}, opts or {})
   if opts and opts.cmd then
     M.config.cmd = opts.cmd -- lists are replaced, not merged
+  end
+  if opts and opts.bytecode_cmd then
+    M.config.bytecode_cmd = opts.bytecode_cmd
   end
   return M.config
 end
@@ -189,7 +197,8 @@ end
 --- Start (or reuse) the client for the buffer's root and attach the buffer. Returns the client id.
 function M.attach(bufnr)
   bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
-  if vim.api.nvim_buf_get_option(bufnr, 'buftype') ~= '' then
+  -- Scratch buffers (stage views) are not served; a bytecode view (`nowrite`, the file's name) is.
+  if vim.api.nvim_buf_get_option(bufnr, 'buftype') ~= '' and not vim.b[bufnr].tile_lsp_bytecode then
     return nil
   end
   if not executable_ok() then
@@ -309,6 +318,248 @@ function M.show_stage(stage, bufnr, on_done)
   if not ok or not sent then
     fail(("the request for stage '%s' could not be sent"):format(stage))
   end
+end
+
+-- ---------------------------------------------------------------------------------------
+-- Tile IR bytecode (`.tileirbc`): a read-only text view, and a buffer saved as bytecode
+
+M.bytecode_magic = '\127TileIR\0'
+M.max_bytecode_view = 16 * 1024 * 1024 -- the server's limit (tile_lsp/features/bytecode_view.py)
+
+--- The command that prints a bytecode file as text: `bytecode_cmd`, else `cmd` up to `serve`
+--- followed by `opt` (`tile-lsp serve` -> `tile-lsp opt`; `python -m tile_lsp serve` ->
+--- `python -m tile_lsp opt`), else `tile-lsp opt` (cmd is a function: a TCP server).
+function M.bytecode_command(path)
+  local base = M.config.bytecode_cmd
+  if type(base) == 'string' then
+    base = { base }
+  end
+  if type(base) ~= 'table' then
+    base = {}
+    local cmd = type(M.config.cmd) == 'table' and M.config.cmd or { 'tile-lsp', 'serve' }
+    for _, part in ipairs(cmd) do
+      if part == 'serve' then
+        break
+      end
+      table.insert(base, part)
+    end
+    if #base == 0 then
+      base = { 'tile-lsp' }
+    end
+    if #base == #cmd and #cmd > 1 then -- no `serve` in it: the program alone
+      base = { cmd[1] }
+    end
+    table.insert(base, 'opt')
+  end
+  local out = vim.deepcopy(base)
+  table.insert(out, path)
+  return out
+end
+
+local function thousands(n)
+  local s = tostring(n)
+  local out = s:reverse():gsub('(%d%d%d)', '%1,'):reverse()
+  return (out:gsub('^,', ''))
+end
+
+local function read_bytes(path, n)
+  local f = io.open(path, 'rb')
+  if not f then
+    return nil
+  end
+  local data = f:read(n) or ''
+  f:close()
+  return data
+end
+
+--- Run a command synchronously: ok, stdout lines, stderr lines (or a message).
+local function run_sync(cmd, timeout)
+  local stdout, stderr = {}, {}
+  local ok, job = pcall(vim.fn.jobstart, cmd, {
+    stdout_buffered = true,
+    stderr_buffered = true,
+    on_stdout = function(_, data)
+      stdout = data or {}
+    end,
+    on_stderr = function(_, data)
+      stderr = data or {}
+    end,
+  })
+  if not ok or type(job) ~= 'number' or job <= 0 then
+    return nil, {}, { ("cannot run '%s'"):format(tostring(cmd[1])) }
+  end
+  local rc = vim.fn.jobwait({ job }, timeout)[1]
+  if rc == -1 then
+    vim.fn.jobstop(job)
+    return nil, {}, { ('%s did not finish within %d ms'):format(table.concat(cmd, ' '), timeout) }
+  end
+  -- the buffered callbacks run before jobwait returns; the last item is the (empty) partial line
+  if stdout[#stdout] == '' then
+    table.remove(stdout)
+  end
+  stderr = vim.tbl_filter(function(l)
+    return l ~= ''
+  end, stderr)
+  return rc == 0, stdout, stderr
+end
+
+--- The text view of a bytecode file: lines (a header comment naming the file, its version and
+--- size, then the decoded module), or nil and an error message (with the byte offset when the
+--- bytecode is corrupt).
+function M.bytecode_lines(path)
+  local name = vim.fn.fnamemodify(path, ':t')
+  local size = vim.fn.getfsize(path)
+  if size < 0 or vim.fn.filereadable(path) ~= 1 then
+    return nil, name .. ': cannot read it: no such file or not readable'
+  end
+  if size > M.max_bytecode_view then
+    return nil, ('%s: %s bytes, over the %s-byte limit of the bytecode view'):format(
+      name,
+      thousands(size),
+      thousands(M.max_bytecode_view)
+    )
+  end
+  local head = read_bytes(path, #M.bytecode_magic + 2)
+  if not head then
+    return nil, name .. ': cannot read it'
+  end
+  if head:sub(1, #M.bytecode_magic) ~= M.bytecode_magic then
+    return nil, name .. ': not Tile IR bytecode (it does not start with the bytecode magic)'
+  end
+  local cmd = M.bytecode_command(path)
+  if vim.fn.executable(cmd[1]) ~= 1 then
+    return nil, ("cannot decode %s: '%s' is not executable; install tile-lsp or set cmd in require('tile_lsp').setup{}"):format(
+      name,
+      cmd[1]
+    )
+  end
+  local ok, out, err = run_sync(cmd, M.config.bytecode_timeout or 30000)
+  if not ok then
+    return nil, (#err > 0 and table.concat(err, '\n') or (name .. ': cannot decode this bytecode'))
+  end
+  local version = '?'
+  if #head >= #M.bytecode_magic + 2 then
+    version = ('%d.%d'):format(head:byte(#M.bytecode_magic + 1), head:byte(#M.bytecode_magic + 2))
+  end
+  local lines = {
+    ('// %s: Tile IR bytecode %s, %s bytes'):format(name, version, thousands(size)),
+    '// decoded by tile-lsp (read-only view; :TileSaveBytecode writes a cuda_tile buffer as bytecode)',
+  }
+  vim.list_extend(lines, out)
+  return lines
+end
+
+--- BufReadCmd for `*.tileirbc`: fill the buffer with the file's text view, read-only and
+--- `nowrite` (`:w` never writes the binary; `:w other.mlir` saves the text), filetype cuda_tile
+--- so that the server attaches under the file's own URI. A corrupt file shows the error instead.
+function M.read_bytecode(bufnr)
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  local path = vim.fn.fnamemodify(vim.api.nvim_buf_get_name(bufnr), ':p')
+  local ok, lines, err = pcall(M.bytecode_lines, path)
+  if not ok then
+    lines, err = nil, tostring(lines)
+  end
+  local bo = vim.bo[bufnr]
+  vim.b[bufnr].tile_lsp_bytecode = true
+  vim.b[bufnr].tile_lsp_bytecode_error = err
+  bo.swapfile = false
+  bo.buftype = 'nowrite'
+  bo.readonly = false
+  bo.modifiable = true
+  local shown = lines
+  if not shown then
+    shown = { '// tile-lsp: cannot show this Tile IR bytecode:' }
+    for _, l in ipairs(vim.split(err or '', '\n', { plain = true })) do
+      table.insert(shown, '// ' .. l)
+    end
+  end
+  vim.api.nvim_buf_set_lines(bufnr, 0, -1, false, shown)
+  bo.modified = false
+  bo.modifiable = false
+  bo.readonly = true
+  if lines then
+    if bo.filetype == 'cuda_tile' then
+      -- a reload (:edit): FileType does not fire again for the same value
+      if M.config.autostart ~= false and (vim.g.tile_lsp or {}).autostart ~= false then
+        M.attach(bufnr)
+      end
+    else
+      bo.filetype = 'cuda_tile'
+    end
+  else
+    notify(err, vim.log.levels.ERROR)
+  end
+end
+
+--- Write a buffer (its text as the server holds it) as Tile IR bytecode: workspace/executeCommand
+--- tileLsp.saveAsBytecode [{uri, path, version?}]. `path` defaults to the buffer's file with the
+--- extension `.tileirbc`; `version` (e.g. '13.3') to the newest the IR needs. The answer is
+--- reported (path, size, version; the diagnostics as warnings; an error as an error).
+--- `on_done(ok, result_or_message)` is called afterwards (used by tests).
+function M.save_bytecode(bufnr, path, version, on_done)
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  on_done = on_done or function() end
+  local function fail(msg, result)
+    notify(msg, vim.log.levels.ERROR)
+    on_done(false, result or msg)
+  end
+  local client = M.get_client(bufnr)
+  if not client then
+    return fail('no tile-lsp server attached to this buffer')
+  end
+  local name = vim.api.nvim_buf_get_name(bufnr)
+  if not path or path == '' then
+    if name == '' then
+      return fail('the buffer has no file name: give a path, :TileSaveBytecode PATH [VERSION]')
+    end
+    path = vim.fn.fnamemodify(name, ':p:r') .. '.tileirbc'
+  end
+  path = vim.fn.fnamemodify(path, ':p')
+  local args = { uri = vim.uri_from_bufnr(bufnr), path = path }
+  if version and version ~= '' then
+    args.version = version
+  end
+  local params = { command = 'tileLsp.saveAsBytecode', arguments = { args } }
+  local ok, sent = pcall(client.request, 'workspace/executeCommand', params, function(err, result)
+    if err then
+      local msg = type(err) == 'table' and (err.message or vim.inspect(err)) or tostring(err)
+      return fail('could not save as bytecode: ' .. msg)
+    end
+    if type(result) ~= 'table' then
+      return fail('the server gave no answer to saveAsBytecode')
+    end
+    local diagnostics = type(result.diagnostics) == 'table' and result.diagnostics or {}
+    if #diagnostics > 0 then
+      notify(table.concat(diagnostics, '\n'), vim.log.levels.WARN)
+    end
+    if result.error then
+      return fail('could not save as bytecode: ' .. tostring(result.error), result)
+    end
+    notify(
+      ('wrote %s: %s bytes, Tile IR bytecode %s'):format(
+        tostring(result.path),
+        thousands(tonumber(result.bytes) or 0),
+        tostring(result.version)
+      ),
+      vim.log.levels.INFO
+    )
+    on_done(true, result)
+  end, bufnr)
+  if not ok or not sent then
+    fail('the saveAsBytecode request could not be sent')
+  end
+end
+
+--- :TileSaveBytecode [path] [version]; a lone `13.N` is the version.
+function M.save_bytecode_command(fargs)
+  local path, version = fargs[1], fargs[2]
+  if path and not version and path:match('^%d+%.%d+$') then
+    path, version = nil, path
+  end
+  if path then
+    path = vim.fn.expand(path)
+  end
+  M.save_bytecode(0, path, version)
 end
 
 function M.complete_stage(arglead)
