@@ -54,6 +54,9 @@ _COLLECT_EVERY = 8  # compiles a worker may run back to back before it runs the 
 FULL_COLLECT_EVERY = 32  # a worker's GC looks at its frozen objects again every this many collections
 FLUSH_IDLE_S = 0.5  # a worker idle this long writes the unit cache's deferred disk copies
 _CACHE_SIZE = 64
+# ... and at most this much (estimated: texts and line maps) once more than one is kept: the
+# reports of a 2 MB file's versions are ~30 MB each (its text, every stage's, their line maps).
+_CACHE_BUDGET = 96 << 20
 # Imported once in the fork server, so that every worker forked from it starts warm.
 _PRELOAD = [
     "tile_lsp.background",
@@ -610,13 +613,26 @@ class _Inflight:
     waiters: int = 0
 
 
+def report_bytes(request: PipelineRequest, report: PipelineReport) -> int:
+    """A cached report's estimated size: the request's text, the stages' texts (a byte a
+    character), 8 bytes a line-map slot, 200 a diagnostic."""
+    size = len(request.text) + 200 * len(report.diagnostics)
+    for stage in report.stages:
+        size += len(stage.text) + 8 * len(stage.line_refs or ())
+    return size
+
+
 class BackgroundPipeline:
     """Cached, shared, cancellable background compiles (call from one asyncio loop)."""
 
-    def __init__(self, pool: WorkerPool | None = None, cache_size: int = _CACHE_SIZE) -> None:
+    def __init__(
+        self, pool: WorkerPool | None = None, cache_size: int = _CACHE_SIZE, cache_budget: int = _CACHE_BUDGET
+    ) -> None:
         self.pool = pool or WorkerPool()
         self.cache: OrderedDict[PipelineRequest, PipelineReport] = OrderedDict()
         self.cache_size = cache_size
+        self.cache_budget = cache_budget
+        self._cache_bytes: dict[PipelineRequest, int] = {}
         self.inflight: dict[PipelineRequest, _Inflight] = {}
         self._threads = ThreadPoolExecutor(max_workers=8, thread_name_prefix="tile-lsp-pipeline")
         self._jobs = itertools.count(1)
@@ -690,8 +706,12 @@ class BackgroundPipeline:
         if report.status == DONE:  # timeouts and crashes are retried next time
             self.cache[request] = report
             self.cache.move_to_end(request)
-            while len(self.cache) > self.cache_size:
-                self.cache.popitem(last=False)
+            self._cache_bytes[request] = report_bytes(request, report)
+            while len(self.cache) > 1 and (
+                len(self.cache) > self.cache_size or sum(self._cache_bytes.values()) > self.cache_budget
+            ):
+                old, _ = self.cache.popitem(last=False)
+                self._cache_bytes.pop(old, None)
 
     def _run(
         self,

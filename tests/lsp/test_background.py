@@ -21,6 +21,7 @@ from tile_lsp.background import (
     EarlyReport,
     PipelineReport,
     PipelineRequest,
+    StageText,
     WorkerPool,
     run_request,
 )
@@ -95,8 +96,42 @@ def keeps_objects(request: PipelineRequest) -> PipelineReport:
     return PipelineReport(DONE, seconds=float(gc.get_freeze_count()))
 
 
+def sized(request: PipelineRequest) -> PipelineReport:
+    """A report whose one stage is `request.text`'s first word many characters long."""
+    return PipelineReport(DONE, stages=[StageText("ptx", "x" * int(request.text.split()[0]), 0.0)])
+
+
 def _service(fn=run_request, **kw) -> BackgroundPipeline:  # type: ignore[no-untyped-def]
     return BackgroundPipeline(WorkerPool(fn, warm=False, **kw))
+
+
+def test_the_report_cache_is_bounded_by_size() -> None:
+    """Reports are dropped oldest first once their estimated size passes the budget (a big
+    file's reports are tens of MB each); the newest one is always kept."""
+
+    async def main() -> None:
+        service = BackgroundPipeline(WorkerPool(sized, warm=False), cache_budget=10_000)
+
+        def request(text: str) -> PipelineRequest:
+            return PipelineRequest(text, "k.mlir", CompileOptions())
+
+        async def compile_(text: str) -> None:
+            await service.compile(request(text), 60)
+            await asyncio.sleep(0.01)  # (the cache is filled by the run's done-callback)
+
+        try:
+            for text in ("3000 a", "3000 b", "3000 c"):
+                await compile_(text)
+            assert [r.text for r in service.cache] == ["3000 a", "3000 b", "3000 c"]
+            await compile_("3000 d")  # 4 x ~3,000 > 10,000: a goes
+            assert [r.text for r in service.cache] == ["3000 b", "3000 c", "3000 d"]
+            await compile_("50000 e")  # over the budget alone: kept alone
+            assert [r.text for r in service.cache] == ["50000 e"]
+            assert service.cached(request("50000 e")) is not None
+        finally:
+            service.close()
+
+    asyncio.run(main())
 
 
 def test_run_request_in_process() -> None:
