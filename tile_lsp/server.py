@@ -171,6 +171,7 @@ class TileServer:
         self.quick_pool = ThreadPoolExecutor(1, thread_name_prefix="tile-lsp-quick")
         self._collected_at = 0  # the item cache's dropped_bytes at the last full collection
         self.pending: dict[str, asyncio.Task[None]] = {}
+        self.saving: set[asyncio.Task[None]] = set()  # previews being written after a didSave
         self.last_edit: dict[str, float] = {}  # uri -> when its latest version came (monotonic)
         self.front_end_clean: dict[str, bool] = {}  # uri -> its last analysed version had no errors
         self.pipeline = BackgroundPipeline()  # worker processes start with the first compile
@@ -739,17 +740,24 @@ class TileServer:
             )
             return {"gpuName": chip}
 
-        @ls.feature(lsp.TEXT_DOCUMENT_DID_SAVE, lsp.SaveOptions(include_text=False))
-        async def did_save(params: lsp.DidSaveTextDocumentParams) -> None:
-            snap = self.snapshot(params.text_document.uri)
-            if snap is None or not self.session.settings.previewOnSave:
-                return
+        async def preview_saved(snap: Snapshot) -> None:
             try:
                 await self.write_preview(snap)
             except asyncio.CancelledError:
                 raise
             except Exception:
                 self._log_failure()
+
+        @ls.feature(lsp.TEXT_DOCUMENT_DID_SAVE, lsp.SaveOptions(include_text=False))
+        def did_save(params: lsp.DidSaveTextDocumentParams) -> None:
+            """A plain function that starts a task (pygls keeps the future of every notification
+            a coroutine handles, for the life of the server)."""
+            snap = self.snapshot(params.text_document.uri)
+            if snap is None or not self.session.settings.previewOnSave:
+                return
+            task = asyncio.get_event_loop().create_task(preview_saved(snap))
+            self.saving.add(task)  # (a task nobody holds may be collected before it runs)
+            task.add_done_callback(self.saving.discard)
 
         @ls.feature(lsp.TEXT_DOCUMENT_CODE_LENS, lsp.CodeLensOptions(resolve_provider=False))
         async def on_code_lens(params: lsp.CodeLensParams) -> list[lsp.CodeLens]:
