@@ -15,18 +15,7 @@ from tile_lsp.compiler.pipeline import STAGES, compile_source, start_stage_of
 from tile_lsp.compiler.source import SourceText
 from tile_lsp.compiler.target import CompileOptions, Target
 
-KERNEL = """module attributes {gpu.container_module} {
-  gpu.module @kernels {
-    gpu.func @scale(%a: memref<128xf32, 1>, %s: f32) kernel {
-      %tid = gpu.thread_id x
-      %v = memref.load %a[%tid] : memref<128xf32, 1>
-      %r = arith.mulf %v, %s : f32
-      memref.store %r, %a[%tid] : memref<128xf32, 1>
-      gpu.return
-    }
-  }
-}
-"""
+KERNEL = (pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "upstream" / "scale.mlir").read_text(encoding="utf-8")
 
 LLVM_ONLY = """module attributes {gpu.container_module} {
   gpu.module @kernels {

@@ -28,18 +28,7 @@ from tile_lsp.background import (
 from tile_lsp.compiler.diagnostics import Severity
 from tile_lsp.compiler.target import CompileOptions, Target
 
-KERNEL = """module attributes {gpu.container_module} {
-  gpu.module @kernels {
-    gpu.func @scale(%a: memref<128xf32, 1>, %s: f32) kernel {
-      %tid = gpu.thread_id x
-      %v = memref.load %a[%tid] : memref<128xf32, 1>
-      %r = arith.mulf %v, %s : f32
-      memref.store %r, %a[%tid] : memref<128xf32, 1>
-      gpu.return
-    }
-  }
-}
-"""
+KERNEL = (pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "upstream" / "scale.mlir").read_text(encoding="utf-8")
 
 
 def _request(text: str = KERNEL, chip: str | None = "sm_90a") -> PipelineRequest:

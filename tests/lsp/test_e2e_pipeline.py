@@ -30,18 +30,7 @@ TIMEOUT_S = 60.0
 CUTILE = pathlib.Path(__file__).resolve().parents[1] / "data" / "cutile"
 HAS_PTXAS = shutil.which("ptxas") is not None or pathlib.Path("/usr/local/cuda/bin/ptxas").exists()
 
-KERNEL = """module attributes {gpu.container_module} {
-  gpu.module @kernels {
-    gpu.func @scale(%a: memref<128xf32, 1>, %s: f32) kernel {
-      %tid = gpu.thread_id x
-      %v = memref.load %a[%tid] : memref<128xf32, 1>
-      %r = arith.mulf %v, %s : f32
-      memref.store %r, %a[%tid] : memref<128xf32, 1>
-      gpu.return
-    }
-  }
-}
-"""
+KERNEL = (pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "upstream" / "scale.mlir").read_text(encoding="utf-8")
 
 # An sm_90a-only nvvm op: with gpuName sm_80 the nvvm -> llvm stage rejects it (at line 3).
 WGMMA = """module attributes {gpu.container_module} {

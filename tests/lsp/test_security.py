@@ -44,18 +44,7 @@ from tests.lsp.lsp_helpers import configure, doc_id, open_document, record_timel
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 TIMEOUT_S = 90.0
-KERNEL = """module attributes {gpu.container_module} {
-  gpu.module @kernels {
-    gpu.func @scale(%a: memref<128xf32, 1>, %s: f32) kernel {
-      %tid = gpu.thread_id x
-      %v = memref.load %a[%tid] : memref<128xf32, 1>
-      %r = arith.mulf %v, %s : f32
-      memref.store %r, %a[%tid] : memref<128xf32, 1>
-      gpu.return
-    }
-  }
-}
-"""
+KERNEL = (pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "upstream" / "scale.mlir").read_text(encoding="utf-8")
 STATUS = "tileLsp/pipelineStatus"
 
 
