@@ -153,7 +153,7 @@ CASES = [
     Case("gpu-name-sm_91", lambda: VECTOR_ADD, gpu="sm_91"),
     Case("gpu-name-hopper", lambda: VECTOR_ADD, gpu="hopper"),
     Case("libdevice-corrupt", lambda: MATH, env=_fake_cuda("corrupt")),
-    Case("libdevice-missing", lambda: MATH, env=_fake_cuda("missing"), where="22:10"),
+    Case("libdevice-missing", lambda: MATH, env=_fake_cuda("missing"), where="22:5"),  # (the op, at its results, as MLIR places it)
     Case("ptxas-hangs", lambda: VECTOR_ADD, emit="cubin", env=_fake_ptxas('case "$*" in *--help*) exec /usr/local/bin/ptxas "$@";; esac; sleep 1000 & sleep 1000 & wait')),
     Case("ptxas-floods", lambda: VECTOR_ADD, emit="cubin", env=_fake_ptxas('case "$*" in *--help*) exec /usr/local/bin/ptxas "$@";; esac; head -c 300000000 /dev/zero | tr "\\0" x >&2; exit 1')),
     Case("ptxas-not-utf8", lambda: VECTOR_ADD, emit="cubin", env=_fake_ptxas('case "$*" in *--help*) exec /usr/local/bin/ptxas "$@";; esac; printf "ptxas fatal: \\377\\376 bad\\n" >&2; exit 1')),
@@ -246,7 +246,9 @@ def _vm_hwm_mib(pid: int) -> float:
 
 
 async def _serve_case(case: Case, folder: str, timeout: float) -> Run:
-    """Open the case's file in a fresh server; wait until no publish came for 3 s (or `timeout`)."""
+    """Open the case's file in a fresh server; wait until its pipeline reports a final state
+    (tileLsp/pipelineStatus done/timeout/crash) and 0.5 s passed without a publish, or, where no
+    pipeline runs (front-end errors, no target), until no publish came for 3 s; or `timeout`."""
     import asyncio
 
     from lsprotocol import types as lsp
@@ -261,6 +263,14 @@ async def _serve_case(case: Case, folder: str, timeout: float) -> Run:
     client = LanguageClient("fault-matrix", "1")
     publishes: list[tuple[float, list[lsp.Diagnostic]]] = []
     client.feature(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)(lambda p: publishes.append((time.monotonic(), p.diagnostics)))
+    finals: list[float] = []  # when a final pipeline state came
+
+    def on_status(params: object) -> None:
+        state = params.get("state") if isinstance(params, dict) else getattr(params, "state", None)
+        if state not in (None, "stages"):
+            finals.append(time.monotonic())
+
+    client.feature("tileLsp/pipelineStatus")(on_status)
     for method in (lsp.WINDOW_LOG_MESSAGE, lsp.WINDOW_SHOW_MESSAGE, lsp.WINDOW_WORK_DONE_PROGRESS_CREATE, "$/progress",
                    "tileLsp/status", "tileLsp/stageMapReady"):
         client.feature(method)(lambda *a: None)
@@ -276,7 +286,14 @@ async def _serve_case(case: Case, folder: str, timeout: float) -> Run:
     flags: list[str] = []
     while time.monotonic() - start < timeout:
         await asyncio.sleep(0.1)
-        if publishes and time.monotonic() - publishes[-1][0] > 3.0:
+        quiet = time.monotonic() - publishes[-1][0] if publishes else 0.0
+        if finals and quiet > 0.5 and time.monotonic() - finals[-1] > 0.5:
+            break
+        front_errors = publishes and any(
+            d.severity == lsp.DiagnosticSeverity.Error and d.source in ("tile-lsp(cuda_tile)", "tile-lsp(mlir)", "tile-lsp")
+            for d in publishes[-1][1]
+        )
+        if not finals and quiet > (3.0 if front_errors or not case.gpu else 30.0):
             break
     else:
         flags.append("UNSETTLED")
