@@ -115,7 +115,6 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def cmd_opt(args: argparse.Namespace) -> int:
     from tile_lsp.compiler.diagnostics import format_text
-    from tile_lsp.compiler.syntax.printer import Printer
     from tile_lsp.compiler.upstream import is_upstream
 
     try:
@@ -132,15 +131,35 @@ def cmd_opt(args: argparse.Namespace) -> int:
     failed = any(d.is_error for d in diags)
     for d in diags:
         print("\n".join(format_text(d, source)), file=sys.stderr)
+    if args.no_verify and source.decoded_from == "bytecode" and not args.generic and not args.split_input_file:
+        # the bytecode's printout itself: the text whose lines its diagnostics' notes name
+        for d in results[0].diagnostics:
+            print("\n".join(format_text(d, source)), file=sys.stderr)
+        _write(args.output, source.text)
+        return 1 if failed or not results[0].ok else 0
     for result in results:
         for d in result.diagnostics:
             print("\n".join(format_text(d, source)), file=sys.stderr)
         if not result.ok or result.module is None:
             failed = True
-            continue
-        texts.append(Printer(generic=args.generic).module_text(result.module))
+            if result.module is None or not args.no_verify:
+                continue
+        texts.append(_printed(result.module, args.generic))
     _write(args.output, "// -----\n".join(texts))
     return 1 if failed else 0
+
+
+def _printed(module: object, generic: bool) -> str:
+    """The module's text; IR that fails verification may not fit an op's custom form: then the
+    generic form (what `--no-verify` prints of it)."""
+    from tile_lsp.compiler.syntax.printer import Printer
+
+    try:
+        return Printer(generic=generic).module_text(module)  # type: ignore[arg-type]
+    except Exception:
+        if generic:
+            raise
+        return Printer(generic=True).module_text(module)  # type: ignore[arg-type]
 
 
 def _opt_bytecode(args: argparse.Namespace, source: SourceText, diags: list[Diagnostic]) -> int:
@@ -320,6 +339,9 @@ def _new_parser() -> argparse.ArgumentParser:
     opt = sub.add_parser("opt", help="parse, verify and print (custom form by default)")
     opt.add_argument("--split-input-file", action="store_true")
     opt.add_argument("--generic", action="store_true", help="print MLIR's generic op form")
+    opt.add_argument("--no-verify", action="store_true",
+                     help="print the IR even where it fails verification (the errors are still reported, "
+                     "exit status 1); of a bytecode file, its printout as the diagnostics' notes name it")
     opt.add_argument("-o", dest="output", metavar="OUT")
     opt.add_argument("--emit-bytecode", nargs="?", const="auto", metavar="13.N",
                      help="write Tile IR bytecode (of version 13.N; default: the newest this IR needs)")

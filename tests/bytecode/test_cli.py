@@ -75,6 +75,39 @@ def test_invalid_ir_is_still_written(tmp_path):
     assert out.exists() and out.read_bytes()[:8] == b"\x7fTileIR\x00"
 
 
+def test_diagnostics_on_bytecode_are_at_its_debug_locations(tmp_path):
+    """`check` of a bytecode that fails verification reports at the op's debug location (the
+    .mlir line it was written from, as cuTile's bytecode names Python lines), with a note that
+    gives the place in the printout `tile-lsp opt --no-verify` shows; JSON keeps the printout's position
+    and adds `debug_location`."""
+    src = tmp_path / "bad.mlir"
+    text = (ROOT / "examples" / "vector_add.mlir").read_text()
+    src.write_text(text.replace("%sum = addf %x, %y : tile<128xf32>", "%sum = addf %x, %bid : tile<128xf32>"))
+    line = next(i for i, t in enumerate(src.read_text().splitlines(), 1) if "%sum = addf" in t)
+    column = src.read_text().splitlines()[line - 1].index("%sum") + 1
+    out = tmp_path / "bad.tileirbc"
+    assert cli("opt", str(src), "--emit-bytecode", "-o", str(out)).returncode == 1
+    done = cli("check", str(out))
+    lines = done.stdout.decode().splitlines()
+    assert done.returncode == 1 and lines, done.stderr
+    assert lines[0].startswith(f"{src}:{line}:{column}: error: "), lines
+    assert lines[1].startswith(f"{out}:") and "note: in the decoded bytecode" in lines[1], lines
+    assert cli("opt", str(out)).stdout == b""  # (invalid IR: not printed without --no-verify)
+    shown = cli("opt", "--no-verify", str(out))
+    assert shown.returncode == 1 and b"expects different type" in shown.stderr
+    printed = shown.stdout.decode().splitlines()
+    at = int(lines[1].split(":")[1])  # the printout's line holds the op
+    assert "addf" in printed[at - 1], printed[at - 1]
+    import json
+
+    record = json.loads(cli("check", "--format", "json", str(out)).stdout)["diagnostics"][0]
+    assert record["debug_location"] == f"{src}:{line}:{column}" and record["line"] == at
+    as_text = cli("opt", "--no-verify", str(src))  # a text file's invalid IR, printed all the same
+    assert as_text.returncode == 1 and b"addf %" in as_text.stdout and b"expects different type" in as_text.stderr
+    plain = json.loads(cli("check", "--format", "json", str(src)).stdout)["diagnostics"][0]
+    assert plain["debug_location"] is None  # (a text file: its own positions)
+
+
 def test_tileiras_compiles_what_opt_writes(tmp_path):
     tileiras = find_tool("tileiras")
     if tileiras is None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Any
 
 from tile_lsp.compiler.source import SourceText, Span
 
@@ -64,13 +65,40 @@ class DiagnosticSink:
 
 
 def format_text(diag: Diagnostic, source: SourceText) -> list[str]:
-    """`path:line:col: severity: message` lines (1-based), notes included."""
+    """`path:line:col: severity: message` lines (1-based), notes included. On a bytecode's
+    printout (`source.decoded_from`), at the op's debug location where it has one, with a note
+    that gives the place in the printout (`debug_place`)."""
     line, col = source.line_col(diag.span.start)
-    out = [f"{source.path}:{line + 1}:{col + 1}: {diag.severity.value}: {diag.message}"]
+    here = f"{source.path}:{line + 1}:{col + 1}"
+    debug = debug_place(source, diag.span.start)
+    if debug is not None:
+        out = [f"{debug}: {diag.severity.value}: {diag.message}",
+               f"{here}: note: in the decoded bytecode (`tile-lsp opt --no-verify {source.path}` prints it)"]
+    else:
+        out = [f"{here}: {diag.severity.value}: {diag.message}"]
     for note in diag.related:
         nline, ncol = source.line_col(note.span.start)
-        out.append(f"{source.path}:{nline + 1}:{ncol + 1}: note: {note.message}")
+        where = debug_place(source, note.span.start) or f"{source.path}:{nline + 1}:{ncol + 1}"
+        out.append(f"{where}: note: {note.message}")
     return out
+
+
+_LOCATORS: dict[int, tuple[SourceText, Any]] = {}  # id(source) -> (source, its DebugLocator)
+
+
+def debug_place(source: SourceText, offset: int) -> str | None:
+    """`file:line:col` of the debug location of the innermost op at `offset` of a bytecode's
+    printout; None for other texts and for ops without one."""
+    if source.decoded_from != "bytecode":
+        return None
+    from tile_lsp.compiler.bytecode.debug_locations import DebugLocator, format_position
+
+    held = _LOCATORS.get(id(source))
+    if held is None or held[0] is not source:
+        _LOCATORS.clear()  # (one file at a time: the CLI's)
+        held = _LOCATORS[id(source)] = (source, DebugLocator.of(source))
+    where = held[1].at(offset)
+    return format_position(where) if where is not None else None
 
 
 def to_json(diag: Diagnostic, source: SourceText) -> dict[str, object]:
@@ -86,6 +114,7 @@ def to_json(diag: Diagnostic, source: SourceText) -> dict[str, object]:
         "severity": diag.severity.value,
         "message": diag.message,
         "stage": diag.stage,
+        "debug_location": debug_place(source, diag.span.start),
         "related": [
             {
                 "line": source.line_col(n.span.start)[0] + 1,

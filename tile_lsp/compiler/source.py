@@ -46,6 +46,9 @@ class SourceText:
 
     text: str
     path: str = "<input>"
+    # "bytecode": the text is a Tile IR bytecode file's printout (compiler/bytecode/convert.py),
+    # so the CLI reports diagnostics at the ops' debug locations (bytecode/debug_locations.py)
+    decoded_from: str | None = None
     _line_starts: list[int] = field(default_factory=list, repr=False)
     _lsp: _LspLines | None = field(default=None, repr=False)
 

@@ -67,7 +67,7 @@ def load_source(data: bytes, path: str) -> tuple[SourceText, list[Diagnostic]]:
 
     if is_bytecode(data):
         text, diags, blank = bytecode_to_text(data, path, verify=False)
-        return (SourceText(text, path), diags) if text is not None else (blank, diags)
+        return (SourceText(text, path, decoded_from="bytecode"), diags) if text is not None else (blank, diags)
     from tile_lsp.compiler.textio import decode_source
 
     decoded, diags = decode_source(data)
