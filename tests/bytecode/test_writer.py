@@ -219,3 +219,21 @@ def test_bare_file_locations_join_the_entry_scope() -> None:
     assert (loc.source_loc.filename.data, loc.source_loc.line.data) == ("k.py", 3)
     assert di_loc_of(ret.location).source_loc.filename.data == "k.mlir"  # from the text position
     assert loc.scope == di_loc_of(ret.location).scope
+
+
+def test_unencodable_constants_and_writer_bugs_are_diagnostics(monkeypatch) -> None:
+    """A float literal in an integer constant (mutants of real kernels made `<f32: inf>` an i32
+    constant: the writer raised OverflowError) is an error at the op; any other exception in
+    the writer is an internal-error diagnostic, never a crash of `opt` or the server."""
+    from tile_lsp.compiler.bytecode import writer
+    from tile_lsp.compiler.bytecode.convert import text_to_bytecode
+
+    for literal in ("<f32: 1.5>", "<f32: 0x7F800000>"):
+        text = f"entry @k() {{\n  %c = constant {literal} : tile<i32>\n  return\n}}\n"
+        data, diags, _ = text_to_bytecode(text, "k.mlir")
+        messages = [d.message for d in diags]
+        if data is None:
+            assert any("cannot write bytecode: 'cuda_tile.constant'" in m for m in messages), messages
+    monkeypatch.setattr(writer._Writer, "write", lambda self, module: 1 / 0)
+    data, diags, _ = text_to_bytecode((CUTILE / "vector_add.mlir").read_text(), "vector_add.mlir")
+    assert data is None and "internal error in the Tile IR bytecode writer" in diags[-1].message

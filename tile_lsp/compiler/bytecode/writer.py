@@ -277,6 +277,11 @@ def write_bytecode(
         return None, [
             Diagnostic(span_of(e.op), Severity.ERROR, f"cannot write bytecode: {name}{e.message}", stage="bytecode")
         ]
+    except RecursionError:
+        return None, [Diagnostic(Span(0, 0), Severity.ERROR, "cannot write bytecode: the IR nests too deeply", stage="bytecode")]
+    except Exception as exc:  # a writer bug: a diagnostic, never a crash of the caller
+        return None, [Diagnostic(Span(0, 0), Severity.ERROR,
+                                 f"internal error in the Tile IR bytecode writer (please report): {exc!r}", stage="bytecode")]
     warnings = [
         Diagnostic(
             span_of(op),
@@ -840,6 +845,8 @@ class _Writer:
                 return bits.to_bytes((numel + 7) // 8, "little")
             nb = (width + 7) // 8
             mask = (1 << (8 * nb)) - 1
+            if any(isinstance(x, float) and not x.is_integer() for x in vals):
+                raise _Unencodable(op, f"a {elem} constant holds a value that is not an integer")
             one = [int(x) & mask for x in (vals[:1] if splat else vals)]
             return b"".join(x.to_bytes(nb, "little") for x in one)
         fmt = float_format(elem)
