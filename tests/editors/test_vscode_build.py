@@ -57,6 +57,7 @@ def test_vsix_contents(vsix: Path) -> None:
     assert "extension/package.json" in names
     assert "extension/out/extension.js" in names
     assert "extension/out/tileLspContext.js" in names
+    assert "extension/out/bytecode.js" in names
     assert any(n.startswith("extension/node_modules/vscode-languageclient/") for n in names)
     for grammar in GRAMMARS:
         assert f"extension/syntaxes/{grammar}" in names
@@ -84,6 +85,34 @@ def test_vsix_contents(vsix: Path) -> None:
     _check_restricted(manifest)
     assert "isTrusted" in js and ".inspect(" in js and "globalValue" in js
     assert "configurationSection:" not in js and "onDidGrantWorkspaceTrust" in js
+    _check_bytecode(manifest)
+    # Bytecode views: the client serves `tileirbc:` documents, which the content provider fills from
+    # the server's tileLsp/bytecodeText; Save as Bytecode runs the server's command.
+    with zipfile.ZipFile(vsix) as zf:
+        bc = zf.read("extension/out/bytecode.js").decode()
+    assert "scheme: bytecode_1.BYTECODE_SCHEME, language: exports.LANGUAGE_ID" in js
+    assert "'tileLsp/bytecodeText'" in bc and "'tileLsp.saveAsBytecode'" in bc and "'tileirbc'" in bc
+    assert "registerTextDocumentContentProvider" in bc and "registerCustomEditorProvider" in bc
+    assert "showSaveDialog" in bc and "setTextDocumentLanguage" in bc
+    # The server's command is registered by the client; the palette's call reaches the dialog through
+    # the executeCommand middleware (registering the same id again would stop the client starting).
+    assert "executeCommand: (command, args, next) => this.bytecode.executeCommand(command, args, next)" in js
+    assert bc.count("registerCommand(") == 1 and "registerCommand(exports.SAVE_AS_BYTECODE_COMMAND" in bc  # the stand-in
+
+
+def _check_bytecode(manifest: dict) -> None:  # type: ignore[type-arg]
+    """`.tileirbc` files open in the bytecode custom editor (the decoded, read-only text view) by
+    default, and "Save as Bytecode…" is in the palette for cuda_tile documents."""
+    contributes = manifest["contributes"]
+    (editor,) = [e for e in contributes["customEditors"] if e["viewType"] == "tileLsp.bytecode"]
+    assert editor["selector"] == [{"filenamePattern": "*.tileirbc"}]
+    assert editor.get("priority", "default") == "default"
+    (command,) = [c for c in contributes["commands"] if c["command"] == "tileLsp.saveAsBytecode"]
+    assert command["category"] == "tile-lsp" and command["title"].startswith("Save as Bytecode")
+    palette = {m["command"]: m.get("when") for m in contributes["menus"]["commandPalette"]}
+    assert palette["tileLsp.saveAsBytecode"] == "editorLangId == cuda-tile"
+    events = manifest["activationEvents"]
+    assert "onCustomEditor:tileLsp.bytecode" in events and "onFileSystem:tileirbc" in events
 
 
 RESTRICTED = ["tileLsp.serverPath", "tileLsp.ptxasPath", "tileLsp.previewDir"]
@@ -104,6 +133,20 @@ def test_program_settings_are_machine_scoped_and_restricted() -> None:
     _check_restricted(json.loads((VSCODE / "package.json").read_text()))
     src = (VSCODE / "src" / "tileLspContext.ts").read_text()
     assert "export const RESTRICTED_KEYS = ['serverPath', 'ptxasPath', 'previewDir'];" in src
+
+
+def test_bytecode_contributions() -> None:
+    """package.json itself (no build needed): the bytecode custom editor and Save as Bytecode; the
+    server's request and command names and versions, as the extension spells them."""
+    _check_bytecode(json.loads((VSCODE / "package.json").read_text()))
+    from tile_lsp.compiler.bytecode.format import VERSIONS, version_str
+    from tile_lsp.features.bytecode_view import BYTECODE_TEXT_REQUEST, SAVE_AS_BYTECODE
+
+    src = (VSCODE / "src" / "bytecode.ts").read_text()
+    assert f"export const BYTECODE_TEXT_REQUEST = '{BYTECODE_TEXT_REQUEST}';" in src
+    assert f"export const SAVE_AS_BYTECODE_COMMAND = '{SAVE_AS_BYTECODE}';" in src
+    versions = ", ".join(f"'{version_str(v)}'" for v in VERSIONS)
+    assert f"export const BYTECODE_VERSIONS = [{versions}];" in src
 
 
 def test_settings_match_server_schema() -> None:

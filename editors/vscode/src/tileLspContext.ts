@@ -10,6 +10,7 @@ import {
   ResponseError,
   ServerOptions,
 } from 'vscode-languageclient/node';
+import { BYTECODE_SCHEME, BytecodeSupport, SAVE_AS_BYTECODE_COMMAND } from './bytecode';
 
 export const LANGUAGE_ID = 'cuda-tile';
 const SECTION = 'tileLsp';
@@ -72,6 +73,12 @@ interface StageResult {
 
 export class TileLspContext implements vscode.Disposable {
   client: LanguageClient | undefined;
+  readonly languageId = LANGUAGE_ID;
+  /** The client's current start (or restart): what readyClient waits for. */
+  private starting: Promise<void> | undefined;
+  private readonly bytecode = new BytecodeSupport(this);
+  /** Save as Bytecode's stand-in while no running server registers the command (bytecode.ts). */
+  private standIn: vscode.Disposable | undefined;
   private readonly status: vscode.StatusBarItem;
   private readonly pipeline: vscode.StatusBarItem;
   private readonly output: vscode.OutputChannel;
@@ -118,9 +125,19 @@ export class TileLspContext implements vscode.Disposable {
         this.updateStatus(); // a language change (setTextDocumentLanguage) re-opens the document
       }),
     );
+    // Bytecode views and Save as Bytecode (src/bytecode.ts); registered before the client starts,
+    // so that a `.tileirbc` opened at startup finds its editor (it waits for the client).
+    subs.push(...this.bytecode.register(), { dispose: () => this.standIn?.dispose() });
     vscode.workspace.textDocuments.forEach((doc) => this.detectCudaTile(doc));
     this.updateStatus();
-    await this.start();
+    this.starting = this.start();
+    await this.starting;
+  }
+
+  /** The client once its current start is over; undefined when it is not running. */
+  async readyClient(): Promise<LanguageClient | undefined> {
+    await this.starting?.catch(() => undefined);
+    return this.client?.isRunning() ? this.client : undefined;
   }
 
   /** `.mlir` files claimed by vscode-mlir (or plain text) that are really cuda_tile switch to our language. */
@@ -158,6 +175,22 @@ export class TileLspContext implements vscode.Disposable {
 
   /** Starts the client; a server path that doesn't resolve gives an error with an "Open Settings" button. */
   async start(): Promise<void> {
+    // The client registers the server's commands (tileLsp.saveAsBytecode among them) as it starts.
+    this.standIn?.dispose();
+    this.standIn = undefined;
+    try {
+      await this.startClient();
+    } finally {
+      const commands = this.client?.isRunning()
+        ? this.client.initializeResult?.capabilities.executeCommandProvider?.commands ?? []
+        : [];
+      if (!commands.includes(SAVE_AS_BYTECODE_COMMAND)) {
+        this.standIn = this.bytecode.standInCommand();
+      }
+    }
+  }
+
+  private async startClient(): Promise<void> {
     const serverPath = setting<string>('serverPath') || 'tile-lsp';
     const command = resolveExecutable(serverPath);
     if (!command) {
@@ -171,6 +204,8 @@ export class TileLspContext implements vscode.Disposable {
     const documentSelector: DocumentSelector = [
       { scheme: 'file', language: LANGUAGE_ID },
       { scheme: 'untitled', language: LANGUAGE_ID },
+      // Read-only text views of Tile IR bytecode files (src/bytecode.ts).
+      { scheme: BYTECODE_SCHEME, language: LANGUAGE_ID },
       // Preview files (PTX, LLVM IR, stage dumps): Go to Definition leads back to the source op.
       ...LOWERED_LANGUAGES.map((language) => ({ scheme: 'file', language })),
     ];
@@ -207,6 +242,8 @@ export class TileLspContext implements vscode.Disposable {
           const was = served.delete(doc.uri.toString()) || doc.languageId === LANGUAGE_ID;
           return was ? next(doc) : Promise.resolve();
         },
+        // tileLsp.saveAsBytecode from the palette: the Save as Bytecode dialog (bytecode.ts).
+        executeCommand: (command, args, next) => this.bytecode.executeCommand(command, args, next),
       },
       initializationOptions: this.serverSettings(),
       // (no `synchronize` of the section: sendSettings filters the restricted settings)
@@ -239,12 +276,17 @@ export class TileLspContext implements vscode.Disposable {
   }
 
   async restart(): Promise<void> {
-    const client = this.client;
-    this.client = undefined;
-    if (client) {
-      await client.stop().catch(() => undefined);
-    }
-    await this.start();
+    const previous = this.starting;
+    this.starting = (async () => {
+      await previous?.catch(() => undefined); // a start under way: stop the client it made
+      const client = this.client;
+      this.client = undefined;
+      if (client) {
+        await client.stop().catch(() => undefined);
+      }
+      await this.start();
+    })();
+    await this.starting;
   }
 
   updateStatus(): void {
