@@ -13,6 +13,9 @@ SERVER="${TILE_LSP:-$REPO/.venv/bin/tile-lsp}"
 
 rm -rf "$WORK" && mkdir -p "$WORK/ud/User" "$WORK/ext" "$WORK/ws"
 cp "$REPO/examples/vector_add.mlir" "$WORK/ws/vector_add.mlir"
+# Tile IR bytecode: a good file (the decoded view) and one cut short (the error with its offset).
+cp "$REPO/tests/data/cutile/vector_add.tileirbc" "$WORK/ws/vector_add.tileirbc"
+head -c 200 "$REPO/tests/data/cutile/vector_add.tileirbc" > "$WORK/ws/cut.tileirbc"
 cat > "$WORK/ud/User/settings.json" <<JSON
 {
   "security.workspace.trust.enabled": false,
@@ -31,5 +34,6 @@ CS_PID=$!
 trap 'kill $CS_PID 2>/dev/null || true' EXIT
 for _ in $(seq 60); do curl -fs "http://127.0.0.1:$PORT/healthz" >/dev/null && break; sleep 1; done
 NODE_PATH="$CS_HOME/node_modules" URL="http://127.0.0.1:$PORT/?folder=$WORK/ws" \
-  SCREENSHOT="${SCREENSHOT:-$REPO/docs/vscode-diagnostic-hover.png}" OUTDIR="$WORK" \
+  SCREENSHOT="${SCREENSHOT:-$REPO/docs/vscode-diagnostic-hover.png}" \
+  BYTECODE_SCREENSHOT="${BYTECODE_SCREENSHOT:-$REPO/docs/vscode-bytecode-view.png}" WS="$WORK/ws" OUTDIR="$WORK" \
   node "$HERE/drive.js"
