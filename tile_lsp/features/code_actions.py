@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import re
 from collections import Counter, OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from tile_lsp.compiler.diagnostics import Diagnostic
-from tile_lsp.compiler.document import DocumentAnalysis, ItemCache, analyze
+from tile_lsp.compiler.document import DocumentAnalysis, ItemCache, Stopped, analyze
 from tile_lsp.compiler.source import Span
 from tile_lsp.features.fix_context import Edits, FixContext, Provider, apply_edits, line_ending
 from tile_lsp.features.fix_providers import fix_enum, fix_op_name, fix_result_type, fix_use_type, fix_value_name
@@ -42,14 +43,18 @@ class _Rule:
     truncates: bool  # a parse error that hid the rest of its item: errors revealed later are not new
 
 
-def quick_fixes(doc: DocumentAnalysis, span: Span, cache: ItemCache | None = None) -> list[Fix]:
-    """Fixes for the diagnostics overlapping `span`, and the wrap refactor on bare items."""
+def quick_fixes(
+    doc: DocumentAnalysis, span: Span, cache: ItemCache | None = None, cancelled: Callable[[], bool] | None = None
+) -> list[Fix]:
+    """Fixes for the diagnostics overlapping `span`, and the wrap refactor on bare items.
+    `cancelled` is asked before each candidate's re-analysis (the expensive part): true raises
+    `Stopped`."""
     out: list[Fix] = []
     seen: set[Edits] = set()
     for diag in doc.diagnostics:
         if not diag.is_error or not _overlaps(diag.span, span):
             continue
-        for fix in _fixes_for(doc, diag, cache):
+        for fix in _fixes_for(doc, diag, cache, cancelled):
             if fix.edits not in seen:
                 seen.add(fix.edits)
                 out.append(fix)
@@ -63,7 +68,9 @@ def _overlaps(a: Span, b: Span) -> bool:
     return a.start <= b.end and b.start <= a.end
 
 
-def _fixes_for(doc: DocumentAnalysis, diag: Diagnostic, cache: ItemCache | None) -> list[Fix]:
+def _fixes_for(
+    doc: DocumentAnalysis, diag: Diagnostic, cache: ItemCache | None, cancelled: Callable[[], bool] | None = None
+) -> list[Fix]:
     item = doc.item_at(diag.span.start)
     if item is None:
         return []
@@ -80,6 +87,8 @@ def _fixes_for(doc: DocumentAnalysis, diag: Diagnostic, cache: ItemCache | None)
             if edits in tried:
                 continue
             tried.add(edits)
+            if cancelled is not None and cancelled():
+                raise Stopped()
             if _repairs(doc, diag, edits, rule.truncates, cache):
                 fixes.append(Fix(title, edits, diag, preferred=not fixes))
         break  # one rule per message
