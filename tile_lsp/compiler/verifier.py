@@ -134,12 +134,15 @@ def _constraint_plan(cls: type[CudaTileOp]) -> tuple[Plan | None, Plan | None] |
 def _check_groups(op: CudaTileOp, what: str, groups: list[tuple[str, str]]) -> str | None:
     constraints = op.TYPE_CONSTRAINTS
     index = 0
-    for name, _ in groups:
+    for name, arity in groups:
         c = constraints.get(name)
         values = getattr(op, name)
         group = list(values) if isinstance(values, list | tuple) else ([] if values is None else [values])
         for v in group:
             if c is not None and not c(v.type):
-                return f"{what} #{index} must be {c.description}, but got '{long_type_str(v.type)}'"
+                description = c.description
+                if arity == "variadic" and not description.startswith("variadic of "):
+                    description = f"variadic of {description}"  # (ODS's words for a variadic group's member)
+                return f"{what} #{index} must be {description}, but got '{long_type_str(v.type)}'"
             index += 1
     return None

@@ -82,7 +82,9 @@ INT_TILE = tile_of(*INTS)
 FLOAT_TILE = tile_of(*BASE_FLOATS)
 ANY_FLOAT_TILE = tile_of(*ALL_FLOATS)
 NUMBER_TILE = tile_of(*NUMBERS)
-ANY_TILE = tile_of(*NUMBERS, ptr=True)
+# ODS's `CudaTile_TileType`: any tile (NVIDIA's words: "Tile type"; select, broadcast, reshape,
+# permute, cat, extract take it), whatever its element type
+ANY_TILE = TypeConstraint("Tile type", lambda t: isinstance(t, ct.TileType))
 PTR_TILE = tile_of(ptr=True)
 I1_TILE = tile_of(I1)
 SCALAR_I1 = tile_of(I1, rank=0)

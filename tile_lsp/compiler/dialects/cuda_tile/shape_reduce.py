@@ -179,7 +179,11 @@ class _Aggregate(CudaTileOp):
             return OpError("requires the same shape for all operands")
         want = self.expected_results()
         got = [r.type for r in self.results]
-        if want is not None and want != got:
+        if self.HAS_REVERSE:  # scan: each result has its operand's type (NVIDIA's words; reduce infers them)
+            for i, (v, r) in enumerate(zip(operands, self.results)):
+                if v.type != r.type:
+                    return OpError(f"expect same type for operand at index: {i} and result at index: {i}")
+        elif want is not None and want != got:
             return OpError(
                 f"inferred type(s) {types_text(want)} are incompatible with return type(s) of operation "
                 f"{types_text(got)}"
