@@ -152,14 +152,10 @@ def cmd_opt(args: argparse.Namespace) -> int:
 def _printed(module: object, generic: bool) -> str:
     """The module's text; IR that fails verification may not fit an op's custom form: then the
     generic form (what `--no-verify` prints of it)."""
+    from tile_lsp.compiler.bytecode.convert import module_text
     from tile_lsp.compiler.syntax.printer import Printer
 
-    try:
-        return Printer(generic=generic).module_text(module)  # type: ignore[arg-type]
-    except Exception:
-        if generic:
-            raise
-        return Printer(generic=True).module_text(module)  # type: ignore[arg-type]
+    return Printer(generic=True).module_text(module) if generic else module_text(module)  # type: ignore[arg-type]
 
 
 def _opt_bytecode(args: argparse.Namespace, source: SourceText, diags: list[Diagnostic]) -> int:

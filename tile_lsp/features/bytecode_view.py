@@ -48,15 +48,12 @@ def bytecode_text(path: str, max_size: int = MAX_BYTECODE_VIEW) -> dict[str, Any
     decoded = decode(data)
     if decoded.module is None:
         return {"path": path, "error": _first_error(decoded.diagnostics, data, path)}
-    from tile_lsp.compiler.syntax.printer import Printer
+    from tile_lsp.compiler.bytecode.convert import module_text
 
     try:
-        body = Printer().module_text(decoded.module)
-    except Exception:  # an op that fails verification may not fit its custom form
-        try:
-            body = Printer(generic=True).module_text(decoded.module)
-        except Exception as exc:
-            return {"path": path, "error": f"{name}: internal error printing the decoded bytecode: {exc!r}"}
+        body = module_text(decoded.module)
+    except Exception as exc:
+        return {"path": path, "error": f"{name}: internal error printing the decoded bytecode: {exc!r}"}
     version = version_str(decoded.version) if decoded.version else "?"
     producer = decoded.producer or ""
     header = (

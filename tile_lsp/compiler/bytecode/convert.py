@@ -22,26 +22,33 @@ def bytecode_to_text(data: bytes, path: str = "<bytecode>", locations: bool = Tr
     space per byte, one line), so `format_text` shows `path:1:<offset + 1>` and parsing it
     again reports nothing more."""
     from tile_lsp.compiler.bytecode.reader import read_bytecode
-    from tile_lsp.compiler.syntax.printer import Printer
 
     result = read_bytecode(data, path, verify=verify, locations=locations)
     blank = SourceText(" " * len(data), path)
     if result.module is None:
         return None, result.diagnostics, blank
     try:
-        text = Printer().module_text(result.module)
-    except Exception:  # an op that fails verification may not fit its custom form
-        try:
-            text = Printer(generic=True).module_text(result.module)
-        except Exception as exc:
-            from tile_lsp.compiler.diagnostics import Severity
-            from tile_lsp.compiler.source import Span
+        text = module_text(result.module)
+    except Exception as exc:
+        from tile_lsp.compiler.diagnostics import Severity
+        from tile_lsp.compiler.source import Span
 
-            bug = Diagnostic(
-                Span(0, 0), Severity.ERROR, f"internal error printing decoded bytecode: {exc!r}", stage="bytecode"
-            )
-            return None, [*result.diagnostics, bug], blank
+        bug = Diagnostic(
+            Span(0, 0), Severity.ERROR, f"internal error printing decoded bytecode: {exc!r}", stage="bytecode"
+        )
+        return None, [*result.diagnostics, bug], blank
     return text, result.diagnostics, blank
+
+
+def module_text(module) -> str:  # type: ignore[no-untyped-def]
+    """A decoded module printed in the custom form, or the generic form where an op that fails
+    verification does not fit its custom form (raises only if neither prints)."""
+    from tile_lsp.compiler.syntax.printer import Printer
+
+    try:
+        return Printer().module_text(module)
+    except Exception:
+        return Printer(generic=True).module_text(module)
 
 
 def text_to_bytecode(text: str, path: str = "<input>", version: int | None = None):
