@@ -43,8 +43,12 @@ def _kernel(name: str) -> str:
 
 
 def _renamed_copies(text: str, target_bytes: int) -> str:
-    """Entries of `text` repeated with fresh names until the module is `target_bytes` long."""
-    start, end = text.index("{") + 1, text.rindex("}")
+    """Entries of `text` repeated with fresh names until the module is `target_bytes` long
+    (bare entries, as cuTile's kernels are printed: the whole text repeated)."""
+    if "cuda_tile.module" in text:
+        start, end = text.index("{", text.index("cuda_tile.module")) + 1, text.rindex("}")
+    else:
+        start, end = 0, len(text)
     body = text[start:end]
     names = sorted(set(re.findall(r"entry @([\w$.]+)", body)))
     parts, size, copy = [], 0, 0
