@@ -545,6 +545,9 @@ class Fuzzer:
             doc = self.docs.get(pending.uri) if pending.uri else None
             if code == CONTENT_MODIFIED and doc is not None and pending.version is not None and doc.version > pending.version:
                 self.content_modified[pending.method] += 1  # (an edit came after it: LSP's answer for stale work)
+                self.latency[pending.method].append(latency)  # (the client waited for it all the same)
+                if pending.sent - self.start_time >= self.opts.warmup:
+                    self.latency_steady[pending.method].append(latency)
                 return
             if pending.method == "textDocument/rename" and any(r in str(error.get("message")) for r in RENAME_REFUSALS):
                 self.refused[f"rename: {error.get('message')}"[:120]] += 1

@@ -212,15 +212,15 @@ class TileServer:
             def job(params: Any, snap: Snapshot | None, flag: threading.Event) -> Any:
                 if flag.is_set():
                     raise Stopped()
-                stale = drop_superseded and snap is not None
-                if stale and (snap.superseded or snap.analysis_unless_superseded() is None):  # type: ignore[union-attr]
+                watched = snap if drop_superseded else None
+                if watched is not None and (watched.superseded or watched.analysis_unless_superseded() is None):
                     raise Superseded()  # (an analysis made here stops once an edit supersedes it)
                 # (with drop_superseded the work's checkpoints also stop it once an edit came)
-                stop = (lambda: flag.is_set() or snap.superseded) if stale else flag.is_set  # type: ignore[union-attr]
+                stop = (lambda: flag.is_set() or watched.superseded) if watched is not None else flag.is_set
                 try:
                     return fn(params, snap, stop)
                 except Stopped:
-                    if stale and not flag.is_set():
+                    if watched is not None and not flag.is_set():
                         raise Superseded() from None
                     raise
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
 
 from tile_lsp.compiler.source import SourceText, Span
 
@@ -83,9 +82,6 @@ def format_text(diag: Diagnostic, source: SourceText) -> list[str]:
     return out
 
 
-_LOCATORS: dict[int, tuple[SourceText, Any]] = {}  # id(source) -> (source, its DebugLocator)
-
-
 def debug_place(source: SourceText, offset: int) -> str | None:
     """`file:line:col` of the debug location of the innermost op at `offset` of a bytecode's
     printout; None for other texts and for ops without one."""
@@ -93,11 +89,9 @@ def debug_place(source: SourceText, offset: int) -> str | None:
         return None
     from tile_lsp.compiler.bytecode.debug_locations import DebugLocator, format_position
 
-    held = _LOCATORS.get(id(source))
-    if held is None or held[0] is not source:
-        _LOCATORS.clear()  # (one file at a time: the CLI's)
-        held = _LOCATORS[id(source)] = (source, DebugLocator.of(source))
-    where = held[1].at(offset)
+    if source._debug_locator is None:
+        source._debug_locator = DebugLocator.of(source)
+    where = source._debug_locator.at(offset)
     return format_position(where) if where is not None else None
 
 

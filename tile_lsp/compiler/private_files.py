@@ -69,10 +69,11 @@ def user_runtime_dir(*parts: str) -> str:
     return path
 
 
-def write_private(path: str, data: bytes) -> str:
-    """Write `data` to `path` atomically: a new 0600 file beside it (never following a link,
-    never reusing a name) renamed over `path`. The folder must be one of ours (`private_dir`).
-    A link planted at `path` is replaced, not followed."""
+def write_private(path: str, data: bytes, mode: int = 0o600) -> str:
+    """Write `data` to `path` atomically: a new file beside it (never following a link, never
+    reusing a name; `mode`, default 0600) renamed over `path`. The folder must be one of ours
+    (`private_dir`), unless the user named `path` (a saved file). A link planted at `path` is
+    replaced, not followed; a failed write leaves the old file."""
     directory, name = os.path.split(os.path.abspath(path))
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
     for attempt in range(100):
@@ -87,6 +88,8 @@ def write_private(path: str, data: bytes) -> str:
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
+        if mode != 0o600:
+            os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):

@@ -18,7 +18,7 @@ import bisect
 import re
 from dataclasses import dataclass, field
 from itertools import accumulate
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 _LSP_BREAK = re.compile(r"\r\n?|\n")
 # Characters wider than one code unit, per encoding: astral ones in UTF-16, non-ASCII in UTF-8.
@@ -49,6 +49,7 @@ class SourceText:
     # "bytecode": the text is a Tile IR bytecode file's printout (compiler/bytecode/convert.py),
     # so the CLI reports diagnostics at the ops' debug locations (bytecode/debug_locations.py)
     decoded_from: str | None = None
+    _debug_locator: Any = field(default=None, repr=False)  # (built on first use: diagnostics.debug_place)
     _line_starts: list[int] = field(default_factory=list, repr=False)
     _lsp: _LspLines | None = field(default=None, repr=False)
 

@@ -13,9 +13,7 @@ the byte offset instead of a text.
 
 from __future__ import annotations
 
-import contextlib
 import os
-import tempfile
 from typing import Any
 
 from tile_lsp.compiler.diagnostics import Diagnostic, format_text
@@ -85,7 +83,7 @@ def _first_error(diagnostics: list[Diagnostic], data: bytes, path: str) -> str:
 
 def save_as_bytecode(text: str, source_path: str, target: str, version: str | None = None) -> dict[str, Any]:
     """Write `text` (a cuda_tile document) as bytecode to the absolute path `target`, atomically
-    (a temporary file beside it, then a rename: a failed write leaves the old file). IR that
+    (`private_files.write_private`: a failed write leaves the old file). IR that
     fails verification is still written (tileiras reports it), with the errors returned.
     -> {path, bytes, version, diagnostics: [messages]} or {error}."""
     from tile_lsp.compiler.bytecode.convert import text_to_bytecode
@@ -105,21 +103,13 @@ def save_as_bytecode(text: str, source_path: str, target: str, version: str | No
     if data is None:
         errors = [m for m, d in zip(messages, diags) if d.is_error]
         return {"error": errors[0] if errors else "the document could not be written as bytecode", "diagnostics": messages}
-    folder = os.path.dirname(target)
-    try:
-        fd, scratch = tempfile.mkstemp(prefix=".tile-lsp-", suffix=".tileirbc", dir=folder)
-    except OSError as exc:
-        return {"error": f"cannot write into {folder}: {exc.strerror or exc}"}
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.chmod(scratch, _mode_for(target))
-        os.replace(scratch, target)
-    except OSError as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(scratch)
-        return {"error": f"cannot write {target}: {exc.strerror or exc}"}
-    from tile_lsp.compiler.bytecode.reader import decode
+    from tile_lsp.compiler.private_files import write_private
 
-    written = decode(data).version
+    try:
+        write_private(target, data, _mode_for(target))
+    except OSError as exc:
+        return {"error": f"cannot write {target}: {exc.strerror or exc}"}
+    from tile_lsp.compiler.bytecode.format import header_version
+
+    written = header_version(data)  # (what the writer chose when no version was asked)
     return {"path": target, "bytes": len(data), "version": version_str(written) if written else version, "diagnostics": messages}

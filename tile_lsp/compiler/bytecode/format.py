@@ -23,6 +23,14 @@ def version_str(v: int) -> str:
     return f"{v // 10000}.{v // 100 % 100}"
 
 
+def header_version(data: bytes) -> int | None:
+    """The version a bytecode's header states (the major and minor bytes after the magic), read
+    without decoding the rest; None when there is no such header."""
+    if len(data) < len(MAGIC) + 2 or not data.startswith(MAGIC):
+        return None
+    return data[len(MAGIC)] * 10000 + data[len(MAGIC) + 1] * 100
+
+
 def parse_version(text: str) -> int | None:
     """'13.4' -> 130400 (only versions this package reads and writes)."""
     parts = text.strip().split(".")
