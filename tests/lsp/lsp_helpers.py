@@ -58,6 +58,21 @@ async def until_published(
     raise AssertionError(f"no matching publish for {uri} v{version}: {seen}")
 
 
+async def until_listing(folder: Any, expected: list[str], timeout: float = TIMEOUT_S) -> list[str]:
+    """The sorted names in `folder` once they are exactly `expected` (writes there go through a
+    temporary file renamed into place, so a listing taken too early can show it), or the last
+    listing seen when `timeout` passes."""
+    wanted = sorted(expected)
+    deadline = time.monotonic() + timeout
+    listing: list[str] = []
+    while time.monotonic() < deadline:
+        listing = sorted(p.name for p in folder.iterdir()) if folder.exists() else []
+        if listing == wanted:
+            break
+        await asyncio.sleep(0.02)
+    return listing
+
+
 def open_document(client: LanguageClient, uri: str, text: str, version: int = 1, language: str = "mlir") -> None:
     client.text_document_did_open(
         lsp.DidOpenTextDocumentParams(text_document=lsp.TextDocumentItem(uri=uri, language_id=language, version=version, text=text))

@@ -20,6 +20,7 @@ from lsp_helpers import (
     record_publishes,
     record_timeline,
     replace_all,
+    until_listing,
     until_published,
     view_stage,
 )
@@ -282,10 +283,8 @@ async def test_preview_files_on_save(client: LanguageClient, tmp_path: pathlib.P
     client.text_document_did_save(lsp.DidSaveTextDocumentParams(text_document=lsp.TextDocumentIdentifier(uri=uri)))
     preview = tmp_path / ".tile-lsp"
     names = ["saxpy.nvvm.mlir", "saxpy.llvm.mlir", "saxpy.ll", "saxpy.ptx", "saxpy.map.json"]
-    deadline = time.monotonic() + TIMEOUT_S
-    while not all((preview / n).exists() for n in names) and time.monotonic() < deadline:
-        await asyncio.sleep(0.02)
-    assert sorted(p.name for p in preview.iterdir()) == sorted([*names, ".tile-lsp-manifest.json"])
+    expected = sorted([*names, ".tile-lsp-manifest.json"])
+    assert await until_listing(preview, expected) == expected
     assert ".entry scale" in (preview / "saxpy.ptx").read_text()
     assert "define " in (preview / "saxpy.ll").read_text()
     assert "gpu.module @kernels" in (preview / "saxpy.nvvm.mlir").read_text()

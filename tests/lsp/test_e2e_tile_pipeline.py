@@ -12,11 +12,19 @@ import json
 import pathlib
 import shutil
 import sys
-import time
 
 import pytest
 import pytest_lsp
-from lsp_helpers import configure, doc_id, open_document, record_publishes, replace_all, until_published, view_stage
+from lsp_helpers import (
+    configure,
+    doc_id,
+    open_document,
+    record_publishes,
+    replace_all,
+    until_listing,
+    until_published,
+    view_stage,
+)
 from lsprotocol import types as lsp
 from pytest_lsp import ClientServerConfig, LanguageClient
 
@@ -146,10 +154,8 @@ async def test_previews_and_cross_stage_navigation(client: LanguageClient, tmp_p
     client.text_document_did_save(lsp.DidSaveTextDocumentParams(text_document=doc_id(uri)))
     preview = tmp_path / ".tile-lsp"
     names = ["va.tileaa.mlir", "va.gpu.mlir", "va.nvvm.mlir", "va.llvm.mlir", "va.ll", "va.ptx", "va.map.json"]
-    deadline = time.monotonic() + TIMEOUT_S
-    while not all((preview / n).exists() for n in names) and time.monotonic() < deadline:
-        await asyncio.sleep(0.05)
-    assert sorted(p.name for p in preview.iterdir()) == sorted([*names, ".tile-lsp-manifest.json"])
+    expected = sorted([*names, ".tile-lsp-manifest.json"])
+    assert await until_listing(preview, expected) == expected
     mapping = json.loads((preview / "va.map.json").read_text())
     assert mapping["source"] == str(path)
     ptx_text = (preview / "va.ptx").read_text()
