@@ -17,9 +17,12 @@ from tile_lsp.compiler.frontend import parse_text
 # The oldest version each corpus kernel can be written as (its ops/types; see writer._needs).
 NEEDS_13_3 = {"column_sum", "index_select"}  # atomic_red_view_tko, make_gather_scatter_view
 NEEDS_13_2 = {"debug_print"}  # print_tko's token
+NEEDS_13_4 = {"pdl_powi_insert"}  # gdc_*_tko, fpowi, insert, inbounds
 
 
 def _oldest(name: str) -> int:
+    if name in NEEDS_13_4:
+        return F.V13_4
     return F.V13_3 if name in NEEDS_13_3 else F.V13_2 if name in NEEDS_13_2 else F.V13_1
 
 

@@ -427,6 +427,11 @@ def _fence(s: Simulator, op: Operation, x: list[Any], mask: np.ndarray) -> Any:
     """Nothing to do: lockstep execution performs every access in program order, at once."""
 
 
+@handles("nvvm.griddepcontrol", "nvvm.fence.proxy")
+def _grid_dependency(s: Simulator, op: Operation, x: list[Any], mask: np.ndarray) -> Any:
+    """Nothing to do: one grid runs at a time, and memory has no aliased mappings here."""
+
+
 @handles("gpu.printf")
 def _printf(s: Simulator, op: Operation, x: list[Any], mask: np.ndarray) -> Any:
     fmt = op.properties["format"].data  # type: ignore[attr-defined]
@@ -543,6 +548,7 @@ _MATH: dict[str, Callable[..., np.ndarray]] = {
     "math.cos": np.cos, "math.tan": np.tan, "math.absf": np.abs, "math.floor": np.floor, "math.ceil": np.ceil,
     "math.fma": lambda a, b, c: a * b + c, "math.powf": np.power, "math.erf": lambda a: _erf(a),
     "math.copysign": np.copysign, "math.trunc": np.trunc, "math.roundeven": np.rint,
+    "math.fpowi": np.power,  # the i32 exponent arrives as f64: exact
 }
 for _name, _fn in _MATH.items():
     BUILDERS[_name] = _float_math(_fn)

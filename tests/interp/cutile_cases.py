@@ -240,6 +240,22 @@ def debug_print(rng):
     return [x, out], (2, 1, 1), lambda r: {"out": (err(r.array(1), want), 1e-4)}
 
 
+def pdl_powi_insert(dtype: Any, exp_dtype: Any, tile: int, sub: int, power: int, bound: float) -> Callable[..., Any]:
+    """Per tile: x * 2, with its second `sub`-block replaced by the first `sub` elements of
+    x ** power (an integer power); the loads skip the bounds check, so n is a tile multiple."""
+
+    def build(rng):
+        n = 3 * tile
+        x, y = rand(rng, (n,), dtype, -2, 2), np.zeros(n, dtype)
+        v = f64(x).reshape(3, tile)
+        want = (v * 2.0).astype(dtype).astype(np.float64)
+        want[:, sub : 2 * sub] = (v[:, :sub] ** power).astype(dtype)
+        args = [x, y, np.asarray(power, dtype=exp_dtype)]
+        return args, (3, 1, 1), lambda r: {"y": (err(r.array(1), want.reshape(-1)), bound)}
+
+    return build
+
+
 CASES = [
     Case("vector_add", "vector_add_Kt1_A1f32", vector_add(np.float32, 1500, 1024)),
     Case("vector_add", "vector_add_Kt1_A1f16", vector_add(F16, 3000, 2048)),
@@ -267,4 +283,6 @@ CASES = [
     Case("bmm", "bmm_bias_relu_", bmm),
     Case("gelu_dropout", "gelu_dropout_", gelu_dropout),
     Case("debug_print", "debug_print_", debug_print),
+    Case("pdl_powi_insert", "pdl_powi_insert_Kt1_A1f32", pdl_powi_insert(np.float32, np.int32, 256, 64, 3, 1e-5)),
+    Case("pdl_powi_insert", "pdl_powi_insert_Kt1_A1f16", pdl_powi_insert(F16, np.int16, 128, 32, 2, 8e-3)),
 ]

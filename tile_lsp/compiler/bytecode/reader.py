@@ -916,9 +916,10 @@ class _FileReader:
             return builtin.DenseArrayBase.from_list(builtin.i32, vals)
         if kind == "dense_bool_array":
             vals = r.int_list(1, f"'{aname}' entries")
-            if any(vals):
-                raise r.fail(f"'{opname}' {aname} (13.4) set is not supported by tile-lsp's cuda_tile dialect", at)
-            return None
+            if any(v > 1 for v in vals):
+                raise r.fail(f"'{aname}' holds a byte other than 0 or 1", at)
+            # All false is what a writer puts when nothing was asked (NVIDIA's reader drops it too).
+            return builtin.DenseArrayBase.from_list(builtin.i1, vals) if any(vals) else None
         if kind == "optimization_hints":
             return self.ct[5].OptimizationHintsAttr(self.dictionary(r))
         if kind == "typeid":

@@ -178,6 +178,8 @@ def _is_old_default(opname: str, aname: str, a: Attribute) -> bool:
         return case == "full"
     if aname == "overflow":
         return case == "none"
+    if aname == "inbounds" and isinstance(a, builtin.DenseArrayBase):
+        return not any(a.get_values())  # all false: what a version without the flags means
     return False
 
 
@@ -687,12 +689,15 @@ class _Writer:
                 values[r] = len(values)
 
     def _attr(self, buf, op, aname, kind, a, rtypes, groups) -> None:
-        if kind == "dense_bool_array":  # inbounds (13.4+): not in our dialect, so all false, one per index
-            specs = [s for s in _BY_NAME[op.name][6] if s[0] != "count"]
-            sized = [g for g, s in zip(groups, specs) if s[0] == "sized"]
-            n = len(sized[0]) if sized else 0
-            put_varint(buf, n)
-            buf.extend(b"\x00" * n)
+        if kind == "dense_bool_array":  # inbounds (13.4+); absent: all false, one per index
+            if isinstance(a, builtin.DenseArrayBase):
+                flags = [1 if v else 0 for v in a.get_values()]
+            else:
+                specs = [s for s in _BY_NAME[op.name][6] if s[0] != "count"]
+                sized = [g for g, s in zip(groups, specs) if s[0] == "sized"]
+                flags = [0] * (len(sized[0]) if sized else 0)
+            put_varint(buf, len(flags))
+            buf.extend(bytes(flags))
             return
         if a is None and kind.startswith("enum:"):
             a = _default_enum(op, aname, kind[5:])

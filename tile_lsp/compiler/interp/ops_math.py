@@ -46,6 +46,15 @@ def binary_math(it: Interpreter, op: Operation, ins: list[Any]) -> list[Array]:
     return [nx.round_float(r, result_elem(op))]
 
 
+@handles("fpowi")
+def fpowi(it: Interpreter, op: Operation, ins: list[Any]) -> list[Array]:
+    base = nx.to_f64(ins[0])
+    n = nx.as_signed(ins[1], operand_elem(op, 1)).astype(np.float64)
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+        r = np.power(base, n)  # an integer exponent: defined for a negative base
+    return [nx.round_float(r, result_elem(op))]
+
+
 # -- conversions -----------------------------------------------------------------------------
 
 

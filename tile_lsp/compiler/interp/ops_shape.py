@@ -89,6 +89,17 @@ def extract(it: Interpreter, op: Operation, ins: list[Any]) -> list[Array]:
     return [src[tuple(slice(i * n, (i + 1) * n) for i, n in zip(index, shape))].copy()]
 
 
+@handles("insert")
+def insert(it: Interpreter, op: Operation, ins: list[Any]) -> list[Array]:
+    src, out = np.asarray(ins[0]), np.array(ins[1], copy=True)
+    index = [int(np.asarray(i).astype(np.int64)) for i in ins[2:]]
+    for d, (i, n) in enumerate(zip(index, src.shape)):
+        if not 0 <= i * n < out.shape[d]:
+            raise OpFailure(f"index {i} of dimension {d} is out of range (destination {out.shape}, source {src.shape})")
+    out[tuple(slice(i * n, (i + 1) * n) for i, n in zip(index, src.shape))] = src
+    return [out]
+
+
 @handles("iota")
 def iota(it: Interpreter, op: Operation, ins: list[Any]) -> list[Array]:
     t = op.results[0].type

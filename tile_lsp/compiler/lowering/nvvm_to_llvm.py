@@ -203,6 +203,11 @@ def _fence_proxy_name(op: Operation) -> str:
     return "llvm.nvvm.fence.proxy." + kind.value
 
 
+def _fence_proxy_floor(op: Operation) -> str:
+    kind = op.properties.get("kind")
+    return "sm_70" if isinstance(kind, nvvm.ProxyKindAttr) and kind.data == nvvm.ProxyKind.ALIAS else "sm_90"
+
+
 def _lower_fence_proxy(op: Operation, rewriter: PatternRewriter) -> str | None:
     kind = cast(nvvm.FenceProxyOp, op).kind.data
     if kind in (nvvm.ProxyKind.TENSORMAP, nvvm.ProxyKind.GENERIC):
@@ -428,7 +433,8 @@ NVVM_LOWERINGS: dict[str, NvvmLowering] = {
     # Fences
     "nvvm.fence.sc.cluster": _intr("llvm.nvvm.fence.sc.cluster", "sm_90"),
     "nvvm.fence.mbarrier.init": _intr("llvm.nvvm.fence.mbarrier_init.release.cluster", "sm_90"),
-    "nvvm.fence.proxy": NvvmLowering(LoweringKind.DIRECT_INTRINSIC, _lower_fence_proxy, "sm_90"),
+    # fence.proxy.alias is sm_70 (PTX 7.5); the async proxies came with sm_90.
+    "nvvm.fence.proxy": NvvmLowering(LoweringKind.DIRECT_INTRINSIC, _lower_fence_proxy, _fence_proxy_floor),
     "nvvm.fence.proxy.acquire": NvvmLowering(LoweringKind.DIRECT_INTRINSIC, _tensormap_fence("acquire"), "sm_90"),
     "nvvm.fence.proxy.release": NvvmLowering(LoweringKind.DIRECT_INTRINSIC, _tensormap_fence("release"), "sm_90"),
     "nvvm.memory.barrier": NvvmLowering(

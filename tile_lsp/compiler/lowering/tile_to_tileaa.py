@@ -62,6 +62,9 @@ _RENAMED = {
     "make_strided_view": "make_tile_view",
     "make_gather_scatter_view": "make_tile_view",
     "mmaf_scaled": "dot_scaled",
+    "gdc_wait_tko": "gdc_wait",
+    "gdc_launch_dependents_tko": "gdc_launch_dependents",
+    "memory_fence_alias_tko": "memory_fence_alias",
 }
 
 # Properties whose meaning is positional in cuda_tile; renamed so they read as plain data.

@@ -65,7 +65,7 @@ from tile_lsp.compiler.lowering.gpu_convert import F8Format, convert_f8, f8_form
 from tile_lsp.compiler.lowering.gpu_rounding import needs_ptx, ptx_float_op
 from tile_lsp.compiler.lowering.layout import DEFAULT_THREADS, Layout, unravel
 from tile_lsp.compiler.lowering.types import llvm_ptr
-from tile_lsp.compiler.mlir.dialects import gpu, llvm_memory
+from tile_lsp.compiler.mlir.dialects import gpu, llvm_memory, nvvm
 from tile_lsp.compiler.mlir.dialects.llvm_syntax import ORDERINGS
 from tile_lsp.compiler.mlir.dialects.nv_tileaa import MemTokenType, TensorViewType, TileViewType
 from tile_lsp.compiler.mlir.xdsl_fast import int_attr, walk_ops
@@ -973,6 +973,13 @@ def _check_rounding(op: Operation) -> None:
         raise Unsupported(op, f"rounding mode '{mode}'")
 
 
+def _fpowi(cv: _KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
+    """`math.fpowi` (libdevice `__nv_powif`/`__nv_powi`) with the exponent sign-extended to i32."""
+    base, n = args
+    if n.type != i32:
+        n = _conv(cv, "arith.extsi", n, i32)
+    return cv.v(_create("math.fpowi", [base, n], t))
+
 def _negi(cv: _KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
     return cv.v(arith.SubiOp(cv.const(0, t), args[0]))
 
@@ -1189,6 +1196,7 @@ _ELEMENTWISE: dict[str, Builder] = {
         "ceil", "floor", "cos", "cosh", "sin", "sinh", "tan", "tanh", "exp", "exp2", "log", "log2",
         "sqrt", "rsqrt", "atan2")},
     "pow": _op("math.powf", float_op=True),
+    "fpowi": _fpowi,
     "ftof": _ftof, "exti": _exti, "trunci": _trunci, "ftoi": _ftoi, "itof": _itof, "bitcast": _bitcast,
     "ptr_to_int": _ptr_to_int, "int_to_ptr": _int_to_ptr, "ptr_to_ptr": _ptr_to_ptr, "offset": _offset,
 }
@@ -1274,6 +1282,69 @@ def _extract(cv: _KernelConverter, op: Operation) -> None:
         cv.values[op.results[0]] = cv.gather(op, src, t, lambda c: source([zero] * len(dst_shape)))
         return
     cv.values[op.results[0]] = cv.gather(op, src, t, source)
+
+
+def _insert(cv: _KernelConverter, op: Operation) -> None:
+    """`destination` with its block at `indices` (source-shaped pieces) replaced by `source`:
+    the source goes through shared memory; each thread keeps its destination element unless its
+    coordinates c fall in the block, where it reads source element c - index * extent."""
+    src, dst, *indices = op.operands
+    t = op.results[0].type
+    shape = t.get_shape() if isinstance(t, TensorType) else ()
+    st = src.type
+    sshape = st.get_shape() if isinstance(st, TensorType) else ()
+    idx = [cv.scalar(op, x) for x in indices]
+    if len(idx) != len(shape) or len(sshape) != len(shape):
+        raise Unsupported(op, "index rank")
+    if tuple(sshape) == tuple(shape):  # one block: the source is the result
+        cv.values[op.results[0]] = cv.get(src)
+        return
+    layout = cv.layout_of(t)
+    assert layout is not None
+    keep = cv.slots(op, dst, layout) if not layout.uniform else [cv.scalar(op, dst)]
+    elem = _elem(t)
+    base = cv.share(op, src)
+    cv.exchange_barrier()
+    starts = [cv.v(arith.MuliOp(i, cv.i32c(n))) for i, n in zip(idx, sshape, strict=True)]
+    slots = []
+    for r in range(len(keep)):
+        coords = cv.dst_coords(layout, r, shape)
+        local = [cv.v(arith.SubiOp(c, s0)) for c, s0 in zip(coords, starts, strict=True)]
+        inside: SSAValue | None = None
+        for x, n in zip(local, sshape, strict=True):
+            ok = cv.v(arith.CmpiOp(x, cv.i32c(n), "ult"))  # 0 <= x < n (negative wraps high)
+            inside = ok if inside is None else cv.v(arith.AndIOp(inside, ok))
+        assert inside is not None
+        at = cv.v(arith.SelectOp(inside, cv.linear(local, sshape), cv.i32c(0)))
+        slots.append(cv.v(arith.SelectOp(inside, cv.read_shared(base, at, elem), keep[r])))
+    cv.finish_exchange()
+    cv.values[op.results[0]] = cv.tile(t, slots)
+
+
+def _grid_dependency(action: str) -> Callable[[_KernelConverter, Operation], None]:
+    """griddepcontrol.wait / .launch_dependents (sm_90+); below sm_90 there is no dependent
+    launch to wait for or release, so nothing is emitted and the op says so."""
+
+    def lower(cv: _KernelConverter, op: Operation) -> None:
+        sm = _sm(cv)
+        if sm >= 90:
+            cv.emit(nvvm.GridDepControlOp.create(properties={"kind": nvvm.GridDepActionAttr(nvvm.GridDepAction(action))}))
+        else:
+            cv.lctx.warning(op, f"griddepcontrol.{action} needs sm_90 or newer; on sm_{sm} this op does nothing")
+        cv.values[op.results[0]] = _token_through(cv, op)
+
+    return lower
+
+
+def _token_through(cv: _KernelConverter, op: Operation) -> Token:
+    """The result token of an ordering-only op: after a write when its operand token was."""
+    got = cv.get(op.operands[0]) if op.operands else None
+    return Token(isinstance(got, Token) and got.after_write)
+
+
+def _fence_alias(cv: _KernelConverter, op: Operation) -> None:
+    cv.emit(nvvm.FenceProxyOp(nvvm.ProxyKind.ALIAS))
+    cv.values[op.results[0]] = _token_through(cv, op)
 
 
 def _dot(cv: _KernelConverter, op: Operation) -> None:
@@ -2519,6 +2590,10 @@ _HANDLERS: dict[str, Callable[[_KernelConverter, Operation], None]] = {
     "if": _if,
     "permute": _permute,
     "extract": _extract,
+    "insert": _insert,
+    "gdc_wait": _grid_dependency("wait"),
+    "gdc_launch_dependents": _grid_dependency("launch_dependents"),
+    "memory_fence_alias": _fence_alias,
     "reduce": _reduce,
     "scan": _scan,
     "assert": _assert,

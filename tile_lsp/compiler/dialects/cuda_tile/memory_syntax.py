@@ -122,6 +122,53 @@ class HintsSyntax:
 HINTS = HintsSyntax()
 
 
+class BoolListSyntax:
+    """`inbounds = [true, false]` (13.4): one flag per index, stored as `array<i1: ...>`."""
+
+    def can_start(self, p: Parser) -> bool:
+        return p.at_punct("[")
+
+    def parse(self, p: Parser) -> Attribute:
+        p.expect_punct("[")
+        values: list[int] = []
+        while not p.at_punct("]"):
+            if values:
+                p.expect_punct(",")
+            span = p.span()
+            if p.kind != lexer.BARE or p.tok not in ("true", "false"):
+                p.fail("expected 'true' or 'false'", span)
+            values.append(1 if p.tok == "true" else 0)
+            p.advance()
+        p.expect_punct("]")
+        return builtin.DenseArrayBase.from_list(builtin.i1, values)
+
+    def print(self, a: Attribute) -> str:
+        return "[" + ", ".join("true" if v else "false" for v in bool_list(a)) + "]"
+
+
+def bool_list(a: Attribute | None) -> tuple[bool, ...]:
+    """The flags of an `inbounds` property (empty when absent)."""
+    if isinstance(a, builtin.DenseArrayBase):
+        return tuple(bool(v) for v in a.get_values())
+    return ()
+
+
+BOOL_LIST = BoolListSyntax()
+
+
+def check_inbounds(op: Operation, n_indices: int) -> VerifyResult:
+    """`inbounds` holds one flag per index (a generic-form value must be an i1 array too)."""
+    a = op.properties.get("inbounds")
+    if a is None:
+        return
+    if not (isinstance(a, builtin.DenseArrayBase) and a.elt_type == builtin.i1):
+        yield OpError("attribute 'inbounds' failed to satisfy constraint: i1 dense array attribute")
+        return
+    n = len(a.get_values())
+    if n != n_indices:
+        yield OpError(f"inbounds size ({n}) must match the number of index dimensions ({n_indices})")
+
+
 class I64Syntax:
     """A plain integer attribute (`num_elem = 64`), stored as i64."""
 

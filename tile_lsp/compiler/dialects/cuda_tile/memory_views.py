@@ -359,6 +359,7 @@ class _ViewMemoryOp(CudaTileOp):
         "memory_ordering_semantics": M.ORDERING,
         "memory_scope": M.SCOPE,
         "optimization_hints": M.HINTS,
+        "inbounds": M.BOOL_LIST,
     }
     KIND: ClassVar[str] = "load"
     ORDERINGS: ClassVar[tuple[str, str, str]] = M.LOAD_ORDERINGS
@@ -372,6 +373,7 @@ class _ViewMemoryOp(CudaTileOp):
         for err in check_view_access(view, tile, indices, self.FIRST_INDEX):
             yield err
             return
+        yield from M.check_inbounds(self, len(indices))
         for item in verify_op_hints(self, ctx):
             yield item
             if isinstance(item, OpError):
@@ -396,12 +398,14 @@ class LoadViewTkoOp(_ViewMemoryOp):
     index = var_operand_def()
     token = opt_operand_def()
     optimization_hints = opt_prop_def(Attribute)
+    inbounds = opt_prop_def(Attribute)
     tile = result_def()
     result_token = result_def()
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     TILE_FORMAT = (
         "custom<MemoryAttributes>($memory_ordering_semantics, $memory_scope) $view `[` $index `]` "
-        "(`token` `=` $token^)? (`optimization_hints` `=` $optimization_hints^)? attr-dict-with-keyword `:` "
+        "(`token` `=` $token^)? (`optimization_hints` `=` $optimization_hints^)? (`inbounds` `=` $inbounds^)? "
+        "attr-dict-with-keyword `:` "
         "custom<CudaTileType>(type($view)) `,` custom<CudaTileTypeSplat>(type($index), ref($index)) `->` "
         "custom<CudaTileType>(type($tile)) `,` custom<CudaTileType>(type($result_token))"
     )
@@ -435,11 +439,13 @@ class StoreViewTkoOp(_ViewMemoryOp):
     index = var_operand_def()
     token = opt_operand_def()
     optimization_hints = opt_prop_def(Attribute)
+    inbounds = opt_prop_def(Attribute)
     result_token = result_def()
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     TILE_FORMAT = (
         "custom<MemoryAttributes>($memory_ordering_semantics, $memory_scope) $tile `,` $view `[` $index `]` "
-        "(`token` `=` $token^)? (`optimization_hints` `=` $optimization_hints^)? attr-dict-with-keyword `:` "
+        "(`token` `=` $token^)? (`optimization_hints` `=` $optimization_hints^)? (`inbounds` `=` $inbounds^)? "
+        "attr-dict-with-keyword `:` "
         "custom<CudaTileType>(type($tile)) `,` custom<CudaTileType>(type($view)) `,` "
         "custom<CudaTileTypeSplat>(type($index), ref($index)) `->` custom<CudaTileType>(type($result_token))"
     )

@@ -13,6 +13,7 @@ from xdsl.irdl import (
     AttrSizedOperandSegments,
     operand_def,
     opt_operand_def,
+    opt_prop_def,
     prop_def,
     result_def,
     var_operand_def,
@@ -59,6 +60,7 @@ class _AtomicOp(CudaTileOp):
         "memory_ordering_semantics": M.ORDERING,
         "memory_scope": M.SCOPE,
         "mode": M.MODE,
+        "inbounds": M.BOOL_LIST,
     }
 
 
@@ -199,11 +201,12 @@ class AtomicRedViewTkoOp(_AtomicOp):
     mode = prop_def(Attribute)
     value = operand_def()
     token = opt_operand_def()
+    inbounds = opt_prop_def(Attribute)
     result_token = result_def()
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     TILE_FORMAT = (
         "$memory_ordering_semantics $memory_scope $view `[` $index `]` `,` $mode `,` $value "
-        "(`token` `=` $token^)? attr-dict `:` custom<CudaTileType>(type($value)) `,` "
+        "(`token` `=` $token^)? (`inbounds` `=` $inbounds^)? attr-dict `:` custom<CudaTileType>(type($value)) `,` "
         "custom<CudaTileType>(type($view)) `,` custom<CudaTileTypeSplat>(type($index), ref($index)) `->` "
         "custom<CudaTileType>(type($result_token))"
     )
@@ -251,6 +254,9 @@ class AtomicRedViewTkoOp(_AtomicOp):
             if ct.shape_of(t):
                 yield OpError(f"index operand {i} must be a scalar tile (rank 0), got shape {M.dims(ct.shape_of(t))}")
                 return
+        for err in M.check_inbounds(self, len(indices)):
+            yield err
+            return
         (value,) = M.types_of(self, "value")
         view_elem = view.tensor_view.element_type  # type: ignore[attr-defined]
         elem = ct.element_type(value)

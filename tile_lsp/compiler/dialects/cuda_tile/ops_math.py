@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from xdsl.dialects import builtin
 from xdsl.ir import Attribute, Operation
 from xdsl.irdl import operand_def, opt_prop_def, result_def
 
@@ -251,6 +252,31 @@ class PowOp(CudaTileOp):
     TYPE_CONSTRAINTS = {"source": C.FLOAT_TILE, "exponent": C.FLOAT_TILE, "result": C.FLOAT_TILE}
     TYPE_RULES = (C.AllTypesMatch("result", "source", "exponent"), RanksMatch(("source", "exponent", "result")))
 
+POWI_EXPONENT = C.tile_of(builtin.i1, builtin.i8, builtin.i16, builtin.i32)
+
+
+@tile_op
+class FPowIOp(CudaTileOp):
+    """Raises each float `source` element to the matching integer `exponent` element (13.4):
+    repeated multiplication rather than `pow`'s exp/log, exact for small powers, and defined
+    for a negative base.
+
+    ```mlir
+    %r = fpowi %base, %n : tile<8xf32>, tile<8xi32>
+    ```
+    """
+
+    name = "cuda_tile.fpowi"
+    source = operand_def()
+    exponent = operand_def()
+    result = result_def()
+    SINCE = "13.4"
+    TILE_FORMAT = (
+        "$source `,` $exponent attr-dict `:` custom<CudaTileType>(type($source)) `,` custom<CudaTileType>(type($exponent))"
+    )
+    TYPE_CONSTRAINTS = {"source": C.FLOAT_TILE, "exponent": POWI_EXPONENT, "result": C.FLOAT_TILE}
+    TYPE_RULES = (C.AllTypesMatch("source", "result"), C.SameShape("source", "exponent"))
+
 
 @tile_op
 class Atan2Op(CudaTileOp):
@@ -287,5 +313,6 @@ OPS: list[type[Operation]] = [
     SqrtOp,
     RsqrtOp,
     PowOp,
+    FPowIOp,
     Atan2Op,
 ]

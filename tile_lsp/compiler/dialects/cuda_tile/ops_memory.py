@@ -73,6 +73,73 @@ class JoinTokensOp(CudaTileOp):
             yield OpError("expect two or more tokens")
 
 
+class _TokenOrderOp(CudaTileOp):
+    """An op that only orders memory: an optional token in, a token out (13.4)."""
+
+    token = opt_operand_def()
+    result_token = result_def()
+    SINCE: ClassVar[str] = "13.4"
+    TILE_FORMAT: ClassVar[str] = "(`token` `=` $token^)? attr-dict `->` custom<CudaTileType>(type($result_token))"
+    TYPE_CONSTRAINTS: ClassVar[dict[str, C.TypeConstraint]] = {"token": M.TOKEN, "result_token": M.TOKEN}
+
+    @classmethod
+    def infer_types(cls, state: OpState) -> None:
+        if state.operands.get("token"):
+            state.operand_types.setdefault("token", [ct.TokenType()])
+
+
+@tile_op
+class GdcWaitTkoOp(_TokenOrderOp):
+    """Grid dependency control: blocks until the grid this one depends on (a programmatic
+    dependent launch) has finished, so its writes are visible afterwards. Without such a launch
+    it returns at once. PTX `griddepcontrol.wait` (sm_90 and newer).
+
+    ```mlir
+    %t1 = gdc_wait_tko token = %t0 -> token
+    ```
+    """
+
+    name = "cuda_tile.gdc_wait_tko"
+
+
+@tile_op
+class GdcLaunchDependentsTkoOp(_TokenOrderOp):
+    """Grid dependency control: lets the grid that depends on this one start launching once
+    every block has passed this point (or finished). PTX `griddepcontrol.launch_dependents`
+    (sm_90 and newer).
+
+    ```mlir
+    %t1 = gdc_launch_dependents_tko token = %t0 -> token
+    ```
+    """
+
+    name = "cuda_tile.gdc_launch_dependents_tko"
+
+
+@tile_op
+class MemoryFenceAliasTkoOp(CudaTileOp):
+    """A proxy fence between accesses to the same memory through different virtual
+    addresses (aliases): memory operations ordered before `token` complete before those
+    ordered after the result. PTX `fence.proxy.alias`.
+
+    ```mlir
+    %t1 = memory_fence_alias_tko %t0
+    ```
+    """
+
+    name = "cuda_tile.memory_fence_alias_tko"
+    token = operand_def()
+    result_token = result_def()
+    SINCE: ClassVar[str] = "13.4"
+    TILE_FORMAT = "$token attr-dict"
+    TYPE_CONSTRAINTS = {"token": M.TOKEN, "result_token": M.TOKEN}
+
+    @classmethod
+    def infer_types(cls, state: OpState) -> None:
+        state.operand_types.setdefault("token", [ct.TokenType()])
+        state.result_types.setdefault("result_token", [ct.TokenType()])
+
+
 @tile_op
 class OffsetOp(CudaTileOp):
     """Advances each pointer of a pointer tile by the matching element count.
@@ -253,6 +320,9 @@ class AllocaOp(CudaTileOp):
 OPS: list[type[Operation]] = [
     MakeTokenOp,
     JoinTokensOp,
+    GdcWaitTkoOp,
+    GdcLaunchDependentsTkoOp,
+    MemoryFenceAliasTkoOp,
     OffsetOp,
     LoadPtrTkoOp,
     StorePtrTkoOp,

@@ -258,6 +258,51 @@ class ExtractOp(CudaTileOp):
 
 
 @tile_op
+class InsertOp(CudaTileOp):
+    """The inverse of `extract` (13.4): a copy of `destination` whose block at block index
+    `indices` (the destination split into source-shaped pieces) is replaced by `source`.
+
+    ```mlir
+    %r = insert %s, %t[%i, %j] : tile<4x2xf32>, tile<32x8xf32>
+    ```
+    """
+
+    name = "cuda_tile.insert"
+    source = operand_def()
+    destination = operand_def()
+    indices = var_operand_def()
+    result = result_def()
+    SINCE = "13.4"
+    TILE_FORMAT = (
+        "$source `,` $destination `[` $indices `]` attr-dict `:` custom<CudaTileType>(type($source)) `,` "
+        "custom<CudaTileType>(type($destination))"
+    )
+    TYPE_CONSTRAINTS = {"source": C.ANY_TILE, "destination": C.ANY_TILE, "indices": I32_INDICES, "result": C.ANY_TILE}
+    TYPE_RULES = (C.AllTypesMatch("destination", "result"),)
+
+    @classmethod
+    def infer_types(cls, state: OpState) -> None:
+        state.operand_types.setdefault("indices", [I32_SCALAR] * len(state.operands.get("indices", [])))
+
+    def verify_tile(self, ctx: VerifyContext) -> VerifyResult:
+        # NVIDIA words these against the result (the destination's type).
+        if ct.element_type(self.source.type) != ct.element_type(self.result.type):
+            yield OpError("source and result element type do not match")
+            return
+        src, res = ct.shape_of(self.source.type), ct.shape_of(self.result.type)
+        if len(src) != len(res):
+            yield OpError("source and result must have the same rank")
+            return
+        if len(self.indices) != len(res):
+            yield OpError(f"expected {len(res)} indices, but got {len(self.indices)}")
+            return
+        for i, (r, s) in enumerate(zip(res, src)):
+            if s <= 0 or r % s:
+                yield OpError(f"result dimension {i} size ({r}) must be evenly divisible by source dimension {i} size ({s})")
+                return
+
+
+@tile_op
 class IotaOp(CudaTileOp):
     """A 1-d integer tile holding 0, 1, 2, ... up to its length minus one.
 
@@ -475,6 +520,7 @@ OPS: list[type[Operation]] = [
     PermuteOp,
     CatOp,
     ExtractOp,
+    InsertOp,
     IotaOp,
     PackOp,
     UnpackOp,

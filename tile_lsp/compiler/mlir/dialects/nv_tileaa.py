@@ -308,7 +308,7 @@ _ROSTER: tuple[tuple[str, type[TileAAOp], str], ...] = (
     # math
     *((m, TileAAOp, f"Element-wise `{m}`.") for m in (
         "ceil", "floor", "cos", "cosh", "sin", "sinh", "tan", "tanh", "exp", "exp2", "log", "log2",
-        "sqrt", "rsqrt", "pow", "atan2")),
+        "sqrt", "rsqrt", "pow", "fpowi", "atan2")),
     # conversions
     *((m, TileAAOp, f"Element-wise conversion `{m}`.") for m in (
         "bitcast", "int_to_ptr", "ptr_to_int", "ptr_to_ptr", "exti", "trunci", "ftof", "ftoi", "itof")),
@@ -325,7 +325,7 @@ _ROSTER: tuple[tuple[str, type[TileAAOp], str], ...] = (
     ("print_tko", TileAAOp, "Formatted print ordered by a memory token."),
     # shape
     *((m, TileAAOp, f"Shape operation `{m}`.") for m in (
-        "broadcast", "reshape", "permute", "cat", "extract", "iota", "pack", "unpack")),
+        "broadcast", "reshape", "permute", "cat", "extract", "insert", "iota", "pack", "unpack")),
     ("get_tile_block_id", TileAAOp, "The tile block's id (x, y, z)."),
     ("get_num_tile_blocks", TileAAOp, "The tile-block grid (x, y, z)."),
     ("get_tensor_shape", TileAAOp, "Dimensions of a tensor view."),
@@ -337,6 +337,9 @@ _ROSTER: tuple[tuple[str, type[TileAAOp], str], ...] = (
     # memory, tokens, views
     ("create_mem_token", TileAAOp, "A fresh memory token with no predecessor."),
     ("join_mem_token", TileAAOp, "A token ordered after all its operand tokens."),
+    ("gdc_wait", TileAAOp, "Wait for the grid this one depends on (griddepcontrol.wait); token ordered."),
+    ("gdc_launch_dependents", TileAAOp, "Let the dependent grid launch (griddepcontrol.launch_dependents); token ordered."),
+    ("memory_fence_alias", TileAAOp, "Proxy fence between aliased virtual addresses (fence.proxy.alias); token ordered."),
     ("offset", TileAAOp, "Pointer arithmetic: pointer + element offset."),
     ("load", TileAAOp, "Gather load through a pointer tensor (mask, padding, token; `operand_segments`)."),
     ("store", TileAAOp, "Scatter store through a pointer tensor (mask, token; `operand_segments`)."),
