@@ -61,8 +61,15 @@ T_F16, T_BF16, T_F32, T_TF32, T_F64, T_F8E4M3FN, T_F8E5M2 = 5, 6, 7, 8, 9, 10, 1
 T_PTR, T_TILE, T_TENSOR_VIEW, T_PARTITION_VIEW, T_FUNC, T_TOKEN = 12, 13, 14, 15, 16, 17
 T_F8E8M0FNU = 18  # 13.2
 T_F4E2M1FN, T_GATHER_SCATTER_VIEW, T_STRIDED_VIEW, T_I4 = 19, 20, 21, 22  # 13.3
-T_F8E5M3FNU = 130  # 13.4 (not in our dialect)
-TYPE_SINCE = {T_F8E8M0FNU: V13_2, T_F4E2M1FN: V13_3, T_GATHER_SCATTER_VIEW: V13_3, T_STRIDED_VIEW: V13_3, T_I4: V13_3}
+T_F8E5M3FNU = 130  # 13.4 (spelled fnv8E5M3FNU)
+TYPE_SINCE = {
+    T_F8E8M0FNU: V13_2,
+    T_F4E2M1FN: V13_3,
+    T_GATHER_SCATTER_VIEW: V13_3,
+    T_STRIDED_VIEW: V13_3,
+    T_I4: V13_3,
+    T_F8E5M3FNU: V13_4,
+}
 
 # Self-contained ("tagged") attribute tags.
 A_INTEGER, A_FLOAT, A_BOOL, A_TYPE, A_STRING, A_ARRAY, A_DENSE = 1, 2, 3, 4, 5, 6, 7
@@ -76,7 +83,7 @@ F_PRIVATE, F_KERNEL, F_HAS_HINTS = 0x01, 0x02, 0x04
 
 # Enum cases in encoding order (the value is the index).
 ENUM_CASES: dict[str, tuple[str, ...]] = {
-    "rounding": ("nearest_even", "zero", "negative_inf", "positive_inf", "approx", "full", "nearest_int_to_zero"),
+    "rounding": ("nearest_even", "zero", "negative_inf", "positive_inf", "approx", "full", "nearest_int_to_zero", "nearest_away"),
     "signedness": ("unsigned", "signed"),
     "overflow": ("none", "no_signed_wrap", "no_unsigned_wrap", "no_wrap"),
     "comparison_predicate": (
@@ -93,6 +100,8 @@ ENUM_CASES: dict[str, tuple[str, ...]] = {
     "atomic_rmw_mode": ("and", "or", "xor", "add", "addf", "max", "min", "umax", "umin", "xchg"),
     "symbol_visibility": ("public", "private"),
 }
+# Enum cases newer than their enum (NVIDIA's reader: "enum value 7 is not available in bytecode version 13.3").
+ENUM_CASE_SINCE: dict[tuple[str, str], int] = {("rounding", "nearest_away"): V13_4}
 # Enums our dialect keeps as i32 IntegerAttrs (MLIR's I32EnumAttr style); the rest are EnumAttrs.
 I32_ENUMS = frozenset(("memory_ordering_semantics", "memory_scope", "atomic_rmw_mode"))
 PADDING_VALUES = ("zero", "neg_zero", "nan", "pos_inf", "neg_inf")

@@ -317,6 +317,8 @@ class _FileReader:
         if scalar is not None:
             return scalar
         v = self.version
+        if tag == F.T_F8E5M3FNU:
+            return types.F8E5M3FNU
         if tag == F.T_TOKEN:
             return types.TokenType()
         if tag == F.T_PTR:
@@ -384,8 +386,6 @@ class _FileReader:
             m = r.count("function results")
             outs = [self.type_ref(r, "a function result type") for _ in range(m)]
             return builtin.FunctionType.from_lists(ins, outs)
-        if tag == F.T_F8E5M3FNU:
-            raise r.fail("element type f8E5M3FNU (13.4) is not supported by tile-lsp's cuda_tile dialect", at)
         raise r.fail(f"unknown type tag {tag}", at)
 
     def _view_of(self, r: ByteReader) -> Attribute:
@@ -763,8 +763,6 @@ class _FileReader:
         n_optional = 0
         for fname, kind in flags_spec[1] if flags_spec else ():
             if kind == "unit" and flag_vals.get(fname):
-                if fname == "saturating":
-                    raise r.fail("ftoi 'saturating' (13.4) is not supported by tile-lsp's cuda_tile dialect", at)
                 props[fname] = builtin.UnitAttr()
         # attributes
         for aname, kind, cond in attr_spec:
@@ -874,6 +872,13 @@ class _FileReader:
             cases = F.ENUM_CASES[enum_kind]
             if v >= len(cases):
                 raise r.fail(f"'{opname}' {aname} value {v} out of range, expected 0-{len(cases) - 1}", at)
+            since = F.ENUM_CASE_SINCE.get((enum_kind, cases[v]))
+            if since is not None and self.version < since:
+                raise r.fail(
+                    f"'{opname}' {aname} {cases[v]} (value {v}) needs bytecode {F.version_str(since)}, "
+                    f"the file is {F.version_str(self.version)}",
+                    at,
+                )
             if enum_kind in F.I32_ENUMS:
                 return _int(v, 32)
             if enum_kind == "symbol_visibility":

@@ -96,6 +96,8 @@ def _needs(module: builtin.ModuleOp):
                 builtin.IntegerType(4),
             ):
                 v = F.V13_3
+            elif isinstance(t, types.FloatNV8E5M3FNUType):
+                v = F.V13_4
             for p in getattr(t, "parameters", ()):
                 if isinstance(p, Attribute):
                     v = max(v, tv(p))
@@ -134,6 +136,8 @@ def _needs(module: builtin.ModuleOp):
             if flags_spec and flags_spec[0] and _flag_value(op, flags_spec[1], _operand_groups(op)):
                 v = max(v, flags_spec[0])
             for aname, _kind, cond in attr_spec:
+                if _kind == "enum:rounding" and getattr(op.properties.get(aname), "case", None) == "nearest_away":
+                    v = max(v, F.ENUM_CASE_SINCE[("rounding", "nearest_away")])
                 if isinstance(cond, int) and cond > F.V13_1:
                     a = op.properties.get(aname)
                     if a is not None and not _is_old_default(op.name, aname, a):
@@ -335,6 +339,8 @@ class _Writer:
             return bytes(b)
         if isinstance(t, ty.TokenType):
             put_varint(b, F.T_TOKEN)
+        elif isinstance(t, ty.FloatNV8E5M3FNUType):
+            put_varint(b, F.T_F8E5M3FNU)
         elif isinstance(t, ty.PointerType):
             put_varint(b, F.T_PTR)
             if self.v >= F.V13_4:

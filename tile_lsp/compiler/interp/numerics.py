@@ -33,7 +33,7 @@ _INTS = {1: np.dtype(np.bool_), 4: np.dtype(np.int8), 8: np.dtype(np.int8), 16: 
 _UINT_OF_SIZE = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 # Formats whose conversions saturate (PTX only has `cvt.rn.satfinite` for them).
 _SATURATING = (builtin.Float8E4M3FNType, builtin.Float8E5M2Type, builtin.Float4E2M1FNType)
-ROUNDING_MODES = ("nearest_even", "zero", "negative_inf", "positive_inf", "approx", "full")
+ROUNDING_MODES = ("nearest_even", "zero", "negative_inf", "positive_inf", "approx", "full", "nearest_away")
 
 
 def np_dtype(elem: Attribute) -> Any:
@@ -153,6 +153,9 @@ def round_float(x: Array, elem: Attribute, mode: str = "nearest_even", err: Arra
     x = np.asarray(x, dtype=np.float64)
     if err is not None and not isinstance(elem, builtin.Float64Type):
         x = _sticky(x, err)
+    if mode == "nearest_away":
+        t = _nearest_away(x, elem)
+        return np.asarray(flush(t, elem) if ftz else t)
     t = _nearest(x, elem)
     if mode in ("zero", "negative_inf", "positive_inf"):
         t64 = t.astype(np.float64)
@@ -171,6 +174,25 @@ def round_float(x: Array, elem: Attribute, mode: str = "nearest_even", err: Arra
     if ftz:
         t = flush(t, elem)
     return np.asarray(t)
+
+
+def _nearest_away(x: Array, elem: Attribute) -> Array:
+    """Round to nearest, ties away from zero. tf32 as PTX's cvt.rna.tf32.f32 (f32 x rounded
+    toward zero first: ftof takes it from f32 only): add half an ulp, clear the low 13 bits."""
+    if is_tf32(elem):
+        x32 = round_float(x, builtin.Float32Type(), "zero")
+        bits = x32.view(np.uint32).astype(np.uint64)
+        out = ((bits + 0x1000) & 0xFFFFE000).astype(np.uint32).view(np.float32)
+        return np.where(np.isfinite(x32), out, x32).astype(np.float32)
+    lo = round_float(x, elem, "zero")
+    lo64 = lo.astype(np.float64)
+    hi = _step(lo, np.where(np.isfinite(x) & (lo64 != x), np.sign(x), 0))
+    hi64 = hi.astype(np.float64)
+    with np.errstate(invalid="ignore", over="ignore"):
+        pick = np.isfinite(x) & (lo64 != x) & (np.abs(x - lo64) >= np.abs(hi64 - x))
+        nearest = _nearest(x, elem)  # past the largest value both round alike (to inf/NaN/saturated)
+    over = np.isfinite(x) & ~np.isfinite(hi64) & ~np.isfinite(nearest.astype(np.float64))
+    return np.where(over, nearest, np.where(pick, hi, lo))
 
 
 def _sticky(x: Array, err: Array) -> Array:

@@ -79,6 +79,13 @@ def convert_cuda_tile_to_tileaa(module: ModuleOp, lctx: LoweringContext) -> bool
         anchor = next((op for op in module.walk() if op.name == "cuda_tile.entry"), module)
         lctx.error(anchor, MISSING_CC, stage="tileaa")
         return False
+    unsupported = _first_fnv8_op(module)
+    if unsupported is not None:
+        # tileiras 13.5 compiles fnv8E5M3FNU for sm_107 only (not a target of ours); its words.
+        lctx.error(unsupported, f"Incompatibility with architecture '{target.chip}': unsupported type 'fnv8E5M3FNU'",
+                   stage="tileaa")
+        lctx.error(module, FAILED, stage="tileaa")
+        return False
     _Converter(lctx).convert_block(module.body.block)
     if isinstance(module.location, UnknownLoc):
         module.location = FileLineColLoc(StringAttr(lctx.source.path or "<input>"), IntAttr(1), IntAttr(1))
@@ -88,6 +95,25 @@ def convert_cuda_tile_to_tileaa(module: ModuleOp, lctx: LoweringContext) -> bool
         lctx.error(module, FAILED, stage="tileaa")
         return False
     return True
+
+
+def _has_fnv8(t: Attribute) -> bool:
+    if isinstance(t, ct.FloatNV8E5M3FNUType):
+        return True
+    if isinstance(t, ArrayAttr):
+        return any(_has_fnv8(x) for x in t.data)
+    return any(isinstance(p, Attribute) and _has_fnv8(p) for p in getattr(t, "parameters", ()))
+
+
+def _first_fnv8_op(module: ModuleOp) -> Operation | None:
+    """The first op (in program order) whose operands, results or properties hold fnv8E5M3FNU."""
+    for op in module.walk():
+        types = [v.type for v in (*op.operands, *op.results)]
+        types += [a for a in op.properties.values()]
+        types += [arg.type for r in op.regions for b in r.blocks for arg in b.args]
+        if any(_has_fnv8(t) for t in types):
+            return op
+    return None
 
 
 def cuda_tile_spans(smap: SourceMap) -> dict[Operation, Span]:

@@ -32,10 +32,13 @@ from xdsl.dialects import arith, cf, func, llvm, scf
 from xdsl.dialects.builtin import (
     AnyFloat,
     ArrayAttr,
+    BFloat16Type,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
     Float4E2M1FNType,
+    Float16Type,
     Float32Type,
+    Float64Type,
     FloatAttr,
     FloatTF32Type,
     FunctionType,
@@ -60,12 +63,14 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from tile_lsp.compiler import cancel
 from tile_lsp.compiler.dialects.cuda_tile.floats import float_format
+from tile_lsp.compiler.dialects.cuda_tile.ops_conversion import is_widening_float
 from tile_lsp.compiler.lowering.common import LoweringContext
 from tile_lsp.compiler.lowering.gpu_convert import F8Format, convert_f8, f8_format, storage_type
 from tile_lsp.compiler.lowering.gpu_rounding import needs_ptx, ptx_float_op
 from tile_lsp.compiler.lowering.layout import DEFAULT_THREADS, Layout, unravel
 from tile_lsp.compiler.lowering.types import llvm_ptr
 from tile_lsp.compiler.mlir.dialects import gpu, llvm_memory, nvvm
+from tile_lsp.compiler.mlir.dialects.llvm_ext import InlineAsmOp
 from tile_lsp.compiler.mlir.dialects.llvm_syntax import ORDERINGS
 from tile_lsp.compiler.mlir.dialects.nv_tileaa import MemTokenType, TensorViewType, TileViewType
 from tile_lsp.compiler.mlir.xdsl_fast import int_attr, walk_ops
@@ -1079,15 +1084,77 @@ def _width(t: Attribute) -> int:
     return 0
 
 
+_CVT_MODES = {"zero": "rz", "negative_inf": "rm", "positive_inf": "rp"}
+
+
+def _is_widening(op: Operation) -> bool:
+    src, dst = (_tensor_elem(v.type) for v in (op.operands[0], op.results[0]))
+    try:
+        return is_widening_float(src, dst)
+    except AssertionError:  # not a cuda_tile float type
+        return False
+
+
+def _ptx_cvt(cv: _KernelConverter, op: Operation, x: SSAValue, t: Attribute, mode: str) -> SSAValue:
+    """`cvt.rz/.rm/.rp` of f32/f64 `x` to f16, bf16 or f32 (inline PTX; bf16 from f64 needs sm_90)."""
+    out_t: Attribute
+    if isinstance(t, Float32Type) and isinstance(x.type, Float64Type):
+        dst, out_reg, out_t = "f32", "=f", t
+    elif isinstance(t, (Float16Type, BFloat16Type)) and isinstance(x.type, (Float32Type, Float64Type)):
+        dst, out_reg, out_t = ("f16" if isinstance(t, Float16Type) else "bf16"), "=h", IntegerType(16)
+        if dst == "bf16" and isinstance(x.type, Float64Type) and _sm(cv) < 90:
+            x = _ptx_cvt(cv, op, x, Float32Type(), mode)  # toward zero twice is toward zero once
+    else:
+        raise Unsupported(op, f"rounding mode '{mode}' from {x.type} to {t}")
+    src, in_reg = ("f64", "d") if isinstance(x.type, Float64Type) else ("f32", "f")
+    r = cv.v(InlineAsmOp(f"cvt.{_CVT_MODES[mode]}.{dst}.{src} $0, $1;", f"{out_reg},{in_reg}", [x], [out_t]))
+    return r if out_t == t else cv.v(arith.BitcastOp(r, t))
+
+
+def _directed_ftof(cv: _KernelConverter, op: Operation, x: SSAValue, t: Attribute, mode: str) -> SSAValue:
+    """A narrowing ftof to a standard type in `zero`/`negative_inf`/`positive_inf`/`nearest_away`
+    (the modes NVIDIA's verifier lets through: to f16/bf16 and from f64 to tf32 only `zero`)."""
+    src_f8 = f8_format(op.operands[0].type)
+    if src_f8 is not None:  # e8m0 -> f16/bf16/f32/tf32: its f32 value is exact
+        x = convert_f8(cv.v, x, Float32Type(), src_f8, None, _sm(cv))
+    if isinstance(x.type, (Float16Type, BFloat16Type)):  # f16 <-> bf16: through f32 (exact)
+        x = _conv(cv, "arith.extf", x, Float32Type())
+    to_tf32 = isinstance(_tensor_elem(op.results[0].type), FloatTF32Type)
+    if not to_tf32:
+        if x.type == t:  # e8m0 -> f32 (exact)
+            return x
+        return _ptx_cvt(cv, op, x, t, mode)
+    if isinstance(x.type, Float64Type):
+        if mode != "zero":
+            raise Unsupported(op, f"rounding mode '{mode}' from f64 to tf32")
+        x = _ptx_cvt(cv, op, x, Float32Type(), mode)
+    if mode not in ("zero", "nearest_away"):
+        raise Unsupported(op, f"rounding mode '{mode}' to tf32")
+    # tf32 keeps 10 of f32's 23 mantissa bits: toward zero clears the rest; nearest, ties away
+    # adds half an ulp first (PTX cvt.rna.tf32.f32). Inf and NaN stay as they are.
+    bits = cv.v(arith.BitcastOp(x, i32))
+    up = cv.v(arith.AddiOp(bits, cv.i32c(0x1000))) if mode == "nearest_away" else bits
+    rounded = cv.v(arith.AndIOp(up, cv.i32c(0xFFFFE000)))
+    exponent = cv.v(arith.AndIOp(bits, cv.i32c(0x7F800000)))
+    special = cv.v(arith.CmpiOp(exponent, cv.i32c(0x7F800000), "eq"))
+    return cv.v(arith.BitcastOp(cv.v(arith.SelectOp(special, bits, rounded)), Float32Type()))
+
+
 def _ftof(cv: _KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
     src_f8, dst_f8 = f8_format(op.operands[0].type), f8_format(op.results[0].type)
+    mode = _attr(op, "rounding_mode", "nearest_even") or "nearest_even"
+    if mode in ("zero", "negative_inf", "positive_inf", "nearest_away") and dst_f8 is None:
+        if not _is_widening(op):
+            return _directed_ftof(cv, op, args[0], t, mode)
+        mode = "nearest_even"  # a widening conversion is exact in every mode
     if src_f8 is not None or dst_f8 is not None:  # (to e8m0 only rounding down or up)
         try:
             return convert_f8(cv.v, args[0], _tensor_elem(op.results[0].type), src_f8, dst_f8, _sm(cv),
                               _attr(op, "rounding_mode", "nearest_even") if dst_f8 is not None else "nearest_even")
         except ValueError as exc:
             raise Unsupported(op, str(exc)) from None
-    _check_rounding(op)
+    if mode != "nearest_even":
+        _check_rounding(op)
     src = args[0].type
     if isinstance(op.results[0].type, FloatTF32Type) or isinstance(_tensor_elem(op.results[0].type), FloatTF32Type):
         if src != Float32Type():

@@ -313,7 +313,10 @@ def _check_element(p: Parser, t: Attribute, what: str, allow_ptr: bool, span_sta
 
 
 _I4 = builtin.IntegerType(4)
-_ELEMENT_DESC = "f16 or bf16 or f32 or tf32 or f64 or f8E4M3FN or f8E5M2 or f8E8M0FNU or f4E2M1FN or i1 or i8 or i16 or i32 or i64"
+_ELEMENT_DESC = (
+    "f16 or bf16 or f32 or tf32 or f64 or f8E4M3FN or f8E5M2 or f8E8M0FNU or f4E2M1FN or fnv8E5M3FNU "
+    "or i1 or i8 or i16 or i32 or i64"
+)
 
 
 def _parse_tile(p: Parser) -> Attribute:

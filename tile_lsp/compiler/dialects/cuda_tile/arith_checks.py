@@ -15,7 +15,9 @@ from tile_lsp.compiler.dialects.cuda_tile.base import OpError, VerifyResult
 from tile_lsp.compiler.syntax.types import type_str
 
 # CudaTile_FloatTileType lists its element types in this order (unlike C.ALL_FLOATS).
-CONV_FLOAT_TILE = C.tile_of(C.F16, C.BF16, C.F32, C.F64, C.TF32, C.F8E4M3FN, C.F8E5M2, C.F8E8M0FNU, C.F4E2M1FN)
+CONV_FLOAT_TILE = C.tile_of(
+    C.F16, C.BF16, C.F32, C.F64, C.TF32, C.F8E4M3FN, C.F8E5M2, C.F8E8M0FNU, C.F4E2M1FN, C.F8E5M3FNU
+)
 I64_TILE = C.tile_of(C.I64)
 F32 = C.F32
 

@@ -128,6 +128,8 @@ _rounding_directive("DivFOpRoundingMode", (*IEEE_MODES, "approx", "full"), "near
 _rounding_directive("SqrtOpRoundingMode", (*IEEE_MODES, "approx"), "nearest_even", strict=False)
 _rounding_directive("TanHOpRoundingMode", ("approx", "full"), "full", strict=False)
 _rounding_directive("ExpOpRoundingMode", ("approx", "full"), "full", strict=False)
+# ftof's parser (13.4+) also takes `nearest_away`; which modes a conversion allows is the verifier's.
+_rounding_directive("FToFRoundingMode", (*IEEE_MODES, "nearest_away"), "nearest_even", strict=True)
 _rounding_directive("IntegerRoundingMode", ("nearest_int_to_zero",), "nearest_int_to_zero", strict=True)
 
 

@@ -70,7 +70,7 @@ def _same(a: int | float, b: int | float) -> bool:
 
 DENSE_ELEMENT_DESC = (
     "i1 or i8 or i16 or i32 or i64 or f16 or bf16 or f32 or f64 or tf32 or f8E4M3FN or f8E5M2 "
-    "or f8E8M0FNU or f4E2M1FN"
+    "or f8E8M0FNU or f4E2M1FN or fnv8E5M3FNU"
 )
 
 

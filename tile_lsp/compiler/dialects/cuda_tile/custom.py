@@ -79,7 +79,7 @@ CUSTOM_DIRECTIVES["CudaTileType"] = (_parse_cuda_tile_type, _print_cuda_tile_typ
 
 ROUNDING = EnumSyntax(
     "rounding",
-    ("nearest_even", "zero", "negative_inf", "positive_inf", "approx", "full", "nearest_int_to_zero"),
+    ("nearest_even", "zero", "negative_inf", "positive_inf", "approx", "full", "nearest_int_to_zero", "nearest_away"),
     bracketed=True,
 )
 

@@ -14,19 +14,23 @@ from decimal import Decimal
 from xdsl.dialects import builtin
 from xdsl.ir import Attribute
 
+from tile_lsp.compiler.dialects.cuda_tile.types import FloatNV8E5M3FNUType
+
 
 @dataclass(frozen=True, slots=True)
 class FloatFormat:
-    """A binary float layout. `kind`: ieee (inf+nan), nan_only (E4M3FN), finite (E2M1), e8m0."""
+    """A binary float layout. `kind`: ieee (inf+nan), nan_only (E4M3FN), finite (E2M1), e8m0.
+    `signed=False`: no sign bit (E5M3FNU; e8m0 is unsigned by its kind): negative values are NaN."""
 
     exp_bits: int
     man_bits: int
     bias: int
     kind: str = "ieee"
+    signed: bool = True
 
     @property
     def width(self) -> int:
-        return (0 if self.kind == "e8m0" else 1) + self.exp_bits + self.man_bits
+        return (0 if self.kind == "e8m0" or not self.signed else 1) + self.exp_bits + self.man_bits
 
     @property
     def precision(self) -> int:
@@ -35,7 +39,7 @@ class FloatFormat:
 
     @property
     def sign_bit(self) -> int:
-        return 0 if self.kind == "e8m0" else 1 << (self.exp_bits + self.man_bits)
+        return 0 if self.kind == "e8m0" or not self.signed else 1 << (self.exp_bits + self.man_bits)
 
     def nan_bits(self, negative: bool = False) -> int:
         emask = (1 << self.exp_bits) - 1
@@ -82,7 +86,7 @@ class FloatFormat:
         sign = self.sign_bit if negative else 0
         if math.isnan(value):
             return self.nan_bits(negative)
-        if self.kind == "e8m0" and (negative and value != 0):
+        if (self.kind == "e8m0" or not self.signed) and (negative and value != 0):
             return self.nan_bits()
         a = abs(value)
         if math.isinf(a):
@@ -130,6 +134,7 @@ F8E4M3FN = FloatFormat(4, 3, 7, "nan_only")
 F8E5M2 = FloatFormat(5, 2, 15)
 F8E8M0FNU = FloatFormat(8, 0, 127, "e8m0")
 F4E2M1FN = FloatFormat(2, 1, 1, "finite")
+F8E5M3FNU = FloatFormat(5, 3, 15, "nan_only", signed=False)
 
 _FORMATS: dict[type[Attribute], FloatFormat] = {
     builtin.Float16Type: F16,
@@ -141,6 +146,7 @@ _FORMATS: dict[type[Attribute], FloatFormat] = {
     builtin.Float8E5M2Type: F8E5M2,
     builtin.Float8E8M0FNUType: F8E8M0FNU,
     builtin.Float4E2M1FNType: F4E2M1FN,
+    FloatNV8E5M3FNUType: F8E5M3FNU,
 }
 
 

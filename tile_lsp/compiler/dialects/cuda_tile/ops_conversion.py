@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar
 
 from xdsl.dialects import builtin
+from xdsl.dialects.builtin import UnitAttr
 from xdsl.ir import Attribute, Operation
 from xdsl.irdl import operand_def, opt_prop_def, result_def
 
@@ -16,8 +17,10 @@ from tile_lsp.compiler.dialects.cuda_tile import types as ct
 from tile_lsp.compiler.dialects.cuda_tile.arith_base import NO_OVERFLOW
 from tile_lsp.compiler.dialects.cuda_tile.arith_checks import CONV_FLOAT_TILE, I64_TILE, ShapesMatch
 from tile_lsp.compiler.dialects.cuda_tile.arith_syntax import OVERFLOW, case_of
+from tile_lsp.compiler.dialects.cuda_tile.attrs import UNIT
 from tile_lsp.compiler.dialects.cuda_tile.base import CudaTileOp, OpError, VerifyResult, tile_op
 from tile_lsp.compiler.dialects.cuda_tile.constraints import TypeConstraint, TypeRule
+from tile_lsp.compiler.dialects.cuda_tile.floats import float_format
 from tile_lsp.compiler.syntax.types import long_type_str
 
 if TYPE_CHECKING:
@@ -164,19 +167,88 @@ class TruncIOp(_FromToOp):
             yield OpError("truncating to larger or identical integer")
 
 
+# ftof's rounding modes (NVIDIA's 13.5 verifier, probed over every pair of float types):
+# conversions to a format below 16 bits round to nearest even only (f8E8M0FNU: only `zero` or
+# `positive_inf`); among the standard types, f32 -> tf32 and f64 -> f32 have their own lists,
+# another conversion that can lose range or precision ("narrowing": APFloat's isRepresentableBy
+# fails) takes `nearest_even` or `zero`, and a widening one any IEEE mode.
+_LOW_PRECISION = (C.F8E4M3FN, C.F8E5M2, C.F4E2M1FN, C.F8E5M3FNU)
+_FTOF_IEEE = ("nearest_even", "zero", "negative_inf", "positive_inf", "nearest_away")
+
+
+def _semantics(t: Attribute) -> tuple[int, int, int]:
+    """(max exponent, min normal exponent, precision) of a float type, as APFloat's fltSemantics."""
+    fmt = float_format(t)
+    assert fmt is not None
+    emax = (1 << fmt.exp_bits) - 1 - fmt.bias
+    if fmt.kind in ("ieee", "e8m0"):  # the all-ones exponent is inf/NaN (e8m0: NaN)
+        emax -= 1
+    emin = -fmt.bias if fmt.kind == "e8m0" else 1 - fmt.bias
+    return emax, emin, fmt.precision
+
+
+def is_widening_float(src: Attribute, dst: Attribute) -> bool:
+    """Every value of `src` is one of `dst` (APFloat::isRepresentableBy)."""
+    smax, smin, sp = _semantics(src)
+    dmax, dmin, dp = _semantics(dst)
+    return smax <= dmax and smin >= dmin and sp <= dp
+
+
+def ftof_rounding_error(src: Attribute, dst: Attribute, mode: str) -> str | None:
+    """NVIDIA's message for rounding mode `mode` on ftof from element type `src` to `dst`."""
+    if dst == F8E8M0FNU:
+        if mode in ("zero", "positive_inf"):
+            return None
+        return "invalid rounding mode specified for conversion to f8E8M0FNU. Only 'zero' and 'positive_inf' are supported"
+    if dst in _LOW_PRECISION:
+        if mode == "nearest_even":
+            return None
+        return "invalid rounding mode specified for conversion to low-precision type. Only 'nearest_even' is supported"
+    if (src, dst) == (C.F32, C.TF32):
+        if mode in ("nearest_even", "zero", "nearest_away"):
+            return None
+        return (
+            "invalid rounding mode specified for conversion from f32 to tf32. "
+            "Only 'nearest_even', 'zero', and 'nearest_away' are supported"
+        )
+    if (src, dst) == (C.F64, C.F32):
+        if mode in ("nearest_even", "zero", "negative_inf", "positive_inf"):
+            return None
+        return (
+            "invalid rounding mode specified for conversion from f64 to f32. "
+            "Only 'nearest_even', 'zero', 'negative_inf', and 'positive_inf' are supported"
+        )
+    if is_widening_float(src, dst):
+        if mode in _FTOF_IEEE:
+            return None
+        return (
+            "invalid rounding mode specified for widening conversion. Only IEEE float rounding modes are "
+            "supported: 'nearest_even', 'zero', 'negative_inf', 'positive_inf', 'nearest_away'"
+        )
+    if mode in ("nearest_even", "zero"):
+        return None
+    return (
+        "invalid rounding mode specified. Only 'nearest_even' and 'zero' are supported for narrowing "
+        "conversions to standard types"
+    )
+
+
 @tile_op
 class FToFOp(_FromToOp):
-    """Converts each float to another float type (to f8E8M0FNU only with `zero`/`positive_inf`).
+    """Converts each float to another float type, rounding as `rounding<mode>` says (default
+    nearest even; to f8E8M0FNU only `zero`/`positive_inf`, to other formats below 16 bits only
+    nearest even).
 
     ```mlir
     %h = ftof %x : tile<8xf32> -> tile<8xf16>
+    %z = ftof %x rounding<zero> : tile<8xf32> -> tile<8xbf16>
     ```
     """
 
     name = "cuda_tile.ftof"
     rounding_mode = opt_prop_def(Attribute)
     TILE_FORMAT = (
-        "$from_ custom<IEEERoundingMode>($rounding_mode) attr-dict `:` custom<CudaTileType>(type($from_)) "
+        "$from_ custom<FToFRoundingMode>($rounding_mode) attr-dict `:` custom<CudaTileType>(type($from_)) "
         "`->` custom<CudaTileType>(type($to))"
     )
     TYPE_CONSTRAINTS = {"from_": CONV_FLOAT_TILE, "to": CONV_FLOAT_TILE}
@@ -186,32 +258,32 @@ class FToFOp(_FromToOp):
             yield OpError("converting tiles must not be a no-op")
             return
         mode = case_of(self, "rounding_mode", "nearest_even")
-        if ct.element_type(self.to.type) == F8E8M0FNU:
-            if mode not in ("zero", "positive_inf"):
-                yield OpError(
-                    "invalid rounding mode specified for conversion to f8E8M0FNU. "
-                    "Only 'zero' and 'positive_inf' are supported"
-                )
-        elif mode != "nearest_even":
-            yield OpError("invalid rounding mode specified. Only 'nearest_even' is supported")
+        problem = ftof_rounding_error(ct.element_type(self.from_.type), ct.element_type(self.to.type), mode)
+        if problem is not None:
+            yield OpError(problem)
 
 
 @tile_op
 class FToIOp(_FromToOp):
-    """Converts each float to an integer, rounding toward zero.
+    """Converts each float to an integer, rounding toward zero. `saturating` (13.4+): a value
+    past the integer's range becomes its largest or smallest value, NaN becomes 0.
 
     ```mlir
     %i = ftoi %x signed : tile<8xf32> -> tile<8xi32>
+    %s = ftoi %x signed saturating : tile<8xf32> -> tile<8xi8>
     ```
     """
 
     name = "cuda_tile.ftoi"
     signedness = opt_prop_def(Attribute)
     rounding_mode = opt_prop_def(Attribute)
+    saturating = opt_prop_def(UnitAttr)
     TILE_FORMAT = (
-        "$from_ custom<Signedness>($signedness) custom<IntegerRoundingMode>($rounding_mode) attr-dict "
+        "$from_ custom<Signedness>($signedness) custom<IntegerRoundingMode>($rounding_mode) "
+        "(`saturating` $saturating^)? attr-dict "
         "`:` custom<CudaTileType>(type($from_)) `->` custom<CudaTileType>(type($to))"
     )
+    ATTR_SYNTAX = {"saturating": UNIT}
     TYPE_CONSTRAINTS = {"from_": CONV_FLOAT_TILE, "to": C.INT_TILE}
 
     def verify_tile(self, ctx: VerifyContext) -> VerifyResult:

@@ -204,6 +204,25 @@ def view_tile_type(t: Attribute) -> TileType:
     return tile(t.tile_shape, t.tensor_view.element_type)
 
 
+@irdl_attr_definition
+class FloatNV8E5M3FNUType(ParametrizedAttribute, builtin.ReducedPrecisionFloatType):
+    """`fnv8E5M3FNU` (Tile IR 13.4): NVIDIA's unsigned 8-bit float (UE5M3, a block-scale format):
+    5 exponent bits (bias 15), 3 mantissa bits, no sign, zero and subnormals, no infinities,
+    NaN only as all ones (0xFF). Largest value 1.75 * 2^16 = 114688. Not an MLIR builtin type."""
+
+    name = "fnv8E5M3FNU"
+    SEMANTICS = builtin.FloatSemantics(
+        exponent_bits=5,
+        mantissa_bits=3,
+        exponent_bias=15,
+        nonfinite=builtin.FloatNonfiniteBehavior.NAN_ONLY,
+        nan_encoding=builtin.FloatNanEncoding.ALL_ONES,
+        has_sign=False,
+    )
+
+
+F8E5M3FNU = FloatNV8E5M3FNUType()
+
 INT_TYPES: tuple[Attribute, ...] = (
     builtin.i1,
     builtin.i8,
@@ -221,6 +240,7 @@ FLOAT_TYPES: tuple[Attribute, ...] = (
     builtin.Float8E5M2Type(),
     builtin.Float8E8M0FNUType(),
     builtin.Float4E2M1FNType(),
+    F8E5M3FNU,
 )
 
 ELEMENT_TYPE_NAMES: dict[str, Attribute] = {
@@ -238,6 +258,7 @@ ELEMENT_TYPE_NAMES: dict[str, Attribute] = {
     "f8E5M2": builtin.Float8E5M2Type(),
     "f8E8M0FNU": builtin.Float8E8M0FNUType(),
     "f4E2M1FN": builtin.Float4E2M1FNType(),
+    "fnv8E5M3FNU": F8E5M3FNU,
 }
 ELEMENT_TYPE_SPELLING: dict[Attribute, str] = {v: k for k, v in ELEMENT_TYPE_NAMES.items()}
 
@@ -247,7 +268,7 @@ def is_int(t: Attribute) -> bool:
 
 
 def is_float(t: Attribute) -> bool:
-    return isinstance(t, builtin.AnyFloat)
+    return isinstance(t, (builtin.AnyFloat, FloatNV8E5M3FNUType))
 
 
 def bitwidth(t: Attribute) -> int:
@@ -258,7 +279,7 @@ def bitwidth(t: Attribute) -> int:
         return 64
     if isinstance(t, builtin.FloatTF32Type):
         return 32
-    if isinstance(t, builtin.AnyFloat):
+    if isinstance(t, (builtin.AnyFloat, FloatNV8E5M3FNUType)):
         return t.bitwidth
     return 0
 
