@@ -422,3 +422,21 @@ def test_fnv8e5m3fnu_lowering_is_refused_at_the_op(arch: str, tmp_path) -> None:
     assert proc.returncode != 0
     assert f"conv.mlir:4:5: error: Incompatibility with architecture '{arch}': unsupported type 'fnv8E5M3FNU'" in proc.stderr
     assert "internal error" not in proc.stderr
+
+
+def test_fnv8e5m3fnu_in_the_interpreter() -> None:
+    """Held as its codes: ftof to it rounds to nearest even (past the largest value saturating,
+    as the other 8-bit formats do here; negatives and NaN are NaN), bitcast shows the codes."""
+    body = """%x = constant <f32: [1.0, 1.0625, 1.1875, 114688.0, 200000.0, -1.0, 0x7FC00000, 0.000007629394531]> : tile<8xf32>
+    %h = ftof %x : tile<8xf32> -> tile<8xfnv8E5M3FNU>
+    %r = ftof %h : tile<8xfnv8E5M3FNU> -> tile<8xf32>
+    %i = bitcast %h : tile<8xfnv8E5M3FNU> -> tile<8xi8>
+    %k = constant <fnv8E5M3FNU: [1.5, 0.0, 114688.0, 0.25]> : tile<4xfnv8E5M3FNU>
+    %q = ftof %k : tile<4xfnv8E5M3FNU> -> tile<4xf16>
+    %n = ftoi %k signed : tile<4xfnv8E5M3FNU> -> tile<4xi32>"""
+    r = value("", body)
+    np.testing.assert_array_equal(r[[0, 1, 2, 3, 4, 7]], [1.0, 1.0, 1.25, 114688.0, 114688.0, 2.0**-17])
+    assert np.isnan(r[5]) and np.isnan(r[6])
+    assert (value("", body, name="i").astype(np.int64) & 0xFF).tolist() == [0x78, 0x78, 0x7A, 0xFE, 0xFE, 0xFF, 0xFF, 0x01]
+    assert value("", body, name="q").tolist() == [1.5, 0.0, math.inf, 0.25]  # f16 stops at 65504
+    assert value("", body, name="n").tolist() == [1, 0, 114688, 0]

@@ -13,6 +13,7 @@ import numpy as np
 from xdsl.dialects import builtin
 from xdsl.ir import Attribute
 
+from tile_lsp.compiler.dialects.cuda_tile import floats
 from tile_lsp.compiler.dialects.cuda_tile import types as ct
 
 Array = np.ndarray[Any, Any]
@@ -37,15 +38,45 @@ ROUNDING_MODES = ("nearest_even", "zero", "negative_inf", "positive_inf", "appro
 
 
 def np_dtype(elem: Attribute) -> Any:
-    """Storage dtype of an element type (pointers are 64-bit virtual addresses)."""
+    """Storage dtype of an element type (pointers are 64-bit virtual addresses; fnv8E5M3FNU,
+    which neither NumPy nor ml_dtypes has, its 8-bit codes)."""
     if isinstance(elem, builtin.IntegerType):
         return _INTS[elem.width.data]
+    if is_codes(elem):
+        return np.dtype(np.uint8)
     if isinstance(elem, ct.PointerType):
         return np.dtype(np.int64)
     dt = _FLOATS.get(type(elem))
     if dt is None:
         raise TypeError(f"no NumPy dtype for element type {elem}")
     return dt
+
+
+def is_codes(elem: Attribute) -> bool:
+    """Element types held as their bit codes (uint8): fnv8E5M3FNU."""
+    return isinstance(elem, ct.FloatNV8E5M3FNUType)
+
+
+_E5M3 = floats.F8E5M3FNU
+_E5M3_MAX = _E5M3.decode(_E5M3.max_bits())
+_E5M3_DECODE = np.array([_E5M3.decode(c) for c in range(256)], dtype=np.float64)
+
+
+def _encode_codes(x: Array) -> Array:
+    """f64 -> fnv8E5M3FNU codes: nearest even, finite values past the largest saturate (as the
+    other 8-bit formats do here: PTX's satfinite), negatives and NaN are NaN (0xFF), -0 is 0."""
+    x = np.asarray(x, dtype=np.float64)
+    with np.errstate(invalid="ignore"):
+        clipped = np.where(x > _E5M3_MAX, _E5M3_MAX, x)
+    flat = [_E5M3.encode(float(v)) for v in clipped.reshape(-1)]
+    return np.asarray(flat, dtype=np.uint8).reshape(x.shape)
+
+
+def float_values(x: Array, elem: Attribute) -> Array:
+    """The values of a float tile as f64 (fnv8E5M3FNU decoded from its codes)."""
+    if is_codes(elem):
+        return _E5M3_DECODE[np.asarray(x, dtype=np.uint8)]
+    return to_f64(x)
 
 
 def is_tf32(elem: Attribute) -> bool:
@@ -153,6 +184,8 @@ def round_float(x: Array, elem: Attribute, mode: str = "nearest_even", err: Arra
     x = np.asarray(x, dtype=np.float64)
     if err is not None and not isinstance(elem, builtin.Float64Type):
         x = _sticky(x, err)
+    if is_codes(elem):  # nearest even: the only mode ftof takes to it
+        return _encode_codes(x)
     if mode == "nearest_away":
         t = _nearest_away(x, elem)
         return np.asarray(flush(t, elem) if ftz else t)

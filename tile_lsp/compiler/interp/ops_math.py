@@ -61,7 +61,7 @@ def fpowi(it: Interpreter, op: Operation, ins: list[Any]) -> list[Array]:
 @handles("ftof")
 def ftof(it: Interpreter, op: Operation, ins: list[Any]) -> list[Array]:
     mode = case_of(op, "rounding_mode", "nearest_even")
-    return [nx.round_float(nx.to_f64(ins[0]), result_elem(op), mode)]
+    return [nx.round_float(nx.float_values(ins[0], operand_elem(op)), result_elem(op), mode)]
 
 
 @handles("itof")
@@ -83,7 +83,7 @@ def ftoi(it: Interpreter, op: Operation, ins: list[Any]) -> list[Array]:
     elem = result_elem(op)
     w = nx.int_width(elem)
     unsigned = case_of(op, "signedness", "signed") == "unsigned"
-    x = np.trunc(nx.to_f64(ins[0]))
+    x = np.trunc(nx.float_values(ins[0], operand_elem(op)))
     lo, hi = (0, 2.0**w - 1) if unsigned else (-(2.0 ** (w - 1)), 2.0 ** (w - 1) - 1)
     x = np.where(np.isnan(x), 0.0, x)
     big = x >= 2.0**w if unsigned else x >= 2.0 ** (w - 1)

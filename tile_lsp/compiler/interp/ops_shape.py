@@ -22,7 +22,7 @@ Array = nx.Array
 def dense_values(attr: DenseAttr, elem: Attribute, shape: tuple[int, ...]) -> Array:
     """A dense constant as an array of `shape` (splats broadcast)."""
     values = attr.values.data
-    if isinstance(elem, builtin.AnyFloat):
+    if ct.is_float(elem):
         flat = nx.round_float(np.asarray(values, dtype=np.float64), elem)
     else:
         flat = nx.wrap_int(np.asarray([int(v) for v in values], dtype=np.int64), elem)
