@@ -440,3 +440,46 @@ def test_fnv8e5m3fnu_in_the_interpreter() -> None:
     assert (value("", body, name="i").astype(np.int64) & 0xFF).tolist() == [0x78, 0x78, 0x7A, 0xFE, 0xFE, 0xFF, 0xFF, 0x01]
     assert value("", body, name="q").tolist() == [1.5, 0.0, math.inf, 0.25]  # f16 stops at 65504
     assert value("", body, name="n").tolist() == [1, 0, 114688, 0]
+
+
+def _scaled(elem: str, n: int) -> str:
+    s = f"tile<128x{n}xfnv8E5M3FNU>"
+    t = f"tile<{n}x128xfnv8E5M3FNU>"
+    return f"""cuda_tile.module @m {{
+  entry @k() {{
+    %a = constant <{elem}: 1.0> : tile<128x128x{elem}>
+    %c = constant <f32: 0.0> : tile<128x128xf32>
+    %sa = constant <fnv8E5M3FNU: 1.0> : {s}
+    %sb = constant <fnv8E5M3FNU: 1.0> : {t}
+    %d = mmaf_scaled %a, %a, %c, %sa, %sb : tile<128x128x{elem}>, tile<128x128x{elem}>, tile<128x128xf32>, {s}, {t}
+    return
+  }}
+}}
+"""
+
+
+@pytest.mark.parametrize(
+    ("elem", "n", "message"),
+    [
+        ("f4E2M1FN", 4, None),  # block scale factor 32
+        ("f4E2M1FN", 8, None),  # 16
+        ("f4E2M1FN", 16, "'cuda_tile.mmaf_scaled' op shape error: f4E2M1FN element type with fnv8E5M3FNU scales "
+                         "requires block scale factor of lhs_scale and rhs_scale to be 16 or 32, but got 8"),
+        ("f8E4M3FN", 4, "'cuda_tile.mmaf_scaled' op unsupported combination of element types. Scale type "
+                        "'fnv8E5M3FNU' expects lhs and rhs element types to be 'f4E2M1FN', but got 'f8E4M3FN'"),
+    ],
+)
+def test_mmaf_scaled_takes_fnv8e5m3fnu_scales(elem: str, n: int, message: str | None) -> None:
+    """NVIDIA's 13.5 wording (tileirdisasm on the same IR as bytecode)."""
+    errors = [d.message for d in _parse(_scaled(elem, n)).diagnostics if d.is_error]
+    assert errors == ([] if message is None else [message])
+
+
+def test_mmaf_scaled_with_fnv8e5m3fnu_scales_in_the_interpreter() -> None:
+    body = """%a = constant <f4E2M1FN: 1.0> : tile<16x64xf4E2M1FN>
+    %b = constant <f4E2M1FN: 1.5> : tile<64x16xf4E2M1FN>
+    %c = constant <f32: 0.0> : tile<16x16xf32>
+    %sa = constant <fnv8E5M3FNU: 2.0> : tile<16x2xfnv8E5M3FNU>
+    %sb = constant <fnv8E5M3FNU: 0.5> : tile<2x16xfnv8E5M3FNU>
+    %r = mmaf_scaled %a, %b, %c, %sa, %sb : tile<16x64xf4E2M1FN>, tile<64x16xf4E2M1FN>, tile<16x16xf32>, tile<16x2xfnv8E5M3FNU>, tile<2x16xfnv8E5M3FNU>"""
+    np.testing.assert_array_equal(value("", body), np.full((16, 16), 96.0))  # 64 * 1 * 1.5 * 2 * 0.5

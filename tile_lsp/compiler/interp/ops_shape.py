@@ -234,7 +234,7 @@ def mmai(it: Interpreter, op: Operation, ins: list[Any]) -> list[Array]:
 @handles("mmaf_scaled")
 def mmaf_scaled(it: Interpreter, op: Operation, ins: list[Any]) -> list[Array]:
     """Each K block of lhs/rhs is multiplied by its scale before the product."""
-    a, b, c, sa, sb = (nx.to_f64(x) for x in ins)
+    a, b, c, sa, sb = (nx.float_values(x, operand_elem(op, i)) for i, x in enumerate(ins))
     fa = a.shape[-1] // sa.shape[-1]
     fb = b.shape[-2] // sb.shape[-2]
     a = a * np.repeat(sa, fa, axis=-1)

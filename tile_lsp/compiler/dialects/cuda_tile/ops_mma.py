@@ -38,7 +38,8 @@ SCALED_OPERAND = C.TypeConstraint(
 )
 SCALED_ACC = C.TypeConstraint("mmaf_scaled result tile type of f32 values", C.tile_of(C.F32).predicate)
 SCALED_SCALE = C.TypeConstraint(
-    "mmaf_scaled scale tile type of f8E4M3FN or f8E8M0FNU values", C.tile_of(C.F8E4M3FN, C.F8E8M0FNU).predicate
+    "mmaf_scaled scale tile type of f8E4M3FN or f8E8M0FNU or fnv8E5M3FNU values",
+    C.tile_of(C.F8E4M3FN, C.F8E8M0FNU, C.F8E5M3FNU).predicate,
 )
 
 # Input element type -> accumulator element types mmaf accepts (NVIDIA's table order).
@@ -224,7 +225,7 @@ class MmaFScaledOp(CudaTileOp):
                 return
         elem = ct.element_type(lhs)
         scale = ct.element_type(self.lhs_scale.type)
-        if scale == C.F8E4M3FN and elem != C.F4E2M1FN:
+        if scale in (C.F8E4M3FN, C.F8E5M3FNU) and elem != C.F4E2M1FN:
             yield OpError(
                 f"unsupported combination of element types. Scale type {M.q(scale)} expects lhs and rhs "
                 f"element types to be {M.q(C.F4E2M1FN)}, but got {M.q(elem)}"
@@ -236,7 +237,7 @@ class MmaFScaledOp(CudaTileOp):
         if elem == C.F4E2M1FN and scale == C.F8E4M3FN:
             allowed, what = (16,), "f4E2M1FN element type with f8E4M3FN scales"
         elif elem == C.F4E2M1FN:
-            allowed, what = (16, 32), "f4E2M1FN element type with f8E8M0FNU scales"
+            allowed, what = (16, 32), f"f4E2M1FN element type with {ct.ELEMENT_TYPE_SPELLING[scale]} scales"
         else:
             allowed, what = (32,), "f8 element type"
         if factor not in allowed or factor * scale_k != k:
