@@ -483,3 +483,15 @@ def test_mmaf_scaled_with_fnv8e5m3fnu_scales_in_the_interpreter() -> None:
     %sb = constant <fnv8E5M3FNU: 0.5> : tile<2x16xfnv8E5M3FNU>
     %r = mmaf_scaled %a, %b, %c, %sa, %sb : tile<16x64xf4E2M1FN>, tile<64x16xf4E2M1FN>, tile<16x16xf32>, tile<16x2xfnv8E5M3FNU>, tile<2x16xfnv8E5M3FNU>"""
     np.testing.assert_array_equal(value("", body), np.full((16, 16), 96.0))  # 64 * 1 * 1.5 * 2 * 0.5
+
+
+def test_editor_features_know_the_type() -> None:
+    from tile_lsp.compiler.document import analyze
+    from tile_lsp.features import completion, hover
+
+    doc = analyze(_TEXT)
+    assert doc.diagnostics == []
+    at = _TEXT.index("tile<4xfnv8E5M3FNU>") + 1
+    found = hover.hover(doc, at)
+    assert found is not None and found[0].endswith("tile: shape 4, 4 elements of `fnv8E5M3FNU`, 4 bytes")
+    assert "fnv8E5M3FNU" in completion.ELEMENT_TYPES
