@@ -165,6 +165,6 @@ def describe_type(t: object) -> str:
         tile = "x".join(map(str, t.tile_shape))
         pad = f", out-of-bounds reads give {t.padding_value.data}" if t.padding_value.data else ""
         return f"partition view: the tensor view cut into {tile} tiles{pad}"
-    if isinstance(t, builtin.IntegerType) or ct.is_float(t):
+    if isinstance(t, builtin.IntegerType | builtin.AnyFloat | ct.FloatNV8E5M3FNUType):
         return f"scalar element type, {ct.bitwidth(t)} bits"
     return ""
