@@ -495,3 +495,30 @@ def test_editor_features_know_the_type() -> None:
     found = hover.hover(doc, at)
     assert found is not None and found[0].endswith("tile: shape 4, 4 elements of `fnv8E5M3FNU`, 4 bytes")
     assert "fnv8E5M3FNU" in completion.ELEMENT_TYPES
+
+
+_FTOI = [("f32", "i8", "signed saturating"), ("f32", "i16", "unsigned saturating"), ("f64", "i32", "signed saturating"),
+         ("bf16", "i64", "unsigned saturating"), ("f32", "i8", "signed")]
+
+
+@needs_ptxas
+def test_saturating_ftoi_lowers_to_explicit_bounds(tmp_path) -> None:
+    """fptosi/fptoui see only in-range values; past them the integer's bounds, NaN 0. Without the
+    flag the plain conversion (PTX cvt.rzi to s8 goes through 16 bits: out of range wraps)."""
+    out = ["cuda_tile.module @m {"]
+    for i, (s, d, flags) in enumerate(_FTOI):
+        out.append(f"""  entry @k{i}(%p: tile<ptr<{s}>>, %q: tile<ptr<{d}>>) {{
+    %v, %t = load_ptr_tko weak %p : tile<ptr<{s}>> -> tile<{s}>, token
+    %a = ftoi %v {flags} : tile<{s}> -> tile<{d}>
+    %t2 = store_ptr_tko weak %q, %a : tile<ptr<{d}>>, tile<{d}> -> token
+    return
+  }}""")
+    proc, ptx = _compile("\n".join([*out, "}"]) + "\n", "sm_90", tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "ptxas: k0 (sm_90)" in proc.stderr
+    k0 = _entry_ptx(ptx, 0)
+    assert "setp.ge.f32" in k0 and "0f43000000" in k0 and "setp.nan.f32" in k0  # 128.0
+    assert "127," in k0 and "-128," in k0
+    assert "0f47800000" in _entry_ptx(ptx, 1)  # 65536.0
+    assert "0d41E0000000000000" in _entry_ptx(ptx, 2).upper().replace("0D", "0d")  # 2^31
+    assert "setp.nan" not in _entry_ptx(ptx, 4)

@@ -1206,7 +1206,28 @@ def _ftoi(cv: _KernelConverter, op: Operation, args: list[SSAValue], t: Attribut
     x = args[0]
     if (fmt := f8_format(op.operands[0].type)) is not None:  # fp8: its f32 value (exact)
         x = convert_f8(cv.v, x, Float32Type(), fmt, None, _sm(cv))
-    return _conv(cv, "arith.fptoui" if _unsigned(op) else "arith.fptosi", x, t)
+    if "saturating" not in op.properties and "saturating" not in op.attributes:
+        return _conv(cv, "arith.fptoui" if _unsigned(op) else "arith.fptosi", x, t)
+    return _saturating_ftoi(cv, x, t, _unsigned(op))
+
+
+def _saturating_ftoi(cv: _KernelConverter, x: SSAValue, t: Attribute, unsigned: bool) -> SSAValue:
+    """ftoi `saturating`: toward zero, a value past the integer's range is its largest or smallest
+    value, NaN is 0. fptosi/fptoui only see in-range values (LLVM: poison past them; PTX's cvt.rzi
+    to s8/u8 goes through 16 bits and would wrap)."""
+    if isinstance(x.type, (Float16Type, BFloat16Type)):
+        x = _conv(cv, "arith.extf", x, Float32Type())  # exact; the bounds below are then representable
+    w = _width(t)
+    lo_value, hi_value = (0, (1 << w) - 1) if unsigned else (-(1 << (w - 1)), (1 << (w - 1)) - 1)
+    big = cv.v(arith.CmpfOp(x, cv.const(float(hi_value + 1), x.type), "oge"))  # 2^w or 2^(w-1): exact
+    small = cv.v(arith.CmpfOp(x, cv.const(0.0 if unsigned else float(lo_value), x.type), "olt"))
+    nan = cv.v(arith.CmpfOp(x, x, "uno"))
+    out = cv.v(arith.OrIOp(cv.v(arith.OrIOp(big, small)), nan))
+    safe = cv.v(arith.SelectOp(out, cv.const(0.0, x.type), x))
+    r = _conv(cv, "arith.fptoui" if unsigned else "arith.fptosi", safe, t)
+    r = cv.v(arith.SelectOp(big, cv.const(hi_value, t), r))
+    r = cv.v(arith.SelectOp(small, cv.const(lo_value, t), r))
+    return cv.v(arith.SelectOp(nan, cv.const(0, t), r))
 
 
 def _itof(cv: _KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
