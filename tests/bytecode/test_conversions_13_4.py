@@ -522,3 +522,11 @@ def test_saturating_ftoi_lowers_to_explicit_bounds(tmp_path) -> None:
     assert "0f47800000" in _entry_ptx(ptx, 1)  # 65536.0
     assert "0d41E0000000000000" in _entry_ptx(ptx, 2).upper().replace("0D", "0d")  # 2^31
     assert "setp.nan" not in _entry_ptx(ptx, 4)
+
+
+def test_print_shows_fnv8e5m3fnu_values() -> None:
+    from tests.interp.util import evaluate
+
+    run = evaluate("", """%k = constant <fnv8E5M3FNU: [1.5, 0.0, 114688.0, 0.25]> : tile<4xfnv8E5M3FNU>
+    %t = print_tko "%f %d\\n", %k, %k : tile<4xfnv8E5M3FNU>, tile<4xfnv8E5M3FNU> -> token""")
+    assert run.interp.stdout.getvalue() == "[1.500000, 0.000000, 114688.000000, 0.250000] [1, 0, 114688, 0]\n"

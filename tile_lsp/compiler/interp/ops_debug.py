@@ -51,6 +51,8 @@ def format_print(fmt: str, args: list[Array], types: list[Attribute]) -> str:
             out.append("%")
             continue
         value, elem = np.asarray(args[k]), ct.element_type(types[k])
+        if nx.is_codes(elem):  # fnv8E5M3FNU: print the values, not the codes
+            value, elem = nx.float_values(value, elem), builtin.Float64Type()
         k += 1
         if value.size == 1:
             out.append(_one(flags, conv, value.reshape(()), elem))
