@@ -530,3 +530,26 @@ def test_print_shows_fnv8e5m3fnu_values() -> None:
     run = evaluate("", """%k = constant <fnv8E5M3FNU: [1.5, 0.0, 114688.0, 0.25]> : tile<4xfnv8E5M3FNU>
     %t = print_tko "%f %d\\n", %k, %k : tile<4xfnv8E5M3FNU>, tile<4xfnv8E5M3FNU> -> token""")
     assert run.interp.stdout.getvalue() == "[1.500000, 0.000000, 114688.000000, 0.250000] [1, 0, 114688, 0]\n"
+
+
+def test_a_type_inside_an_attribute_sets_the_version() -> None:
+    """reduce's identities hold typed attributes: their type counts for the version (diff_verify
+    found a 13.1 file with an f8E8M0FNU identity, which NVIDIA's reader refuses)."""
+    text = """cuda_tile.module @m {
+  entry @k() {
+    %x = constant <f32: 1.0> : tile<4x8xf32>
+    %r = reduce %x dim=1 identities=[0.000000e+00 : f8E8M0FNU] : tile<4x8xf32> -> tile<4xf32>
+    (%a: tile<f32>, %b: tile<f32>) {
+      %m = addf %a, %b : tile<f32>
+      yield %m : tile<f32>
+    }
+    return
+  }
+}
+"""
+    parsed = _parse(text)
+    assert [d.message for d in parsed.diagnostics] == [
+        "'cuda_tile.reduce' op expect same type for operand at index: 0 and identity at index: 0 but got: 'f32' "
+        "and 'f8E8M0FNU'"
+    ]  # NVIDIA's words (tileirdisasm on the 13.2 file)
+    assert needed_version(parsed.module) == F.V13_2

@@ -144,6 +144,8 @@ def _needs(module: builtin.ModuleOp):
                         v = max(v, cond)
         for r in op.results:
             v = max(v, tv(r.type))
+        for p in op.properties.values():  # types inside attributes too (reduce's identities)
+            v = max(v, tv(p))
         for reg in op.regions:
             for b in reg.blocks:
                 for a in b.args:
