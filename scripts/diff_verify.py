@@ -9,7 +9,7 @@ conformance suite (../shared/conformance/cuda_tile, when present). Mutations, on
 the text of one op's line: an element type (f32 -> f16, i32 -> i64, ...), a dimension (halved,
 doubled, 3, 0), an enum keyword (memory orderings and scopes, comparison predicates and
 orderings, signedness, rounding modes), an integer in an attribute, two operands swapped, an
-operand dropped, a result type changed. A mutant our parser cannot read (a syntax error,
+operand dropped, a result type changed, a rounding mode on ftof or `saturating` on ftoi. A mutant our parser cannot read (a syntax error,
 an undefined value) or our writer cannot encode is skipped (counted): the comparison is on one
 input, the bytecode, read by both verifiers.
 
@@ -47,9 +47,10 @@ ENUMS = [
     ["equal", "not_equal", "less_than", "less_than_or_equal", "greater_than", "greater_than_or_equal"],
     ["ordered", "unordered"],
     ["signed", "unsigned"],
-    ["nearest_even", "zero", "negative_inf", "positive_inf", "approx", "full"],
+    ["nearest_even", "zero", "negative_inf", "positive_inf", "approx", "full", "nearest_away"],
 ]
-TYPES = ["f32", "f16", "bf16", "f64", "i1", "i8", "i16", "i32", "i64", "tf32", "f8E4M3FN", "f8E5M2"]
+TYPES = ["f32", "f16", "bf16", "f64", "i1", "i8", "i16", "i32", "i64", "tf32", "f8E4M3FN", "f8E5M2", "f8E8M0FNU",
+         "fnv8E5M3FNU"]
 _TYPE = re.compile(r"\b(" + "|".join(TYPES) + r")\b")
 _DIM = re.compile(r"(?<=[<x])(\d+)(?=x)")
 _INT_ATTR = re.compile(r"<(i\d+): (-?\d+)>|div_by<(\d+)>|bounded<(-?\d+), (-?\d+|\?)>")
@@ -91,9 +92,18 @@ def mutate(text: str, rng: random.Random) -> tuple[str, str] | None:
         return None
     i = rng.choice(ops)
     line = lines[i]
-    kind = rng.choice(["type", "dim", "enum", "int", "swap", "drop", "result"])
+    kind = rng.choice(["type", "dim", "enum", "int", "swap", "drop", "result", "modifier"])
     new = None
-    if kind in ("type", "result"):
+    if kind == "modifier":  # 13.4: a rounding mode on ftof, `saturating` on ftoi (on or off)
+        if re.search(r"\bftof %[\w$.]+ :", line):
+            mode = rng.choice(ENUMS[-1])
+            new = re.sub(r"(\bftof %[\w$.]+) :", lambda m: f"{m.group(1)} rounding<{mode}> :", line, count=1)
+        elif re.search(r"\bftoi\b", line):
+            if " saturating" in line:
+                new = line.replace(" saturating", "", 1)
+            else:
+                new = re.sub(r"\b(signed|unsigned)\b", r"\1 saturating", line, count=1)
+    elif kind in ("type", "result"):
         found = list(_TYPE.finditer(line))
         if kind == "result":
             found = [m for m in found if m.start() > line.rfind("->")] if "->" in line else found[-1:]
