@@ -553,3 +553,86 @@ def test_a_type_inside_an_attribute_sets_the_version() -> None:
         "and 'f8E8M0FNU'"
     ]  # NVIDIA's words (tileirdisasm on the 13.2 file)
     assert needed_version(parsed.module) == F.V13_2
+
+
+# -- the lowering against the interpreter (SIMT simulator of the gpu stage; no GPU needed) --------
+
+_SIM = """cuda_tile.module @m {
+  entry @k(%p: tile<ptr<f32>>, %qz: tile<ptr<f32>>, %qa: tile<ptr<f32>>, %qs: tile<ptr<i8>>, %qu: tile<ptr<i16>>) {
+    %off = iota : tile<128xi32>
+    %pp = reshape %p : tile<ptr<f32>> -> tile<1xptr<f32>>
+    %pb = broadcast %pp : tile<1xptr<f32>> -> tile<128xptr<f32>>
+    %ptrs = offset %pb, %off : tile<128xptr<f32>>, tile<128xi32> -> tile<128xptr<f32>>
+    %v, %t = load_ptr_tko weak %ptrs : tile<128xptr<f32>> -> tile<128xf32>, token
+    %z = ftof %v rounding<zero> : tile<128xf32> -> tile<128xtf32>
+    %a = ftof %v rounding<nearest_away> : tile<128xf32> -> tile<128xtf32>
+    %s = ftoi %v signed saturating : tile<128xf32> -> tile<128xi8>
+    %u = ftoi %v unsigned saturating : tile<128xf32> -> tile<128xi16>
+    %zf = ftof %z : tile<128xtf32> -> tile<128xf32>
+    %af = ftof %a : tile<128xtf32> -> tile<128xf32>
+    %q1 = reshape %qz : tile<ptr<f32>> -> tile<1xptr<f32>>
+    %q1b = broadcast %q1 : tile<1xptr<f32>> -> tile<128xptr<f32>>
+    %q1s = offset %q1b, %off : tile<128xptr<f32>>, tile<128xi32> -> tile<128xptr<f32>>
+    %t1 = store_ptr_tko weak %q1s, %zf : tile<128xptr<f32>>, tile<128xf32> -> token
+    %q2 = reshape %qa : tile<ptr<f32>> -> tile<1xptr<f32>>
+    %q2b = broadcast %q2 : tile<1xptr<f32>> -> tile<128xptr<f32>>
+    %q2s = offset %q2b, %off : tile<128xptr<f32>>, tile<128xi32> -> tile<128xptr<f32>>
+    %t2 = store_ptr_tko weak %q2s, %af : tile<128xptr<f32>>, tile<128xf32> -> token
+    %q3 = reshape %qs : tile<ptr<i8>> -> tile<1xptr<i8>>
+    %q3b = broadcast %q3 : tile<1xptr<i8>> -> tile<128xptr<i8>>
+    %q3s = offset %q3b, %off : tile<128xptr<i8>>, tile<128xi32> -> tile<128xptr<i8>>
+    %t3 = store_ptr_tko weak %q3s, %s : tile<128xptr<i8>>, tile<128xi8> -> token
+    %q4 = reshape %qu : tile<ptr<i16>> -> tile<1xptr<i16>>
+    %q4b = broadcast %q4 : tile<1xptr<i16>> -> tile<128xptr<i16>>
+    %q4s = offset %q4b, %off : tile<128xptr<i16>>, tile<128xi32> -> tile<128xptr<i16>>
+    %t4 = store_ptr_tko weak %q4s, %u : tile<128xptr<i16>>, tile<128xi16> -> token
+    return
+  }
+}
+"""
+
+
+def _sim_inputs() -> list[np.ndarray]:
+    rng = np.random.default_rng(7)
+    x = rng.uniform(-70000.0, 70000.0, 128).astype(np.float32)
+    bits = x[:32].view(np.uint32)
+    x[:32] = ((bits & np.uint32(0xFFFFE000)) | np.uint32(0x1000)).view(np.float32)  # tf32 ties
+    x[32:40] = [np.nan, np.inf, -np.inf, 127.9, -128.9, 65535.5, -0.5, 1e30]
+    return [x, np.zeros(128, np.float32), np.zeros(128, np.float32), np.zeros(128, np.int8), np.zeros(128, np.int16)]
+
+
+@pytest.mark.parametrize("target", ["sm_80", "sm_90a"])
+def test_lowered_tf32_rounding_and_saturating_ftoi_match_the_interpreter(target: str) -> None:
+    import io
+
+    from tests.frontend_half.simt import Memory, Simulator, dtype_of
+    from tests.frontend_half.stages import SM80, SM90A, ops, to_gpu
+    from tile_lsp.compiler.interp.launch import bind, entry_params, load_module
+
+    interp = load_module(_SIM, "sim.mlir")
+    interp.stdout = io.StringIO()
+    args = _sim_inputs()
+    launch = bind(entry_params(interp, "k"), [a.copy() for a in args], interp.memory)
+    interp.run("k", launch.values, (1, 1, 1))
+    want = {i: interp.memory.array(name) for i, name in launch.arrays.items()}
+
+    run = to_gpu(_SIM, SM80 if target == "sm_80" else SM90A)
+    assert run.ok, run.errors
+    [fn] = ops(run.module, "gpu.func")
+    threads = int(fn.properties["known_block_size"].get_values()[0])  # type: ignore[attr-defined]
+    mem = Memory()
+    sim = Simulator(run.module, threads, mem)
+    values: list = list(launch.values)
+    where = {}
+    for p, i in launch.pointer_params.items():
+        where[i] = mem.put(args[i])
+        values[p] = where[i]
+    for p, a in enumerate(fn.regions[0].blocks[0].args):
+        if p not in launch.pointer_params:
+            values[p] = np.asarray(values[p]).astype(dtype_of(a.type))
+    sim.launch(fn, values, (1, 1, 1))
+    for i in (1, 2, 3, 4):
+        got = mem.get(where[i], args[i].size, args[i].dtype)
+        np.testing.assert_array_equal(got.view(np.uint8), want[i].view(np.uint8), err_msg=f"argument {i}")
+    assert want[3][32:40].tolist() == [0, 127, -128, 127, -128, 127, 0, 127]
+    assert want[4][32:40].tolist() == [0, -1, 0, 127, 0, -1, 0, -1]  # u16 65535 read as i16
