@@ -636,3 +636,28 @@ def test_lowered_tf32_rounding_and_saturating_ftoi_match_the_interpreter(target:
         np.testing.assert_array_equal(got.view(np.uint8), want[i].view(np.uint8), err_msg=f"argument {i}")
     assert want[3][32:40].tolist() == [0, 127, -128, 127, -128, 127, 0, 127]
     assert want[4][32:40].tolist() == [0, -1, 0, 127, 0, -1, 0, -1]  # u16 65535 read as i16
+
+
+_CONSTS = """cuda_tile.module @m {
+  entry @k() {
+    %k = constant <fnv8E5M3FNU: [0xFF, 0x01, 0x7A, 0xFE]> : tile<4xfnv8E5M3FNU>
+    %j = constant <fnv8E5M3FNU: 0.1> : tile<4xfnv8E5M3FNU>
+    return
+  }
+}
+"""
+
+
+def test_fnv8e5m3fnu_constants_print_as_nvidia_prints_them(tmp_path) -> None:
+    """Bit patterns in, APFloat's shortest forms out (NaN as 0xFF); tileirdisasm prints the same."""
+    parsed = _parse(_CONSTS)
+    printed = _printed(parsed.module)
+    assert "<fnv8E5M3FNU: [0xFF, 7.629390e-06, 1.250000e+00, 1.146880e+05]>" in printed
+    assert "<fnv8E5M3FNU: 1.015630e-01>" in printed  # 0.1 rounded to 3 mantissa bits
+    if DISASM is not None:
+        out, _ = write_bytecode(parsed.module, source=parsed.source, smap=parsed.smap)
+        path = tmp_path / "c.tileirbc"
+        path.write_bytes(out)
+        res = run_tool(DISASM, str(path))
+        assert res.returncode == 0, res.stderr
+        assert _entry_ops(res.stdout) == _entry_ops(printed)
