@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -784,7 +785,36 @@ def _inline_asm(s: Simulator, op: Operation, x: list[Any], mask: np.ndarray) -> 
         f8 = ml_dtypes.float8_e4m3fn if "e4m3" in asm else ml_dtypes.float8_e5m2
         pair = np.ascontiguousarray(x[0].astype(np.int16)).view(np.uint8).reshape(s.t, 2).view(f8)
         return pair.astype(np.float16).view(np.int32).reshape(s.t)  # byte 0 -> low half
+    if (m := _DIRECTED_CVT.match(asm)) is not None:
+        return _directed_cvt(m.group(1), m.group(2), np.asarray(x[0]))
     raise NotImplementedError(f"llvm.inline_asm {asm!r}")
+
+
+_DIRECTED_CVT = re.compile(r"cvt\.(rz|rm|rp)\.(f16|bf16|f32)\.(?:f32|f64) \$0, \$1;$")
+
+
+def _directed_cvt(mode: str, dst: str, x: np.ndarray) -> np.ndarray:
+    """PTX cvt.rz/.rm/.rp (PTX ISA: round toward zero / -inf / +inf) to f16/bf16 (the b16 bits,
+    as an i16) or f32: NumPy's nearest conversion, stepped back one ulp where it went past."""
+    v = x.astype(np.float64)
+    if dst == "bf16":  # only .rz reaches here: keep the high 16 bits of the (toward zero) f32
+        f = _directed_cvt("rz", "f32", x) if x.dtype == np.float64 else x.astype(np.float32)
+        bits = f.view(np.uint32)
+        out = np.where(np.isnan(f), np.uint32(0x7FC00000), bits & np.uint32(0xFFFF0000))
+        return (out >> np.uint32(16)).astype(np.uint16).view(np.int16)
+    dt = np.float16 if dst == "f16" else np.float32
+    with np.errstate(over="ignore", invalid="ignore"):
+        t = v.astype(dt)
+        tv = t.astype(np.float64)
+        if mode == "rz":
+            back = np.abs(tv) > np.abs(v)
+            t = np.where(back, np.nextafter(t, dt(0)), t)
+        elif mode == "rm":
+            t = np.where(tv > v, np.nextafter(t, dt(-np.inf)), t)
+        else:
+            t = np.where(tv < v, np.nextafter(t, dt(np.inf)), t)
+    t = t.astype(dt)
+    return t.view(np.int16) if dst == "f16" else t
 
 
 # -- warp-level matrix ops (PTX ISA) --------------------------------------------------------
