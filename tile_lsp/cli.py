@@ -83,6 +83,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     any_error = False
     records: list[dict[str, object]] = []
     limit = getattr(args, "max_size", None) or limits.front_end_limit()
+    # --Werr-hints: an unsupported optimization hint is also an error (tileiras/cuda-tile-opt -Werr-hints).
+    options = {"hints_errors": True} if getattr(args, "werr_hints", False) else None
     for path in args.files:
         try:
             source, diags = _load(path)
@@ -98,10 +100,12 @@ def cmd_check(args: argparse.Namespace) -> int:
         elif not args.split_input_file:
             from tile_lsp.compiler.document import check_document
 
-            diags.extend(check_document(source.text, source.path))  # (the language server's parse)
+            diags.extend(check_document(source.text, source.path, options))  # (the language server's parse)
         else:
-            for result in _parse_file(source, True):
-                diags.extend(result.diagnostics)
+            from tile_lsp.compiler.frontend import parse_chunk, split_chunks
+
+            for span in split_chunks(source.text):
+                diags.extend(parse_chunk(source, span, options=options).diagnostics)
         for d in diags:
             any_error |= d.is_error
             if args.format == "json":
@@ -330,6 +334,8 @@ def _new_parser() -> argparse.ArgumentParser:
     check.add_argument("--max-size", type=_size, default=None, metavar="BYTES",
                        help="check files up to this size (e.g. 64M; default 16M): a bigger one is an error")
     check.add_argument("files", nargs="+", metavar="FILE")
+    check.add_argument("--Werr-hints", "-Werr-hints", dest="werr_hints", action="store_true",
+                       help="report unsupported optimization hints as errors too (as tileiras -Werr-hints)")
     check.add_argument("--no-daemon", action="store_true", help=NO_DAEMON_HELP)
     check.set_defaults(func=cmd_check)
     opt = sub.add_parser("opt", help="parse, verify and print (custom form by default)")

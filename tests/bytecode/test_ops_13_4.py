@@ -26,7 +26,7 @@ DATA = pathlib.Path(__file__).parent / "data"
 DISASM = find_tool("tileirdisasm")
 TILEIRAS = find_tool("tileiras")
 NEW_OPS = ("gdc_wait_tko", "gdc_launch_dependents_tko", "memory_fence_alias_tko", "fpowi", "insert")
-FILES = {"ops_13_4": F.V13_4, "ops_13_5": F.V13_5}
+FILES = {"ops_13_4": F.V13_4, "ops_13_5": F.V13_5, "multimem_13_5": F.V13_5}
 
 
 def _parsed(name: str):
@@ -56,7 +56,11 @@ def test_text_round_trip(name: str) -> None:
     assert canonical(again.module, False) == printed
     for op in NEW_OPS if name == "ops_13_4" else ():
         assert f" {op} " in printed or f" {op}\n" in printed, op
-    assert "inbounds = [true, false]" in printed
+    assert "inbounds = [true" in printed
+    if name == "multimem_13_5":  # the source type is spelled when the pointer has an attribute
+        assert ": tile<ptr<i32, <multicast>>>, tile<i64> -> tensor_view<?xi32, strides=[1], #cuda_tile.ptr_attr<multicast>>" in printed
+        assert "attributes {reduction = #cuda_tile.multimem_reduction_kind<umax>}" in printed
+        assert printed.count("multimem_reduction_kind") == 2  # add, the default, is left out
 
 
 @pytest.mark.parametrize("name", FILES)
@@ -93,6 +97,19 @@ def test_tileirdisasm_reads_what_we_write(name: str, tmp_path) -> None:
     res = run_tool(DISASM, str(path))
     assert res.returncode == 0, res.stderr[-2000:]
     assert text_ir(res.stdout, f"{name}.mlir", False) == _want(name)
+
+
+@pytest.mark.skipif(TILEIRAS is None, reason="tileiras not found (pip install nvidia-cuda-tileiras)")
+def test_tileiras_takes_multicast_pointers_for_sm_100_only(tmp_path) -> None:
+    parsed = _parsed("multimem_13_5")
+    out, _ = write_bytecode(parsed.module, source=parsed.source, smap=parsed.smap)
+    path = tmp_path / "mm.tileirbc"
+    path.write_bytes(out)
+    ok = run_tool(TILEIRAS, "--gpu-name", "sm_100", str(path), "-o", str(tmp_path / "a.cubin"), timeout=300)
+    assert ok.returncode == 0, ok.stderr[-2000:]
+    bad = run_tool(TILEIRAS, "--gpu-name", "sm_90", str(path), "-o", str(tmp_path / "b.cubin"), timeout=300)
+    assert bad.returncode != 0
+    assert "Incompatibility with architecture 'sm_90': multicast pointers require sm_100 or sm_103 or sm_107" in bad.stderr
 
 
 @pytest.mark.skipif(TILEIRAS is None, reason="tileiras not found (pip install nvidia-cuda-tileiras)")
@@ -139,6 +156,72 @@ _BAD = [
     (f"%v = constant <f32: 1.0> : tile<16x64xf32>\n    %tok = atomic_red_view_tko relaxed device %pv[%c0, %c0], addf, %v inbounds = [false] : tile<16x64xf32>, {_PV}, tile<i32> -> token",
      "'cuda_tile.atomic_red_view_tko' op inbounds size (1) must match the number of index dimensions (2)"),
 ]
+
+
+def _multicast(elem: str, ptr: str, view: str, body: str) -> str:
+    """A kernel with a view of `elem` whose pointer / tensor_view carry `ptr` / `view` attributes."""
+    pt = f"ptr<{elem}{f', <{ptr}>' if ptr else ''}>"
+    tv = f"tensor_view<1024x{elem}, strides=[1]{f', #cuda_tile.ptr_attr<{view}>' if view else ''}>"
+    pv = f"partition_view<tile=(64), {tv}>"
+    one = "1.0" if elem.startswith(("f", "bf")) else "1"
+    return (
+        f"cuda_tile.module @m {{\n  entry @k(%p: tile<{pt}>) {{\n"
+        f"    %tv = make_tensor_view %p, shape = [1024], strides = [1] : tile<{pt}> -> {tv}\n"
+        f"    %pv = make_partition_view %tv : {pv}\n    %c0 = constant <i32: 0> : tile<i32>\n"
+        f"    %v = constant <{elem}: {one}> : tile<64x{elem}>\n"
+        f"    {body.replace('PV', pv).replace('ELEM', elem)}\n    return\n  }}\n}}\n"
+    )
+
+
+def _reduction(kind: str) -> str:
+    return f"attributes {{reduction = #cuda_tile.multimem_reduction_kind<{kind}>}}"
+
+
+_LOAD = "%r, %rt = multimem_load_reduce_view_tko {sem} %pv[%c0] {attrs} : PV, tile<i32> -> tile<64xELEM>, token"
+_RED = "%rt = multimem_reduce_view_tko {sem} %pv, %v[%c0] {attrs} : PV, tile<64xELEM>, tile<i32> -> token"
+_ST = "%rt = multimem_store_view_tko {sem} %pv, %v[%c0] {attrs} : PV, tile<64xELEM>, tile<i32> -> token"
+_MULTIMEM_BAD = [  # (elem, ptr attr, view attr, body, NVIDIA's message)
+    ("f32", "none", "", _LOAD.format(sem="relaxed sys", attrs=""),
+     "'cuda_tile.make_tensor_view' op tensor_view must preserve ptr_attr from base pointer (#cuda_tile.ptr_attr<none>)"),
+    ("f32", "", "multicast", _LOAD.format(sem="relaxed sys", attrs=""),
+     "'cuda_tile.make_tensor_view' op pointer base without ptr_attr cannot produce tensor_view with ptr_attr"),
+    ("f32", "multicast", "unicast", _LOAD.format(sem="relaxed sys", attrs=""),
+     "op ptr_attr mismatch between base pointer (#cuda_tile.ptr_attr<multicast>) and result tensor_view (#cuda_tile.ptr_attr<unicast>)"),
+    ("f32", "none", "none", _LOAD.format(sem="relaxed sys", attrs=""),
+     "'cuda_tile.multimem_load_reduce_view_tko' op expected a multicast pointer, but got none"),
+    ("f32", "unicast", "unicast", _ST.format(sem="weak", attrs=""),
+     "'cuda_tile.multimem_store_view_tko' op expected a multicast pointer, but got unicast"),
+    ("i8", "multicast", "multicast", _LOAD.format(sem="relaxed sys", attrs=""),
+     "'cuda_tile.multimem_load_reduce_view_tko' op multimem requires 32- or 64-bit integer/index element types; got 8 bits"),
+    ("i16", "multicast", "multicast", _ST.format(sem="weak", attrs=""),
+     "'cuda_tile.multimem_store_view_tko' op multimem requires 32- or 64-bit integer/index element types; got 16 bits"),
+    ("f32", "multicast", "multicast", _LOAD.format(sem="relaxed sys", attrs=_reduction("min")),
+     "'cuda_tile.multimem_load_reduce_view_tko' op min/max supports f16 and bf16 float types only; got 'f32'"),
+    ("f32", "multicast", "multicast", _LOAD.format(sem="relaxed sys", attrs=_reduction("and")),
+     "'cuda_tile.multimem_load_reduce_view_tko' op and/or/xor/umin/umax reductions require integer element types"),
+    ("bf16", "multicast", "multicast", _RED.format(sem="relaxed sys", attrs=_reduction("max")),
+     "'cuda_tile.multimem_reduce_view_tko' op supports only add for floating-point element types"),
+    ("f32", "multicast", "multicast", _RED.format(sem="acquire device", attrs=""),
+     "'cuda_tile.multimem_reduce_view_tko' op memory ordering semantics must be one of: relaxed, release"),
+    ("f32", "multicast", "multicast", _LOAD.format(sem="release sys", attrs=""),
+     "'cuda_tile.multimem_load_reduce_view_tko' op expect one of: weak, relaxed, or acquire, but got: release"),
+    ("f32", "multicast", "multicast", _ST.format(sem="acquire sys", attrs=""),
+     "'cuda_tile.multimem_store_view_tko' op expect one of: weak, relaxed, or release, but got: acquire"),
+]
+
+
+@pytest.mark.parametrize(("elem", "ptr", "view", "body", "message"), _MULTIMEM_BAD, ids=[m.split("op ")[-1][:40] for *_, m in _MULTIMEM_BAD])
+def test_nvidia_wording_multimem(elem: str, ptr: str, view: str, body: str, message: str) -> None:
+    [parsed] = parse_text(_multicast(elem, ptr, view, body), "bad.mlir")
+    errors = [d.message for d in parsed.diagnostics if d.is_error]
+    assert errors and message in errors[0], errors
+
+
+@pytest.mark.parametrize(("elem", "kind"), [("i32", "umin"), ("i64", "add"), ("f16", "min"), ("bf16", "add"), ("f64", "add")])
+def test_multimem_accepted(elem: str, kind: str) -> None:
+    body = _LOAD.format(sem="acquire tl_blk", attrs=_reduction(kind))
+    [parsed] = parse_text(_multicast(elem, "multicast", "multicast", body), "ok.mlir")
+    assert parsed.ok, [d.message for d in parsed.diagnostics]
 
 
 @pytest.mark.parametrize(("body", "message"), _BAD, ids=[m.split("op ")[-1][:40] for _, m in _BAD])
@@ -241,3 +324,102 @@ def test_lowering_sm80_drops_griddepcontrol_with_a_warning_at_each_op(tmp_path) 
     warnings = [line for line in proc.stderr.splitlines() if "warning:" in line]
     assert [w.split(":")[1] for w in warnings] == ["7", "8", "9", "10"], warnings
     assert all("needs sm_90 or newer; on sm_80 this op does nothing" in w for w in warnings)
+
+
+def test_multimem_semantics_on_one_gpu() -> None:
+    """One GPU holds the only copy: a load-reduce reads it, a reduce combines into it."""
+    from tile_lsp.compiler.interp.launch import bind, entry_params, load_module
+
+    pv = "partition_view<tile=(64), tensor_view<128xi32, strides=[1], #cuda_tile.ptr_attr<multicast>>>"
+    text = (
+        "cuda_tile.module @m {\n  entry @k(%p: tile<ptr<i32, <multicast>>>) {\n"
+        "    %tv = make_tensor_view %p, shape = [128], strides = [1] : tile<ptr<i32, <multicast>>> -> "
+        "tensor_view<128xi32, strides=[1], #cuda_tile.ptr_attr<multicast>>\n"
+        f"    %pv = make_partition_view %tv : {pv}\n"
+        "    %c0 = constant <i32: 0> : tile<i32>\n    %c1 = constant <i32: 1> : tile<i32>\n"
+        f"    %r, %rt = multimem_load_reduce_view_tko relaxed sys %pv[%c0] : {pv}, tile<i32> -> tile<64xi32>, token\n"
+        f"    %t1 = multimem_reduce_view_tko relaxed sys %pv, %r[%c1] {_reduction('umax')} : {pv}, tile<64xi32>, tile<i32> -> token\n"
+        f"    %t2 = multimem_store_view_tko weak %pv, %r[%c1] token = %t1 : {pv}, tile<64xi32>, tile<i32>, token -> token\n"
+        f"    %t3 = multimem_reduce_view_tko relaxed sys %pv, %r[%c0] token = %t2 : {pv}, tile<64xi32>, tile<i32>, token -> token\n"
+        "    return\n  }\n}\n"
+    )
+    interp = load_module(text, "mm.mlir")
+    x = np.concatenate([np.arange(64), np.arange(64)[::-1] * 3 - 50]).astype(np.int32)
+    launch = bind(entry_params(interp, "k"), [x.copy()], interp.memory)
+    interp.run("k", launch.values, (1, 1, 1))
+    got = interp.memory.array(launch.arrays[0])
+    want = x.copy()
+    want[64:] = x[:64]  # umax as unsigned (the negative values win), then overwritten by the store
+    want[:64] = x[:64] * 2  # add of the first tile into itself
+    np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.skipif(find_tool("ptxas") is None, reason="needs ptxas")
+def test_multimem_lowers_to_ptx_multimem_on_sm_100(tmp_path) -> None:
+    proc, ptx = _compile(DATA / "multimem_13_5.mlir", "sm_100a", tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "ptxas: multimem_13_5 (sm_100a)" in proc.stderr
+    for instr in (
+        "multimem.ld_reduce.relaxed.sys.global.max.u32",
+        "multimem.red.release.gpu.global.xor.b32",
+        "multimem.ld_reduce.weak.global.add.f32",
+        "multimem.red.relaxed.cta.global.add.f32",
+        "multimem.st.release.sys.global.f32",
+        "multimem.st.weak.global.b32",
+    ):
+        assert instr in ptx, instr
+
+
+def test_multicast_needs_sm_100_at_the_view(tmp_path) -> None:
+    proc, _ = _compile(DATA / "multimem_13_5.mlir", "sm_90a", tmp_path)
+    assert proc.returncode != 0
+    [err] = [line for line in proc.stderr.splitlines() if "error:" in line]
+    assert ":6:5: error: Incompatibility with architecture 'sm_90a': multicast pointers require sm_100 or sm_103 or sm_107" in err
+
+
+
+_PRODUCER = """cuda_tile.module @kernels attributes {producer = "cuTile 1.7 -O3"} {
+  entry @k(%a: tile<f32>) {
+    return
+  }
+}
+"""
+
+
+def test_module_producer_parses_prints_and_reaches_bytecode(tmp_path) -> None:
+    [parsed] = parse_text(_PRODUCER, "p.mlir")
+    assert parsed.ok, [d.message for d in parsed.diagnostics]
+    assert 'cuda_tile.module @kernels attributes {producer = "cuTile 1.7 -O3"} {' in canonical(parsed.module, False)
+    out, diags = write_bytecode(parsed.module, source=parsed.source, smap=parsed.smap)
+    assert out is not None and not diags
+    back = decode(out)
+    assert back.producer == "cuTile 1.7 -O3" and back.version == F.V13_3  # the producer section is 13.3's
+    older, _ = write_bytecode(parsed.module, version=F.V13_1, source=parsed.source, smap=parsed.smap)
+    assert older is not None and decode(older).producer is None  # dropped below 13.3, as NVIDIA does
+    if DISASM is not None:
+        path = tmp_path / "p.tileirbc"
+        path.write_bytes(out)
+        res = run_tool(DISASM, str(path))
+        assert res.returncode == 0 and "// Producer: cuTile 1.7 -O3" in res.stdout, res.stderr
+
+
+def test_module_attributes_keep_the_incremental_item_split() -> None:
+    from tile_lsp.compiler.items import split_items
+
+    split = split_items(_PRODUCER)
+    assert split is not None
+    items, body = split
+    assert body is not None and _PRODUCER[body[0] - 1] == "{" and _PRODUCER[body[0] - 2] == " "
+    assert _PRODUCER[: body[0]].endswith('"cuTile 1.7 -O3"} {')
+    assert [k for k, _, _ in items] == ["entry"]
+
+
+def test_generic_i1_arrays_read_true_and_false() -> None:
+    text = _PRELUDE + (
+        f'    %t, %tok = "cuda_tile.load_view_tko"(%pv, %c0, %c0) <{{inbounds = array<i1: true, false>, '
+        f'memory_ordering_semantics = 0 : i32, operandSegmentSizes = array<i32: 1, 2, 0>}}> : ({_PV}, '
+        "!cuda_tile.tile<i32>, !cuda_tile.tile<i32>) -> (!cuda_tile.tile<16x64xf32>, !cuda_tile.token)\n    return\n  }\n}\n"
+    )
+    [parsed] = parse_text(text, "g.mlir")
+    assert parsed.ok, [d.message for d in parsed.diagnostics]
+    assert "inbounds = [true, false]" in canonical(parsed.module, False)

@@ -30,6 +30,7 @@ class ParseResult:
     module: builtin.ModuleOp | None
     diagnostics: list[Diagnostic] = field(default_factory=list)
     smap: SourceMap = field(default_factory=SourceMap)
+    producer: str | None = None  # bytecode's producer section (the tool that wrote it)
 
     @property
     def ok(self) -> bool:

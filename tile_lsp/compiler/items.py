@@ -8,7 +8,8 @@ from __future__ import annotations
 import re
 
 # A line that starts a top-level item (indentation allowed: items sit inside a module).
-_MODULE_START = re.compile(r"[ \t]*cuda_tile\.module\b[^\n{]*\{")
+# The header up to the body's `{`, past an `attributes {...}` dictionary (`{producer = "..."}`).
+_MODULE_START = re.compile(r"[ \t]*cuda_tile\.module\b[^\n{]*?(?:\battributes\s*\{[^\n}]*\}\s*)?\{")
 _LONE_CR = re.compile(r"\r(?!\n)")
 
 

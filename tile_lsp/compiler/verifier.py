@@ -75,7 +75,8 @@ def verify_op(op: CudaTileOp, ctx: VerifyContext) -> None:
     for item in op.verify_tile(ctx):
         if isinstance(item, OpError):
             notes = (Related(ctx.span(other), text) for other, text in item.notes)
-            ctx.sink.error(ctx.span(op), f"'{op.name}' op {item.message}", *notes)
+            where = item.at if item.at is not None else op
+            ctx.sink.error(ctx.span(where), f"'{where.name}' op {item.message}", *notes)
             return
         if isinstance(item, RawError):
             ctx.sink.error(ctx.span(op), item.message)

@@ -37,6 +37,8 @@ def bytecode_to_text(data: bytes, path: str = "<bytecode>", locations: bool = Tr
             Span(0, 0), Severity.ERROR, f"internal error printing decoded bytecode: {exc!r}", stage="bytecode"
         )
         return None, [*result.diagnostics, bug], blank
+    if result.producer:  # as tileirdisasm shows it
+        text = f"// Producer: {' '.join(result.producer.split())}\n{text}"
     return text, result.diagnostics, blank
 
 

@@ -98,6 +98,7 @@ ENUM_CASES: dict[str, tuple[str, ...]] = {
     "memory_ordering_semantics": ("weak", "relaxed", "acquire", "release", "acq_rel"),
     "memory_scope": ("tl_blk", "device", "sys"),
     "atomic_rmw_mode": ("and", "or", "xor", "add", "addf", "max", "min", "umax", "umin", "xchg"),
+    "multimem_reduction_kind": ("add", "min", "max", "and", "or", "xor", "umin", "umax"),  # 13.5
     "symbol_visibility": ("public", "private"),
 }
 # Enum cases newer than their enum (NVIDIA's reader: "enum value 7 is not available in bytecode version 13.3").

@@ -506,14 +506,14 @@ OPS: tuple[tuple, ...] = (
     (122, "cuda_tile.memory_fence_alias_tko", 130400, ("fixed", 1), None, (), (("single",),), 0),
     (
         123,
-        "?MultimemLoadReduceViewTkoOp",
+        "cuda_tile.multimem_load_reduce_view_tko",
         130500,
         ("seq", 2),
         (0, (("memory_scope", "present"), ("token", "present"))),
         (
             ("memory_ordering_semantics", "enum:memory_ordering_semantics", None),
             ("memory_scope", "enum:memory_scope", "opt"),
-            ("reduction", "enum:multimem_reduction", None),
+            ("reduction", "enum:multimem_reduction_kind", None),
             ("inbounds", "dense_bool_array", None),
         ),
         (("single",), ("sized",), ("optional",)),
@@ -521,14 +521,14 @@ OPS: tuple[tuple, ...] = (
     ),
     (
         124,
-        "?MultimemReduceViewTkoOp",
+        "cuda_tile.multimem_reduce_view_tko",
         130500,
         ("seq", 1),
         (0, (("token", "present"),)),
         (
             ("memory_ordering_semantics", "enum:memory_ordering_semantics", None),
             ("memory_scope", "enum:memory_scope", None),
-            ("reduction", "enum:multimem_reduction", None),
+            ("reduction", "enum:multimem_reduction_kind", None),
             ("inbounds", "dense_bool_array", None),
         ),
         (("single",), ("single",), ("sized",), ("optional",)),
@@ -536,7 +536,7 @@ OPS: tuple[tuple, ...] = (
     ),
     (
         125,
-        "?MultimemStoreViewTkoOp",
+        "cuda_tile.multimem_store_view_tko",
         130500,
         ("seq", 1),
         (0, (("memory_scope", "present"), ("token", "present"))),

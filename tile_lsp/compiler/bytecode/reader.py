@@ -75,7 +75,7 @@ def read_bytecode(data: bytes, path: str = "<bytecode>", verify: bool = True, lo
             sink.error(Span(0, 0), f"internal error verifying the decoded bytecode: {exc!r}")
         diags.extend(sink.items)
     diags.sort(key=lambda d: d.span.start)
-    return ParseResult(source, Span(0, len(source.text)), dec.module, diags, smap)
+    return ParseResult(source, Span(0, len(source.text)), dec.module, diags, smap, dec.producer)
 
 
 def decode(data: bytes, locations: bool = True) -> Decoded:
@@ -323,30 +323,27 @@ class _FileReader:
             return types.TokenType()
         if tag == F.T_PTR:
             flags = r.varint("the pointer flags") if v >= F.V13_4 else 0
-            pointee = self.type_ref(r, "the pointee type")
-            if flags & 1:
-                r.byte("the pointer attribute")
-                raise r.fail("pointer attributes (13.4) are not supported by tile-lsp's cuda_tile dialect", at)
             if flags & ~1:
                 raise r.fail(f"unknown pointer flags {flags:#x}", at)
-            return types.PointerType(pointee)
+            pointee = self.type_ref(r, "the pointee type")
+            return types.PointerType(pointee, self._ptr_attr(r) if flags & 1 else "")
         if tag == F.T_TILE:
             elem = self.type_ref(r, "the tile element type")
             shape = r.int_list(8, "tile dimensions")
             return types.tile([_dim(d) for d in shape], elem)
         if tag == F.T_TENSOR_VIEW:
             flags = r.varint("the tensor_view flags") if v >= F.V13_4 else 0
+            if flags & ~1:
+                raise r.fail(f"unknown tensor_view flags {flags:#x}", at)
             elem = self.type_ref(r, "the tensor_view element type")
             shape = r.int_list(8, "tensor_view dimensions")
             strides = r.int_list(8, "tensor_view strides")
-            if flags & 1:
-                raise r.fail(
-                    "tensor_view pointer attributes (13.4) are not supported by tile-lsp's cuda_tile dialect", at
-                )
-            if flags & ~1:
-                raise r.fail(f"unknown tensor_view flags {flags:#x}", at)
+            attr = self._ptr_attr(r) if flags & 1 else ""
+            error = types.tensor_view_error([_dim(d) for d in shape], [_dim(d) for d in strides])
+            if error is not None:
+                raise r.fail(error, at)
             return types.TensorViewType(
-                types.ints([_dim(d) for d in shape]), elem, types.ints([_dim(d) for d in strides])
+                types.ints([_dim(d) for d in shape]), elem, types.ints([_dim(d) for d in strides]), attr
             )
         if tag == F.T_PARTITION_VIEW:
             pflags = r.varint("the partition_view flags") if v >= F.V13_3 else None
@@ -387,6 +384,17 @@ class _FileReader:
             outs = [self.type_ref(r, "a function result type") for _ in range(m)]
             return builtin.FunctionType.from_lists(ins, outs)
         raise r.fail(f"unknown type tag {tag}", at)
+
+    def _ptr_attr(self, r: ByteReader) -> str:
+        """A pointer attribute byte (13.4: none; 13.5: unicast, multicast)."""
+        at = r.pos
+        b = r.byte("the pointer attribute")
+        cases = self.ct[1].PTR_ATTRS
+        if b >= len(cases):
+            raise r.fail(f"pointer attribute {b} out of range, expected 0-{len(cases) - 1}", at)
+        if b and self.version < F.V13_5:
+            raise r.fail(f"pointer attribute <{cases[b]}> needs bytecode 13.5, the file is {F.version_str(self.version)}", at)
+        return cases[b]
 
     def _view_of(self, r: ByteReader) -> Attribute:
         at = r.pos

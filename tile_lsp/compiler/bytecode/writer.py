@@ -98,6 +98,8 @@ def _needs(module: builtin.ModuleOp):
                 v = F.V13_3
             elif isinstance(t, types.FloatNV8E5M3FNUType):
                 v = F.V13_4
+            elif isinstance(t, (types.PointerType, types.TensorViewType)) and t.ptr_attr.data:
+                v = F.V13_4 if t.ptr_attr.data == "none" else F.V13_5
             for p in getattr(t, "parameters", ()):
                 if isinstance(p, Attribute):
                     v = max(v, tv(p))
@@ -258,7 +260,8 @@ def write_bytecode(
         return info.span if info is not None else Span(0, 0)
 
     if version is None:
-        version = want
+        # A producer string needs the producer section (13.3); an explicit older version drops it.
+        version = max(want, F.V13_3) if _producer(module) is not None else want
     elif version not in F.VERSIONS:
         return None, [
             Diagnostic(Span(0, 0), Severity.ERROR, f"unsupported bytecode version {version}", stage="bytecode")
@@ -345,20 +348,26 @@ class _Writer:
             put_varint(b, F.T_F8E5M3FNU)
         elif isinstance(t, ty.PointerType):
             put_varint(b, F.T_PTR)
+            attr = t.ptr_attr.data
             if self.v >= F.V13_4:
-                put_varint(b, 0)
+                put_varint(b, 1 if attr else 0)
             put_varint(b, self.t(t.pointee, op))
+            if attr and self.v >= F.V13_4:
+                b.append(ty.PTR_ATTRS.index(attr))
         elif isinstance(t, ty.TileType):
             put_varint(b, F.T_TILE)
             put_varint(b, self.t(t.element_type, op))
             put_int_list(b, [_dyn(d) for d in t.shape_attr.data], 8)
         elif isinstance(t, ty.TensorViewType):
             put_varint(b, F.T_TENSOR_VIEW)
+            attr = t.ptr_attr.data
             if self.v >= F.V13_4:
-                put_varint(b, 0)
+                put_varint(b, 1 if attr else 0)
             put_varint(b, self.t(t.element_type, op))
             put_int_list(b, [_dyn(d) for d in t.shape_attr.data], 8)
             put_int_list(b, [_dyn(d) for d in t.strides_attr.data], 8)
+            if attr and self.v >= F.V13_4:
+                b.append(ty.PTR_ATTRS.index(attr))
         elif isinstance(t, ty.PartitionViewType):
             put_varint(b, F.T_PARTITION_VIEW)
             pad = t.padding_value.data
@@ -501,6 +510,11 @@ class _Writer:
         for e in entries:
             self._function(e, func, di_lists)
         self._section(out, F.SEC_FUNC, func, 8)
+        producer = _producer(module)
+        if producer is not None and self.v >= F.V13_3:  # older versions drop it, as NVIDIA's writer does
+            p = bytearray()
+            put_varint(p, self.s(producer))
+            self._section(out, F.SEC_PRODUCER, p, 1)
         if globals_:
             g = bytearray()
             put_varint(g, len(globals_))
@@ -887,6 +901,15 @@ _SCALAR_TAGS: dict[Attribute, int] = {
     builtin.Float4E2M1FNType(): F.T_F4E2M1FN,
     builtin.IntegerType(4): F.T_I4,
 }
+
+
+def _producer(module: Operation) -> str | None:
+    """The `producer` string of the (first) cuda_tile.module: free text naming the tool."""
+    for op in module.walk():
+        if op.name == "cuda_tile.module":
+            a = op.attributes.get("producer")
+            return a.data if isinstance(a, builtin.StringAttr) else None
+    return None
 
 
 def _items(module: Operation):

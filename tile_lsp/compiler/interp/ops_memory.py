@@ -236,3 +236,46 @@ def atomic_red_view(it: Interpreter, op: Operation, ins: list[Any]) -> list[Any]
     vals = _flat(it.state.env[op.value], addrs.shape)  # type: ignore[attr-defined]
     _atomic(it, addrs, elem, inside, lambda cur, lanes: _apply(mode, cur, vals[lanes], elem))
     return [TOKEN]
+
+
+# -- multimem (13.5) ----------------------------------------------------------------------------
+# The interpreter models one GPU: a multicast range has a single copy, so a load-reduce reads
+# it, a reduce combines into it like atomic_red_view_tko, a store writes it.
+
+
+def _multimem_mode(op: Operation, elem: Attribute) -> str:
+    a = op.properties.get("reduction")
+    kind = getattr(a, "case", "add")
+    return "addf" if kind == "add" and not isinstance(elem, builtin.IntegerType) else kind
+
+
+@handles("multimem_load_reduce_view_tko")
+def multimem_load_reduce(it: Interpreter, op: Operation, ins: list[Any]) -> list[Any]:
+    return list(load_view(it, op, ins))
+
+
+@handles("multimem_store_view_tko")
+def multimem_store(it: Interpreter, op: Operation, ins: list[Any]) -> list[Any]:
+    return list(store_view(it, op, [ins[1], ins[0], *ins[2:]]))
+
+
+@handles("multimem_reduce_view_tko")
+def multimem_reduce(it: Interpreter, op: Operation, ins: list[Any]) -> list[Any]:
+    view = ins[0]
+    assert isinstance(view, TiledView)
+    elem = ct.element_type(op.tile.type)  # type: ignore[attr-defined]
+    mode = _multimem_mode(op, elem)
+    addrs, inside = view.addresses(_view_index(it, op))
+    vals = _flat(ins[1], addrs.shape)
+    if mode in ("min", "max") and not isinstance(elem, builtin.IntegerType):
+        pick = np.fmin if mode == "min" else np.fmax
+
+        def update(cur: Array, lanes: Any) -> Array:
+            return nx.round_float(pick(nx.to_f64(cur), nx.to_f64(vals[lanes])), elem)
+    else:
+
+        def update(cur: Array, lanes: Any) -> Array:
+            return _apply(mode, cur, vals[lanes], elem)
+
+    _atomic(it, addrs, elem, inside, update)
+    return [TOKEN]

@@ -35,6 +35,7 @@ from tile_lsp.compiler.dialects.cuda_tile import types as ct
 from tile_lsp.compiler.dialects.cuda_tile.attrs import DenseAttr
 from tile_lsp.compiler.dialects.cuda_tile.debuginfo import DILocAttr
 from tile_lsp.compiler.lowering.common import LoweringContext, check_legal
+from tile_lsp.compiler.lowering.gpu_multimem import multicast_target_error
 from tile_lsp.compiler.lowering.tile_types import convert_attr, convert_type, dense_elements, scalar_attr
 from tile_lsp.compiler.mlir.dialects import nv_tileaa
 from tile_lsp.compiler.source import Span
@@ -65,6 +66,9 @@ _RENAMED = {
     "gdc_wait_tko": "gdc_wait",
     "gdc_launch_dependents_tko": "gdc_launch_dependents",
     "memory_fence_alias_tko": "memory_fence_alias",
+    "multimem_load_reduce_view_tko": "multimem_load_reduce_view",
+    "multimem_reduce_view_tko": "multimem_reduce_view",
+    "multimem_store_view_tko": "multimem_store_view",
 }
 
 # Properties whose meaning is positional in cuda_tile; renamed so they read as plain data.
@@ -79,6 +83,11 @@ def convert_cuda_tile_to_tileaa(module: ModuleOp, lctx: LoweringContext) -> bool
         anchor = next((op for op in module.walk() if op.name == "cuda_tile.entry"), module)
         lctx.error(anchor, MISSING_CC, stage="tileaa")
         return False
+    for op in module.walk():
+        message = multicast_target_error(op, target.cc, target.chip)
+        if message is not None:
+            lctx.error(op, message, stage="tileaa")
+            return False
     unsupported = _first_fnv8_op(module)
     if unsupported is not None:
         # tileiras 13.5 compiles fnv8E5M3FNU for sm_107 only (not a target of ours); its words.

@@ -2320,7 +2320,7 @@ def _writes_memory(op: Operation) -> bool:
 
 
 _WRITERS = ("nv_tileaa.store", "nv_tileaa.store_view", "nv_tileaa.atomic_cas", "nv_tileaa.atomic_rmw",
-            "nv_tileaa.atomic_red_view")
+            "nv_tileaa.atomic_red_view", "nv_tileaa.multimem_reduce_view", "nv_tileaa.multimem_store_view")
 
 
 def _region_body(cv: _KernelConverter, op: Operation, region: Region, args: Sequence[Value], into: Block,
@@ -2682,6 +2682,9 @@ _HANDLERS: dict[str, Callable[[_KernelConverter, Operation], None]] = {
     "gdc_wait": _grid_dependency("wait"),
     "gdc_launch_dependents": _grid_dependency("launch_dependents"),
     "memory_fence_alias": _fence_alias,
+    "multimem_load_reduce_view": lambda cv, op: _multimem().lower_multimem(cv, op),
+    "multimem_reduce_view": lambda cv, op: _multimem().lower_multimem(cv, op),
+    "multimem_store_view": lambda cv, op: _multimem().lower_multimem(cv, op),
     "reduce": _reduce,
     "scan": _scan,
     "assert": _assert,
@@ -2715,6 +2718,13 @@ def _alloca(cv: _KernelConverter, op: Operation) -> None:
     from tile_lsp.compiler.lowering.gpu_globals import alloca
 
     alloca(cv, op)
+
+
+def _multimem():  # type: ignore[no-untyped-def]
+    """gpu_multimem.py, imported on first use: it builds on this module."""
+    from tile_lsp.compiler.lowering import gpu_multimem
+
+    return gpu_multimem
 
 
 def _scaled():  # type: ignore[no-untyped-def]

@@ -235,6 +235,12 @@ def _parse_dense_array(p: Parser) -> Attribute:
     if p.accept_punct(":"):
         while True:
             start = p.starts[p.i]
+            if elem == builtin.i1 and p.kind == lexer.BARE and p.tok in ("true", "false"):
+                values.append(1 if p.tok == "true" else 0)  # MLIR prints i1 arrays as true/false
+                p.advance()
+                if not p.accept_punct(","):
+                    break
+                continue
             a = _parse_number(p)
             value = a.value.data  # type: ignore[attr-defined]
             if isinstance(elem, builtin.IntegerType):

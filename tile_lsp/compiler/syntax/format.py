@@ -543,6 +543,11 @@ def _space_before(text: str, last_punct: bool) -> bool:
 def _elided(s: OpSyntax, op: Operation) -> set[str]:
     names: set[str] = set(s.fields.props)
     names.add("operandSegmentSizes")
+    # Properties an op spells in its attribute dictionary, unless they hold their default.
+    defaults = getattr(type(op), "PROP_DEFAULTS", {})
+    for name in getattr(type(op), "DICT_PROPS", ()):
+        if op.properties.get(name, defaults.get(name)) != defaults.get(name):
+            names.discard(name)
     return names
 
 

@@ -352,25 +352,51 @@ def tile_type_error(shape: Sequence[int], elem: Attribute) -> str | None:
     return None
 
 
+def _parse_ptr_attr_case(p: Parser) -> str:
+    """`<none>` / `<unicast>` / `<multicast>` (the cursor is at `<`)."""
+    p.expect_punct("<")
+    span = p.span()
+    word = p.tok if p.kind == lexer.BARE else ""
+    if word not in ct.PTR_ATTRS:
+        p.fail(f"expected pointer attribute to be one of: {{{', '.join(repr(c) for c in ct.PTR_ATTRS)}}}", span)
+    p.advance()
+    p.expect_punct(">")
+    return word
+
+
 def _parse_ptr(p: Parser) -> Attribute:
     p.expect_punct("<")
     start = p.starts[p.i]
     elem = parse_type(p)
     _check_element(p, elem, "pointeeType", False, start)
+    attr = ""
+    if p.accept_punct(","):  # 13.4: ptr<f32, <multicast>>
+        attr = _parse_ptr_attr_case(p)
     p.expect_punct(">")
-    return ct.PointerType(elem)
+    return ct.PointerType(elem, attr)
 
 
 def _parse_tensor_view(p: Parser) -> Attribute:
+    start = p.starts[p.i - 1]  # the `tensor_view` keyword
     p.expect_punct("<")
     dims, elem = parse_dims_and_element(p, allow_dynamic=True)
     strides: list[int] = []
-    if p.accept_punct(","):
+    attr = ""
+    while p.accept_punct(","):
+        if p.kind == lexer.HASH:  # 13.4: `, #cuda_tile.ptr_attr<multicast>` after the strides
+            if p.tok != "#cuda_tile.ptr_attr":
+                p.fail(f"expected '#cuda_tile.ptr_attr', got '{p.tok}'")
+            p.advance()
+            attr = _parse_ptr_attr_case(p)
+            break
         p.expect_keyword("strides")
         p.expect_punct("=")
         strides = _parse_int_list(p, allow_dynamic=True)
     p.expect_punct(">")
-    return ct.TensorViewType(ct.ints(dims), elem, ct.ints(strides))
+    error = ct.tensor_view_error(dims, strides)
+    if error is not None:
+        p.fail(error, Span(start, p.prev_end()))
+    return ct.TensorViewType(ct.ints(dims), elem, ct.ints(strides), attr)
 
 
 def _parse_partition_view(p: Parser) -> Attribute:
@@ -575,13 +601,16 @@ def type_str(t: Attribute, short: bool = True) -> str:
     if isinstance(t, ct.TileType):
         return f"{prefix}tile<{_dims(t.shape)}{type_str(t.element_type)}>"
     if isinstance(t, ct.PointerType):
-        return f"{prefix}ptr<{type_str(t.pointee)}>"
+        attr = f", <{t.ptr_attr.data}>" if t.ptr_attr.data else ""
+        return f"{prefix}ptr<{type_str(t.pointee)}{attr}>"
     if isinstance(t, ct.TokenType):
         return f"{prefix}token"
     if isinstance(t, ct.TensorViewType):
         strides = ""
         if t.rank:
             strides = ", strides=[" + ",".join("?" if s < 0 else str(s) for s in t.strides) + "]"
+        if t.ptr_attr.data:
+            strides += f", #cuda_tile.ptr_attr<{t.ptr_attr.data}>"
         return f"{prefix}tensor_view<{_dims(t.shape)}{type_str(t.element_type)}{strides}>"
     if isinstance(t, ct.PartitionViewType):
         return f"{prefix}partition_view<{_tile_and_padding(t)}{type_str(t.tensor_view)}{_dim_map_text(t)}>"

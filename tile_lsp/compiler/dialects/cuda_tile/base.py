@@ -26,6 +26,7 @@ class OpError:
 
     message: str
     notes: tuple[tuple[Operation, str], ...] = ()
+    at: Operation | None = None  # reported at (and named after) this op instead, e.g. a nested one
 
 
 @dataclass(frozen=True)
@@ -51,6 +52,7 @@ class CudaTileOp(IRDLOperation):
     TYPE_RULES: ClassVar[tuple[TypeRule, ...]] = ()
     ATTR_SYNTAX: ClassVar[dict[str, AttrSyntax]] = {}
     PROP_DEFAULTS: ClassVar[dict[str, Attribute]] = {}
+    DICT_PROPS: ClassVar[tuple[str, ...]] = ()  # properties printed in the attr-dict (unless default)
     DEFAULT_DIALECT: ClassVar[str | None] = None
     ISOLATED: ClassVar[bool] = False
     SINCE: ClassVar[str] = "13.1"
@@ -69,6 +71,7 @@ _META_KEYS = (
     "TYPE_RULES",
     "ATTR_SYNTAX",
     "PROP_DEFAULTS",
+    "DICT_PROPS",
     "DEFAULT_DIALECT",
     "ISOLATED",
     "SINCE",

@@ -1,4 +1,4 @@
-"""The cuda_tile dialect object: every op class of Tile IR 13.1-13.3 in one list.
+"""The cuda_tile dialect object: every op class of Tile IR 13.1-13.5 in one list.
 
 `OPS` is what the registry loads on first lookup; importing this registers syntax.
 """

@@ -74,6 +74,8 @@ class I32EnumSyntax:
         return None
 
 
+MULTIMEM_REDUCTIONS = ("add", "min", "max", "and", "or", "xor", "umin", "umax")
+
 ORDERING = I32EnumSyntax("memory_ordering_semantics", ORDERINGS)
 SCOPE = I32EnumSyntax("memory_scope", SCOPES)
 MODE = I32EnumSyntax("mode", RMW_MODES)
@@ -233,11 +235,15 @@ CUSTOM_DIRECTIVES["MemoryAttributes"] = (_parse_memory_attributes, _print_memory
 # -- custom<CudaTileTypeSplat> (one index type for all view indices) -------------------
 
 
+_TOKEN_WORDS = ("token", "!cuda_tile.token")
+
+
 def _parse_type_splat(p: Parser, state: OpState, args: list[str]) -> None:
     name = directive_target(args[0])
     types = [parse_type(p)]
     # Views whose indices differ in type (gather/scatter) list one type per index.
-    while p.at_punct(",") and p.kinds[p.i + 1] in (lexer.BARE, lexer.BANG):
+    # (A `token` after them is the token operand's type: the multimem ops list it there.)
+    while p.at_punct(",") and p.kinds[p.i + 1] in (lexer.BARE, lexer.BANG) and p.texts[p.i + 1] not in _TOKEN_WORDS:
         p.advance()
         types.append(parse_type(p))
     count = len(state.operands.get(name, []))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from xdsl.dialects import builtin
 from xdsl.ir import Attribute, Operation
 from xdsl.irdl import (
     AttrSizedOperandSegments,
@@ -22,6 +23,7 @@ from xdsl.irdl import (
 from tile_lsp.compiler.dialects.cuda_tile import constraints as C
 from tile_lsp.compiler.dialects.cuda_tile import memory_syntax as M
 from tile_lsp.compiler.dialects.cuda_tile import types as ct
+from tile_lsp.compiler.dialects.cuda_tile.attrs import EnumAttr, EnumSyntax, enum
 from tile_lsp.compiler.dialects.cuda_tile.base import CudaTileOp, OpError, VerifyResult, tile_op
 from tile_lsp.compiler.dialects.cuda_tile.hints import verify_op_hints
 from tile_lsp.compiler.source import Span
@@ -125,8 +127,17 @@ class MakeTensorViewOp(CudaTileOp):
             state.attributes.update(parse_attr_dict_body(p))
         p.expect_punct(":")
         index_type: Attribute | None = None
-        if shape_uses or stride_uses:
-            index_type = parse_type(p)
+        base_type: Attribute | None = None
+        if shape_uses or stride_uses or not _at_tensor_view(p):
+            first = parse_type(p)
+            # 13.4's explicit source type (NVIDIA prints it when the pointer has an attribute):
+            # `: tile<ptr<f32, <none>>>[, tile<i32>] -> tensor_view<...>`.
+            if isinstance(first, ct.TileType) and isinstance(first.element_type, ct.PointerType):
+                base_type = first
+                if p.accept_punct(","):
+                    index_type = parse_type(p)
+            else:
+                index_type = first
             p.expect_punct("->")
         start = p.starts[p.i]
         t = parse_type(p)
@@ -137,7 +148,7 @@ class MakeTensorViewOp(CudaTileOp):
         _check_declared(p, strides, t.strides, stride_decl, "stride")
         state.operands["dynamicShape"] = shape_uses
         state.operands["dynamicStrides"] = stride_uses
-        state.operand_types["base"] = [ct.tile((), ct.PointerType(t.element_type))]
+        state.operand_types["base"] = [base_type or ct.tile((), ct.PointerType(t.element_type))]
         state.operand_types["dynamicShape"] = [index_type] * len(shape_uses) if index_type else []
         state.operand_types["dynamicStrides"] = [index_type] * len(stride_uses) if index_type else []
         state.result_types["result"] = [t]
@@ -156,6 +167,9 @@ class MakeTensorViewOp(CudaTileOp):
         strides = mixed(t.strides, [pr.value_name(v) for v in op.dynamicStrides])
         dyn = [*op.dynamicShape, *op.dynamicStrides]
         index = f"{pr.type(dyn[0].type)} -> " if dyn else ""
+        base = op.base.type
+        if isinstance(base, ct.TileType) and isinstance(base.element_type, ct.PointerType) and base.element_type.ptr_attr.data:
+            index = f"{pr.type(base)}, {index}" if dyn else f"{pr.type(base)} -> "
         return (
             f" {pr.value_name(op.base)}, shape = [{shape}], strides = [{strides}]{_attr_suffix(op)} : "
             f"{index}{pr.type(t)}"
@@ -171,6 +185,9 @@ class MakeTensorViewOp(CudaTileOp):
             yield OpError(
                 f"expected pointer to {M.q(t.element_type)} to build tensor_view of this type, got {M.q(pointee)}"
             )
+            return
+        for err in _check_ptr_attrs(base.element_type.ptr_attr.data, t.ptr_attr.data):
+            yield err
             return
         for what, values, static in (
             ("shape", list(self.dynamicShape), t.shape),
@@ -191,6 +208,23 @@ class MakeTensorViewOp(CudaTileOp):
                             f"values ({M.q(first)}), got {M.q(v.type)}"
                         )
                         return
+
+
+def _at_tensor_view(p: Parser) -> bool:
+    return p.kind == lexer.BARE and p.tok in ("tensor_view", "!cuda_tile.tensor_view")
+
+
+def _check_ptr_attrs(base: str, view: str) -> VerifyResult:
+    """The pointer attribute a tensor_view carries must be its base pointer's."""
+    if view and not base:
+        yield OpError("pointer base without ptr_attr cannot produce tensor_view with ptr_attr")
+    elif base and not view:
+        yield OpError(f"tensor_view must preserve ptr_attr from base pointer (#cuda_tile.ptr_attr<{base}>)")
+    elif base != view:
+        yield OpError(
+            f"ptr_attr mismatch between base pointer (#cuda_tile.ptr_attr<{base}>) and result tensor_view "
+            f"(#cuda_tile.ptr_attr<{view}>)"
+        )
 
 
 # -- tiled views -----------------------------------------------------------------------
@@ -364,11 +398,12 @@ class _ViewMemoryOp(CudaTileOp):
     KIND: ClassVar[str] = "load"
     ORDERINGS: ClassVar[tuple[str, str, str]] = M.LOAD_ORDERINGS
     FIRST_INDEX: ClassVar[int] = 1
+    TILE_FIELD: ClassVar[str] = "tile"
 
     def verify_tile(self, ctx: VerifyContext) -> VerifyResult:
         yield from M.check_enum_props(self)
         view = M.types_of(self, "view")[0]
-        tile = M.types_of(self, "tile")[0]
+        tile = M.types_of(self, self.TILE_FIELD)[0]
         indices = M.types_of(self, "index")
         for err in check_view_access(view, tile, indices, self.FIRST_INDEX):
             yield err
@@ -462,6 +497,198 @@ class StoreViewTkoOp(_ViewMemoryOp):
     FIRST_INDEX: ClassVar[int] = 2
 
 
+MULTIMEM_ADD = enum("multimem_reduction_kind", "add")
+MULTIMEM_REDUCTION = EnumSyntax("multimem_reduction_kind", M.MULTIMEM_REDUCTIONS, bracketed=True, what="multimem reduction kind")
+
+
+class _MultimemOp(_ViewMemoryOp):
+    """The multimem view ops (13.5): a view of multicast memory (one virtual range mapped on
+    several GPUs); each access reaches every GPU's copy."""
+
+    ATTR_SYNTAX: ClassVar[dict[str, AttrSyntax]] = {
+        "memory_ordering_semantics": M.ORDERING,
+        "memory_scope": M.SCOPE,
+        "inbounds": M.BOOL_LIST,
+    }
+    SINCE: ClassVar[str] = "13.5"
+    # `reduction` is spelled in the attribute dictionary, `add` (the default) left out.
+    DICT_PROPS: ClassVar[tuple[str, ...]] = ("reduction",)
+    PROP_DEFAULTS: ClassVar[dict[str, Attribute]] = {"reduction": MULTIMEM_ADD}
+    REDUCES: ClassVar[bool] = False
+
+    def verify_tile(self, ctx: VerifyContext) -> VerifyResult:
+        for item in super().verify_tile(ctx):
+            yield item
+            if isinstance(item, OpError):
+                return
+        # NVIDIA's multimem rules (its 13.5 verifier, probed through tileirdisasm).
+        view = M.types_of(self, "view")[0]
+        tv = getattr(view, "tensor_view", None)
+        attr = tv.ptr_attr.data if isinstance(tv, ct.TensorViewType) else ""
+        if attr != "multicast":
+            yield OpError(f"expected a multicast pointer, but got {attr or 'none'}")
+            return
+        elem = ct.element_type(M.types_of(self, self.TILE_FIELD)[0])
+        if isinstance(elem, builtin.IntegerType) and elem.width.data not in (32, 64):
+            yield OpError(f"multimem requires 32- or 64-bit integer/index element types; got {elem.width.data} bits")
+            return
+        if not self.REDUCES:
+            return
+        kind = multimem_reduction(self)
+        is_float = not isinstance(elem, builtin.IntegerType)
+        if is_float and kind in ("and", "or", "xor", "umin", "umax"):
+            yield OpError("and/or/xor/umin/umax reductions require integer element types")
+        elif is_float and kind != "add":
+            yield from self.check_float_min_max(elem)
+
+    def check_float_min_max(self, elem: Attribute) -> VerifyResult:
+        return iter(())
+
+
+def multimem_reduction(op: Operation) -> str:
+    a = op.properties.get("reduction")
+    return a.case if isinstance(a, EnumAttr) else "add"
+
+
+@tile_op
+class MultimemLoadReduceViewTkoOp(_MultimemOp):
+    """Loads the tile at the given tile-grid coordinates from every GPU's copy of a multicast
+    view and combines them with `reduction` (PTX `multimem.ld_reduce`, sm_90 and newer).
+
+    ```mlir
+    %t, %tok = multimem_load_reduce_view_tko relaxed sys %pv[%i] : partition_view<tile=(64), tensor_view<1024xf32, strides=[1], #cuda_tile.ptr_attr<multicast>>>, tile<i32> -> tile<64xf32>, token
+    ```
+    """
+
+    name = "cuda_tile.multimem_load_reduce_view_tko"
+    RESULT_NAMES = ("reduced_values", "result_token")
+    memory_ordering_semantics = prop_def(Attribute)
+    memory_scope = opt_prop_def(Attribute)
+    reduction = opt_prop_def(Attribute)
+    inbounds = opt_prop_def(Attribute)
+    view = operand_def()
+    index = var_operand_def()
+    token = opt_operand_def()
+    reduced_values = result_def()
+    result_token = result_def()
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    TILE_FORMAT = (
+        "custom<MemoryAttributes>($memory_ordering_semantics, $memory_scope) $view `[` $index `]` "
+        "(`token` `=` $token^)? (`inbounds` `=` $inbounds^)? attr-dict-with-keyword `:` "
+        "custom<CudaTileType>(type($view)) `,` custom<CudaTileTypeSplat>(type($index), ref($index)) "
+        "(`,` custom<CudaTileType>(type($token))^)? `->` "
+        "custom<CudaTileType>(type($reduced_values)) `,` custom<CudaTileType>(type($result_token))"
+    )
+    TYPE_CONSTRAINTS = {
+        "view": M.TILE_VIEW,
+        "index": VARIADIC_INT_TILE,
+        "token": M.TOKEN,
+        "reduced_values": M.TILE,
+        "result_token": M.TOKEN,
+    }
+    TYPE_RULES = (M.TOKEN_OPERAND,)
+    KIND: ClassVar[str] = "load"
+    ORDERINGS: ClassVar[tuple[str, str, str]] = M.LOAD_ORDERINGS
+    FIRST_INDEX: ClassVar[int] = 1
+    TILE_FIELD: ClassVar[str] = "reduced_values"
+    REDUCES: ClassVar[bool] = True
+
+    def check_float_min_max(self, elem: Attribute) -> VerifyResult:
+        if elem not in (builtin.f16, builtin.bf16):
+            yield OpError(f"min/max supports f16 and bf16 float types only; got {M.q(elem)}")
+
+
+@tile_op
+class MultimemReduceViewTkoOp(_MultimemOp):
+    """Combines a tile into the given tile-grid coordinates of every GPU's copy of a multicast
+    view with `reduction` (PTX `multimem.red`, sm_90 and newer).
+
+    ```mlir
+    %tok = multimem_reduce_view_tko relaxed sys %pv, %t[%i] attributes {reduction = #cuda_tile.multimem_reduction_kind<max>} : partition_view<tile=(64), tensor_view<1024xi32, strides=[1], #cuda_tile.ptr_attr<multicast>>>, tile<64xi32>, tile<i32> -> token
+    ```
+    """
+
+    name = "cuda_tile.multimem_reduce_view_tko"
+    memory_ordering_semantics = prop_def(Attribute)
+    memory_scope = prop_def(Attribute)
+    reduction = opt_prop_def(Attribute)
+    inbounds = opt_prop_def(Attribute)
+    view = operand_def()
+    tile = operand_def()
+    index = var_operand_def()
+    token = opt_operand_def()
+    result_token = result_def()
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    TILE_FORMAT = (
+        "custom<MemoryAttributes>($memory_ordering_semantics, $memory_scope) $view `,` $tile `[` $index `]` "
+        "(`token` `=` $token^)? (`inbounds` `=` $inbounds^)? attr-dict-with-keyword `:` "
+        "custom<CudaTileType>(type($view)) `,` custom<CudaTileType>(type($tile)) `,` "
+        "custom<CudaTileTypeSplat>(type($index), ref($index)) (`,` custom<CudaTileType>(type($token))^)? `->` "
+        "custom<CudaTileType>(type($result_token))"
+    )
+    TYPE_CONSTRAINTS = {
+        "tile": M.TILE,
+        "view": M.TILE_VIEW,
+        "index": VARIADIC_INT_TILE,
+        "token": M.TOKEN,
+        "result_token": M.TOKEN,
+    }
+    TYPE_RULES = (M.TOKEN_OPERAND,)
+    KIND: ClassVar[str] = "store"
+    ORDERINGS: ClassVar[tuple[str, str, str]] = M.STORE_ORDERINGS
+    FIRST_INDEX: ClassVar[int] = 2
+    REDUCES: ClassVar[bool] = True
+
+    def check_float_min_max(self, elem: Attribute) -> VerifyResult:
+        yield OpError("supports only add for floating-point element types")
+
+    def verify_tile(self, ctx: VerifyContext) -> VerifyResult:
+        if M.ordering_of(self) not in ("relaxed", "release"):
+            yield OpError("memory ordering semantics must be one of: relaxed, release")
+            return
+        yield from super().verify_tile(ctx)
+
+
+@tile_op
+class MultimemStoreViewTkoOp(_MultimemOp):
+    """Stores a tile at the given tile-grid coordinates of every GPU's copy of a multicast view
+    (PTX `multimem.st`, sm_90 and newer).
+
+    ```mlir
+    %tok = multimem_store_view_tko weak %pv, %t[%i] : partition_view<tile=(64), tensor_view<1024xf32, strides=[1], #cuda_tile.ptr_attr<multicast>>>, tile<64xf32>, tile<i32> -> token
+    ```
+    """
+
+    name = "cuda_tile.multimem_store_view_tko"
+    memory_ordering_semantics = prop_def(Attribute)
+    memory_scope = opt_prop_def(Attribute)
+    inbounds = opt_prop_def(Attribute)
+    view = operand_def()
+    tile = operand_def()
+    index = var_operand_def()
+    token = opt_operand_def()
+    result_token = result_def()
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    TILE_FORMAT = (
+        "custom<MemoryAttributes>($memory_ordering_semantics, $memory_scope) $view `,` $tile `[` $index `]` "
+        "(`token` `=` $token^)? (`inbounds` `=` $inbounds^)? attr-dict-with-keyword `:` "
+        "custom<CudaTileType>(type($view)) `,` custom<CudaTileType>(type($tile)) `,` "
+        "custom<CudaTileTypeSplat>(type($index), ref($index)) (`,` custom<CudaTileType>(type($token))^)? `->` "
+        "custom<CudaTileType>(type($result_token))"
+    )
+    TYPE_CONSTRAINTS = {
+        "tile": M.TILE,
+        "view": M.TILE_VIEW,
+        "index": VARIADIC_INT_TILE,
+        "token": M.TOKEN,
+        "result_token": M.TOKEN,
+    }
+    TYPE_RULES = (M.TOKEN_OPERAND,)
+    KIND: ClassVar[str] = "store"
+    ORDERINGS: ClassVar[tuple[str, str, str]] = M.STORE_ORDERINGS
+    FIRST_INDEX: ClassVar[int] = 2
+
+
 OPS: list[type[Operation]] = [
     MakeTensorViewOp,
     MakePartitionViewOp,
@@ -469,4 +696,7 @@ OPS: list[type[Operation]] = [
     MakeGatherScatterViewOp,
     LoadViewTkoOp,
     StoreViewTkoOp,
+    MultimemLoadReduceViewTkoOp,
+    MultimemReduceViewTkoOp,
+    MultimemStoreViewTkoOp,
 ]

@@ -226,6 +226,19 @@ class LoadPtrTkoOp(_PtrMemoryOp):
     KIND: ClassVar[str] = "load"
     ORDERINGS: ClassVar[tuple[str, str, str]] = M.LOAD_ORDERINGS
 
+    @classmethod
+    def infer_types(cls, state: OpState) -> None:
+        # `load_ptr_tko weak %p, %pad : tile<8xptr<f32>>, tile<8xf32> -> ...`: one operand after the
+        # pointers whose type is not an i1 tile is the padding value (a padding value without a
+        # mask, as tileirdisasm prints it); the format alone would take it for the mask.
+        if state.operands.get("mask") and not state.operands.get("paddingValue"):
+            types = state.operand_types.get("mask") or []
+            if types and not (isinstance(types[0], ct.TileType) and types[0].element_type == builtin.i1):
+                state.operands["paddingValue"] = state.operands.pop("mask")
+                state.operand_types["paddingValue"] = state.operand_types.pop("mask")
+                if "mask" in state.spans:
+                    state.spans["paddingValue"] = state.spans.pop("mask")
+
 
 @tile_op
 class StorePtrTkoOp(_PtrMemoryOp):

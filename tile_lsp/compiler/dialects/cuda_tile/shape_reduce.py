@@ -235,7 +235,7 @@ class _Aggregate(CudaTileOp):
                     )
         for nested in block.ops:
             if nested.name in _IMPURE:
-                return OpError("only pure operations allowed")
+                return OpError(f"only memory-effect-free operations are allowed inside '{self.name}'", at=nested)
         return None
 
 
@@ -252,6 +252,13 @@ _IMPURE = frozenset(
         "cuda_tile.atomic_rmw_tko",
         "cuda_tile.atomic_cas_tko",
         "cuda_tile.atomic_red_view_tko",
+        "cuda_tile.gdc_wait_tko",
+        "cuda_tile.gdc_launch_dependents_tko",
+        "cuda_tile.memory_fence_alias_tko",
+        "cuda_tile.multimem_load_reduce_view_tko",
+        "cuda_tile.multimem_reduce_view_tko",
+        "cuda_tile.multimem_store_view_tko",
+        "cuda_tile.alloca",
     }
 )
 

@@ -74,12 +74,32 @@ def _tile(shape: tuple[int, ...], element_type: Attribute) -> TileType:
     return TileType(_ints(shape), element_type)
 
 
+def tensor_view_error(shape: Sequence[int], strides: Sequence[int]) -> str | None:
+    """NVIDIA's tensor_view type rule: static sizes and strides are strictly positive."""
+    for what, values in (("sizes", shape), ("strides", strides)):
+        if any(v != DYNAMIC and v <= 0 for v in values):
+            listed = ", ".join("?" if v == DYNAMIC else str(v) for v in values)
+            return f"dimensions must have strictly positive constant {what} but got [{listed}]"
+    return None
+
+
+# Pointer attribute cases (bytecode value = index) and the version that brought each.
+PTR_ATTRS = ("none", "unicast", "multicast")
+
+
 @irdl_attr_definition
 class PointerType(ParametrizedAttribute, TypeAttribute):
-    """`ptr<f32>`: a pointer to global memory holding the pointee element type."""
+    """`ptr<f32>`: a pointer to global memory holding the pointee element type; 13.4 added an
+    optional pointer attribute (`ptr<f32, <none>>`; 13.5: `<unicast>`, `<multicast>`), kept
+    in `ptr_attr` ("" when absent)."""
 
     name = "cuda_tile.ptr"
     pointee: Attribute
+    ptr_attr: builtin.StringAttr
+
+    def __init__(self, pointee: Attribute, ptr_attr: str | builtin.StringAttr = "") -> None:
+        attr = ptr_attr if isinstance(ptr_attr, builtin.StringAttr) else builtin.StringAttr(ptr_attr)
+        super().__init__(pointee, attr)
 
 
 @irdl_attr_definition
@@ -97,6 +117,13 @@ class TensorViewType(ParametrizedAttribute, TypeAttribute):
     shape_attr: IntTuple
     element_type: Attribute
     strides_attr: IntTuple
+    ptr_attr: builtin.StringAttr  # 13.4: `#cuda_tile.ptr_attr<none|unicast|multicast>`; "" when absent
+
+    def __init__(
+        self, shape: IntTuple, element_type: Attribute, strides: IntTuple, ptr_attr: str | builtin.StringAttr = ""
+    ) -> None:
+        attr = ptr_attr if isinstance(ptr_attr, builtin.StringAttr) else builtin.StringAttr(ptr_attr)
+        super().__init__(shape, element_type, strides, attr)
 
     @property
     def shape(self) -> tuple[int, ...]:

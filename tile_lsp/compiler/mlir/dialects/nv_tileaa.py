@@ -351,6 +351,9 @@ _ROSTER: tuple[tuple[str, type[TileAAOp], str], ...] = (
     ("atomic_cas", TileAAOp, "Element-wise atomic compare-and-swap through pointers."),
     ("atomic_rmw", TileAAOp, "Element-wise atomic read-modify-write (`mode`) through pointers."),
     ("atomic_red_view", TileAAOp, "Atomic reduction of a tile into a tile view."),
+    ("multimem_load_reduce_view", TileAAOp, "Load one tile of a multicast tile view, combined over every GPU's copy."),
+    ("multimem_reduce_view", TileAAOp, "Combine a tile into every GPU's copy of a multicast tile view."),
+    ("multimem_store_view", TileAAOp, "Store one tile into every GPU's copy of a multicast tile view."),
 )
 
 
