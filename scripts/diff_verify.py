@@ -9,7 +9,9 @@ conformance suite (../shared/conformance/cuda_tile, when present). Mutations, on
 the text of one op's line: an element type (f32 -> f16, i32 -> i64, ...), a dimension (halved,
 doubled, 3, 0), an enum keyword (memory orderings and scopes, comparison predicates and
 orderings, signedness, rounding modes), an integer in an attribute, two operands swapped, an
-operand dropped, a result type changed, a rounding mode on ftof or `saturating` on ftoi. A mutant our parser cannot read (a syntax error,
+operand dropped, a result type changed, a rounding mode on ftof or `saturating` on ftoi, and the
+13.4/13.5 spellings (`inbounds` flags added, removed or resized, pointer attributes swapped,
+multimem reduction kinds, fpowi exponent types). A mutant our parser cannot read (a syntax error,
 an undefined value) or our writer cannot encode is skipped (counted): the comparison is on one
 input, the bytecode, read by both verifiers.
 
@@ -63,6 +65,8 @@ def kernel_texts() -> list[tuple[str, str]]:
     for p in sorted((ROOT / "tests" / "data" / "cutile").glob("*.mlir")):
         if not p.name.endswith(".g.mlir"):
             out.append((p.stem, p.read_text(encoding="utf-8")))
+    for p in sorted((ROOT / "tests" / "bytecode" / "data").glob("*_13_[45].mlir")):  # 13.4/13.5 ops
+        out.append((f"bytecode/{p.stem}", p.read_text(encoding="utf-8")))
     for p in sorted((ROOT / "examples").glob("*.mlir")):
         text = p.read_text(encoding="utf-8")
         if "entry @" in text and p.stem != "broken":
@@ -92,9 +96,32 @@ def mutate(text: str, rng: random.Random) -> tuple[str, str] | None:
         return None
     i = rng.choice(ops)
     line = lines[i]
-    kind = rng.choice(["type", "dim", "enum", "int", "swap", "drop", "result", "modifier"])
+    kind = rng.choice(["type", "dim", "enum", "int", "swap", "drop", "result", "modifier", "v13_5"])
     new = None
-    if kind == "modifier":  # 13.4: a rounding mode on ftof, `saturating` on ftoi (on or off)
+    if kind == "v13_5":  # 13.4/13.5: inbounds flags, pointer attributes, multimem reduction kinds
+        choices = []
+        if "inbounds = [" in line:
+            choices.append(re.sub(r"inbounds = \[([^\]]*)\]", lambda m: "inbounds = [" + rng.choice(
+                ["true", "false", "true, true", "true, false, true", ""]) + "]", line, count=1))
+        elif re.search(r"\b(load|store)_view_tko\b", line) and " : " in line:
+            n = len(re.findall(r"\[([^\]]*)\]", line.split(" : ")[0])[-1].split(","))
+            flags = ", ".join(rng.choice(["true", "false"]) for _ in range(n + rng.choice([0, 0, 1, -1])))
+            choices.append(line.replace(" : ", f" inbounds = [{flags}] : ", 1))
+        for m in re.finditer(r"<(none|unicast|multicast)>", line):
+            word = rng.choice([w for w in ("none", "unicast", "multicast") if w != m.group(1)])
+            choices.append(line[: m.start()] + f"<{word}>" + line[m.end():])
+        if "multimem_" in line:
+            kind_ = rng.choice(["min", "max", "and", "or", "xor", "umin", "umax", "add"])
+            attr = f"attributes {{reduction = #cuda_tile.multimem_reduction_kind<{kind_}>}}"
+            if "multimem_reduction_kind<" in line:
+                choices.append(re.sub(r"multimem_reduction_kind<\w+>", f"multimem_reduction_kind<{kind_}>", line))
+            else:
+                choices.append(line.replace(" : ", f" {attr} : ", 1))
+        if re.search(r"\bfpowi\b", line):
+            choices.append(re.sub(r"(tile<[^>]*x)i(\d+)>$", lambda m: f"{m.group(1)}{rng.choice(['i1', 'i8', 'i16', 'i32', 'i64', 'f32'])}>", line))
+        if choices:
+            new = rng.choice(choices)
+    elif kind == "modifier":  # 13.4: a rounding mode on ftof, `saturating` on ftoi (on or off)
         if re.search(r"\bftof %[\w$.]+ :", line):
             mode = rng.choice(ENUMS[-1])
             new = re.sub(r"(\bftof %[\w$.]+) :", lambda m: f"{m.group(1)} rounding<{mode}> :", line, count=1)

@@ -42,6 +42,10 @@ ATTR_DOCS = {
     "reverse": "scan from the last element towards the first.",
     "mode": "the read-modify-write operation applied atomically.",
     "alignment": "byte alignment of the global's storage.",
+    "inbounds": "per index dimension: the tile is promised to lie inside the view there, so no bounds check is made "
+    "(a tile that does not is undefined behaviour).",
+    "reduction": "how the copies on every GPU are combined (add when absent).",
+    "saturating": "out-of-range values clamp to the integer type's limits instead of being undefined.",
 }
 
 

@@ -818,6 +818,7 @@ class _FileReader:
             elif k == "unsized":
                 n = (total or 0) - fixed_after
                 groups.append([self._value(r, values) for _ in range(n)])
+        _drop_default_inbounds(props, opnd_spec, groups)
         cls, fields = _class_of(name)
         if cls is None:  # pragma: no cover - the table only names ops of our dialect
             raise r.fail(f"no op class for '{name}'", at)
@@ -931,13 +932,23 @@ class _FileReader:
             vals = r.int_list(1, f"'{aname}' entries")
             if any(v > 1 for v in vals):
                 raise r.fail(f"'{aname}' holds a byte other than 0 or 1", at)
-            # All false is what a writer puts when nothing was asked (NVIDIA's reader drops it too).
-            return builtin.DenseArrayBase.from_list(builtin.i1, vals) if any(vals) else None
+            return builtin.DenseArrayBase.from_list(builtin.i1, vals)  # (see _drop_default_inbounds)
         if kind == "optimization_hints":
             return self.ct[5].OptimizationHintsAttr(self.dictionary(r))
         if kind == "typeid":
             return self.type_ref(r, f"'{aname}'")
         raise r.fail(f"attribute kind {kind} of '{opname}' is not handled")  # pragma: no cover
+
+
+def _drop_default_inbounds(props: dict[str, Attribute], opnd_spec, groups: list[list[SSAValue]]) -> None:
+    """All false, one flag per index, is what a writer puts when nothing was asked: read it as
+    absent (NVIDIA prints nothing for it). Any other list stays, for the verifier's size check."""
+    flags = props.get("inbounds")
+    if not isinstance(flags, builtin.DenseArrayBase) or any(flags.get_values()):
+        return
+    sized = [g for g, spec in zip(groups, [s for s in opnd_spec if s[0] != "count"]) if spec[0] == "sized"]
+    if sized and len(flags.get_values()) == len(sized[0]):
+        del props["inbounds"]
 
 
 @cache

@@ -247,6 +247,9 @@ class AtomicRedViewTkoOp(_AtomicOp):
             return
         rank = ct.view_index_rank(view)
         indices = M.types_of(self, "index")
+        for err in M.check_inbounds(self, len(indices)):  # (NVIDIA checks it before the index count)
+            yield err
+            return
         if len(indices) != rank:
             yield OpError(f"expected {rank} index operand(s) for view with tile rank {rank}, got {len(indices)}")
             return
@@ -254,9 +257,6 @@ class AtomicRedViewTkoOp(_AtomicOp):
             if ct.shape_of(t):
                 yield OpError(f"index operand {i} must be a scalar tile (rank 0), got shape {M.dims(ct.shape_of(t))}")
                 return
-        for err in M.check_inbounds(self, len(indices)):
-            yield err
-            return
         (value,) = M.types_of(self, "value")
         view_elem = view.tensor_view.element_type  # type: ignore[attr-defined]
         elem = ct.element_type(value)
