@@ -4,6 +4,7 @@ valid chunk made of entries/globals is written as bytecode and read back to the 
 
 from __future__ import annotations
 
+import re
 import tempfile
 
 from xdsl.dialects import builtin
@@ -44,7 +45,8 @@ def test_conformance_chunks_round_trip(shared) -> None:
             op.detach()
             for inner in op.walk():
                 inner.attributes.clear()  # discardable attributes are not in the format (a warning)
-        want = canonical(builtin.ModuleOp(items), False)
+        # Bytecode has one opcode for `pow` and its 13.5 name `fpowf`; both readers give `fpowf`.
+        want = re.sub(r"\bpow\b", "fpowf", canonical(builtin.ModuleOp(items), False))
         back = decode(data)
         assert back.module is not None, (f.name, span, [d.message for d in back.diagnostics])
         if canonical(back.module, False) != want:
@@ -57,8 +59,6 @@ def test_conformance_chunks_round_trip(shared) -> None:
                 tmp.flush()
                 res = run_tool(disasm, tmp.name)
             assert res.returncode == 0, (f.name, span, res.stderr[-1000:])
-            if "fpowf" in res.stdout:  # tileirdisasm 13.5 spells `pow` as `fpowf`
-                continue
             assert text_ir(res.stdout, f.name, False) == want, (f.name, span)
             same_nv += 1
     assert not failures, failures

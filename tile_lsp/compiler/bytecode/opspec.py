@@ -313,7 +313,7 @@ OPS: tuple[tuple, ...] = (
         (("single",),),
         0,
     ),
-    (84, "cuda_tile.pow", 130100, ("fixed", 1), None, (), (("single",), ("single",)), 0),
+    (84, "cuda_tile.fpowf", 130100, ("fixed", 1), None, (), (("single",), ("single",)), 0),
     (
         85,
         "cuda_tile.print_tko",

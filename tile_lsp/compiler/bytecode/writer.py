@@ -31,6 +31,7 @@ from tile_lsp.compiler.source import SourceText, Span
 
 _BY_NAME = {row[1]: row for row in OPS if not row[1].startswith("?")}
 _BY_NAME["cuda_tile.print"] = _BY_NAME["cuda_tile.print_tko"]
+_BY_NAME["cuda_tile.pow"] = _BY_NAME["cuda_tile.fpowf"]  # 13.5 renamed pow (one opcode, 84)
 _I1 = builtin.i1
 
 

@@ -39,10 +39,10 @@ def sqrt(it: Interpreter, op: Operation, ins: list[Any]) -> list[Array]:
     return [nx.round_float(r, result_elem(op), case_of(op, "rounding_mode", "nearest_even"), err, ftz(op))]
 
 
-@handles("pow", "atan2")
+@handles("pow", "fpowf", "atan2")
 def binary_math(it: Interpreter, op: Operation, ins: list[Any]) -> list[Array]:
     a, b = nx.to_f64(ins[0]), nx.to_f64(ins[1])
-    r = np.power(a, b) if op.name == "cuda_tile.pow" else np.arctan2(a, b)
+    r = np.arctan2(a, b) if op.name == "cuda_tile.atan2" else np.power(a, b)
     return [nx.round_float(r, result_elem(op))]
 
 

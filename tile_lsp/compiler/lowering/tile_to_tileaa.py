@@ -63,6 +63,7 @@ _RENAMED = {
     "make_strided_view": "make_tile_view",
     "make_gather_scatter_view": "make_tile_view",
     "mmaf_scaled": "dot_scaled",
+    "fpowf": "pow",  # (13.5's name of pow)
     "gdc_wait_tko": "gdc_wait",
     "gdc_launch_dependents_tko": "gdc_launch_dependents",
     "memory_fence_alias_tko": "memory_fence_alias",

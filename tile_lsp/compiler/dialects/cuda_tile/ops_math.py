@@ -235,9 +235,28 @@ class RsqrtOp(_FtzUnaryOp):
     name = "cuda_tile.rsqrt"
 
 
+class _PowOp(CudaTileOp):
+    """`pow` (13.1-13.3) and `fpowf` (its 13.5 name): the same fields, syntax and opcode."""
+
+    source = operand_def()
+    exponent = operand_def()
+    result = result_def()
+    TILE_FORMAT: ClassVar[str] = "$source `,` $exponent attr-dict `:` custom<CudaTileType>(type($result))"
+    TYPE_CONSTRAINTS: ClassVar[dict[str, C.TypeConstraint]] = {
+        "source": C.FLOAT_TILE,
+        "exponent": C.FLOAT_TILE,
+        "result": C.FLOAT_TILE,
+    }
+    TYPE_RULES: ClassVar[tuple[C.TypeRule, ...]] = (
+        C.AllTypesMatch("result", "source", "exponent"),
+        RanksMatch(("source", "exponent", "result")),
+    )
+
+
 @tile_op
-class PowOp(CudaTileOp):
-    """Raises each `source` element to the matching `exponent` element.
+class PowOp(_PowOp):
+    """Raises each `source` element to the matching `exponent` element (Tile IR 13.5 calls
+    this op `fpowf`).
 
     ```mlir
     %r = pow %base, %exp : tile<8xf32>
@@ -245,12 +264,21 @@ class PowOp(CudaTileOp):
     """
 
     name = "cuda_tile.pow"
-    source = operand_def()
-    exponent = operand_def()
-    result = result_def()
-    TILE_FORMAT = "$source `,` $exponent attr-dict `:` custom<CudaTileType>(type($result))"
-    TYPE_CONSTRAINTS = {"source": C.FLOAT_TILE, "exponent": C.FLOAT_TILE, "result": C.FLOAT_TILE}
-    TYPE_RULES = (C.AllTypesMatch("result", "source", "exponent"), RanksMatch(("source", "exponent", "result")))
+
+
+@tile_op
+class FPowFOp(_PowOp):
+    """Raises each `source` element to the matching float `exponent` element; `fpowf` is the
+    13.5 name of `pow` (the same op and opcode: tileirdisasm 13.5 prints every `pow` so).
+
+    ```mlir
+    %r = fpowf %base, %exp : tile<8xf32>
+    ```
+    """
+
+    name = "cuda_tile.fpowf"
+    SINCE = "13.1"
+
 
 POWI_EXPONENT = C.tile_of(builtin.i1, builtin.i8, builtin.i16, builtin.i32)
 
@@ -275,7 +303,7 @@ class FPowIOp(CudaTileOp):
         "$source `,` $exponent attr-dict `:` custom<CudaTileType>(type($source)) `,` custom<CudaTileType>(type($exponent))"
     )
     TYPE_CONSTRAINTS = {"source": C.FLOAT_TILE, "exponent": POWI_EXPONENT, "result": C.FLOAT_TILE}
-    TYPE_RULES = (C.AllTypesMatch("source", "result"), C.SameShape("source", "exponent"))
+    TYPE_RULES = (C.AllTypesMatch("result", "source"), C.SameShape("source", "exponent"))
 
 
 @tile_op
@@ -313,6 +341,7 @@ OPS: list[type[Operation]] = [
     SqrtOp,
     RsqrtOp,
     PowOp,
+    FPowFOp,
     FPowIOp,
     Atan2Op,
 ]
