@@ -55,7 +55,34 @@ def test_no_false_errors_on_valid_upstream_chunks(shared):
             res = subprocess.run([opt], input=body, capture_output=True, text=True, timeout=60)
             assert res.returncode != 0, (f, inside)  # mlir-opt 22 accepts it: our error is false
             drift.append(f.name)
-    assert len(drift) <= 4, drift  # today: nvvmir.mlir (nvvm.nanosleep), NVGPU/roundtrip.mlir
+    # Today: nvvmir.mlir (nvvm.nanosleep), NVGPU/roundtrip.mlir, and the chunks using ops MLIR 22
+    # does not have (gpu.ballot, nvvm.membar, nvvm.vote.ballot.sync, nvvm.prefetch.tensormap,
+    # nvvm.cp.async.mbarrier.arrive.shared), which get mlir-opt 22's own "custom op '...' is unknown".
+    assert len(drift) <= 8, drift
+
+
+def test_unknown_op_of_a_modelled_dialect_is_mlir_opts_error():
+    """An op MLIR 22 does not have is an error in mlir-opt's words at the op name; one it has and
+    tile-lsp does not model, or one of a dialect we do not model, stays a note."""
+    src = "func.func @f(%a: f32) -> f32 {\n  %0 = math.expp %a : f32\n  return %0 : f32\n}\n"
+    [d] = analyze(src).diagnostics
+    assert d.is_error and d.message == "custom op 'math.expp' is unknown"
+    assert src[d.span.start : d.span.end] == "math.expp"
+    generic = src.replace("math.expp %a : f32", '"math.expp"(%a) : (f32) -> f32')
+    [g] = analyze(generic).diagnostics
+    assert g.message == "unregistered operation 'math.expp' found in dialect ('math') that does not allow unknown operations"
+    other = src.replace("math.expp", "rocdl.foo")
+    assert [(d.is_error, "does not model 'rocdl.foo'" in d.message) for d in analyze(other).diagnostics] == [(False, True)]
+
+
+def test_function_block_without_terminator_is_an_error():
+    src = (
+        "module attributes {gpu.container_module} {\n  gpu.module @kernels {\n    gpu.func @k(%a: f32) kernel {\n"
+        "      %0 = arith.addf %a, %a : f32\n    }\n  }\n}\n"
+    )
+    [d] = [d for d in analyze(src).diagnostics if d.is_error]
+    assert d.message.startswith('block with no terminator, has %0 = "arith.addf"')
+    assert src[d.span.start : d.span.end] == "arith.addf"  # at the op name, as mlir-opt 22
 
 
 def test_lexical_errors_are_reported():

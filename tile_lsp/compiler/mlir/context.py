@@ -130,6 +130,46 @@ def verify_ops(result: UpstreamParse, sink: DiagnosticSink) -> None:
             sink.error(op_span(op, result.source, result.spans), str(exc))
         except Exception as exc:  # verifier crash: still a diagnostic, never a dead server
             sink.error(op_span(op, result.source, result.spans), f"verifier failed: {exc}")
+        if op.name in _NEEDS_TERMINATOR:
+            last = _unterminated(op)
+            if last is not None:  # mlir-opt 22's words, at the block's last op (its name, as MLIR)
+                at = op_span(last, result.source, result.spans)
+                name_at = result.source.text.find(last.name, at.start, at.end)
+                if name_at >= 0:
+                    at = Span(name_at, name_at + len(last.name))
+                sink.error(at, f"block with no terminator, has {_generic(last)}")
+
+
+# Function-like ops whose blocks must end in a terminator (no implicit one is added).
+_NEEDS_TERMINATOR = frozenset({"func.func", "gpu.func", "llvm.func"})
+
+
+def _unterminated(op: Operation) -> Operation | None:
+    """The last op of a block of `op` that does not end in a terminator (None if all do)."""
+    from xdsl.dialects.builtin import UnregisteredOp
+    from xdsl.traits import IsTerminator
+
+    for region in op.regions:
+        for block in region.blocks:
+            last = block.last_op
+            if last is None or isinstance(last, UnregisteredOp) or last.has_trait(IsTerminator):
+                continue
+            return last
+    return None
+
+
+def _generic(op: Operation) -> str:
+    """`op` in MLIR's generic form on one line, its regions left out."""
+    import io
+
+    from xdsl.printer import Printer
+
+    out = io.StringIO()
+    try:
+        Printer(stream=out, print_generic_format=True).print_op(op)
+    except Exception:
+        return f'"{op.name}"'
+    return " ".join(out.getvalue().split())
 
 
 def op_span(op: Operation, source: SourceText, spans: dict[Operation, Span] | None = None) -> Span:

@@ -11,6 +11,7 @@ from xdsl.ir import Attribute, Operation
 from xdsl.irdl import prop_def, region_def, var_operand_def, var_result_def
 
 from tile_lsp.compiler.dialects import registry
+from tile_lsp.compiler.dialects.cuda_tile import constraints as C
 from tile_lsp.compiler.dialects.cuda_tile import types as ct
 from tile_lsp.compiler.dialects.cuda_tile.base import CudaTileOp, OpError, RawError, VerifyResult, tile_op
 from tile_lsp.compiler.dialects.cuda_tile.control_regions import (
@@ -280,6 +281,7 @@ class ReduceOp(_Aggregate):
     RESULT_NAMES = ("reduce",)
     operands_ = var_operand_def()
     results_ = var_result_def()
+    TYPE_CONSTRAINTS = {"operands_": C.ANY_TILE, "results_": C.ANY_TILE}  # (ODS: before the op's checks)
     dim = prop_def(builtin.IntegerAttr)
     identities = prop_def(builtin.ArrayAttr)
     body = region_def()
@@ -311,6 +313,7 @@ class ScanOp(_Aggregate):
     name = "cuda_tile.scan"
     operands_ = var_operand_def()
     results_ = var_result_def()
+    TYPE_CONSTRAINTS = {"operands_": C.ANY_TILE, "results_": C.ANY_TILE}  # (ODS: before the op's checks)
     dim = prop_def(builtin.IntegerAttr)
     reverse = prop_def(Attribute)
     identities = prop_def(builtin.ArrayAttr)
