@@ -55,7 +55,7 @@ async def test_a_13_4_kernel_is_clean_hovers_and_compiles(client: LanguageClient
     assert "integer `exponent`" in await _hover(client, uri, "fpowi")
     assert "inverse of `extract`" in await _hover(client, uri, "= insert", 3)
     load = await _hover(client, uri, "load_view_tko weak %pview[")
-    assert "`inbounds = array<i1: true>`" in load and "no bounds check" in load
+    assert "`inbounds = [true]`" in load and "`memory_ordering_semantics = weak`" in load and "no bounds check" in load
 
     line = KERNEL.index("  %2 = join_tokens")
     pos = lsp.Position(line=KERNEL.count("\n", 0, line), character=2)

@@ -10,7 +10,7 @@ import inspect
 import math
 
 from xdsl.dialects import builtin
-from xdsl.ir import BlockArgument, Operation, OpResult
+from xdsl.ir import Attribute, BlockArgument, Operation, OpResult
 
 from tile_lsp.background import PipelineReport
 from tile_lsp.compiler.dialects import registry
@@ -103,10 +103,23 @@ def op_hover(op: Operation) -> str:
     attrs = {k: v for k, v in op.properties.items() if k != "operandSegmentSizes"}
     if attrs:
         lines += ["", "Attributes:"]
+        spellings = getattr(type(op), "ATTR_SYNTAX", {})
         for key, value in attrs.items():
             meaning = ATTR_DOCS.get(key, "")
-            lines.append(f"- `{key} = {attr_str(value, short_types=True)}`" + (f": {meaning}" if meaning else ""))
+            lines.append(f"- `{key} = {_attr_text(spellings.get(key), value)}`" + (f": {meaning}" if meaning else ""))
     return "\n".join(lines).strip()
+
+
+def _attr_text(syntax: object, value: Attribute) -> str:
+    """A property as the op's custom form spells it (`[true, false]`, `weak`), else generically."""
+    if syntax is not None:
+        try:
+            text = syntax.print(value)  # type: ignore[attr-defined]
+            if text:
+                return str(text)
+        except Exception:
+            pass
+    return attr_str(value, short_types=True)
 
 
 def value_hover(ref: ValueRef) -> str:
