@@ -598,8 +598,37 @@ class MultimemLoadReduceViewTkoOp(_MultimemOp):
             yield OpError(f"min/max supports f16 and bf16 float types only; got {M.q(elem)}")
 
 
+class _MultimemWriteOp(_MultimemOp):
+    """multimem_reduce/store_view_tko: `%view, %tile[%index...]`, a token out."""
+
+    view = operand_def()
+    tile = operand_def()
+    index = var_operand_def()
+    token = opt_operand_def()
+    result_token = result_def()
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    TILE_FORMAT: ClassVar[str] = (
+        "custom<MemoryAttributes>($memory_ordering_semantics, $memory_scope) $view `,` $tile `[` $index `]` "
+        "(`token` `=` $token^)? (`inbounds` `=` $inbounds^)? attr-dict-with-keyword `:` "
+        "custom<CudaTileType>(type($view)) `,` custom<CudaTileType>(type($tile)) `,` "
+        "custom<CudaTileTypeSplat>(type($index), ref($index)) (`,` custom<CudaTileType>(type($token))^)? `->` "
+        "custom<CudaTileType>(type($result_token))"
+    )
+    TYPE_CONSTRAINTS: ClassVar[dict[str, C.TypeConstraint]] = {
+        "tile": M.TILE,
+        "view": M.TILE_VIEW,
+        "index": VARIADIC_INT_TILE,
+        "token": M.TOKEN,
+        "result_token": M.TOKEN,
+    }
+    TYPE_RULES: ClassVar[tuple[C.TypeRule, ...]] = (M.TOKEN_OPERAND,)
+    KIND: ClassVar[str] = "store"
+    ORDERINGS: ClassVar[tuple[str, str, str]] = M.STORE_ORDERINGS
+    FIRST_INDEX: ClassVar[int] = 2
+
+
 @tile_op
-class MultimemReduceViewTkoOp(_MultimemOp):
+class MultimemReduceViewTkoOp(_MultimemWriteOp):
     """Combines a tile into the given tile-grid coordinates of every GPU's copy of a multicast
     view with `reduction` (PTX `multimem.red`, sm_90 and newer).
 
@@ -613,30 +642,6 @@ class MultimemReduceViewTkoOp(_MultimemOp):
     memory_scope = prop_def(Attribute)
     reduction = opt_prop_def(Attribute)
     inbounds = opt_prop_def(Attribute)
-    view = operand_def()
-    tile = operand_def()
-    index = var_operand_def()
-    token = opt_operand_def()
-    result_token = result_def()
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
-    TILE_FORMAT = (
-        "custom<MemoryAttributes>($memory_ordering_semantics, $memory_scope) $view `,` $tile `[` $index `]` "
-        "(`token` `=` $token^)? (`inbounds` `=` $inbounds^)? attr-dict-with-keyword `:` "
-        "custom<CudaTileType>(type($view)) `,` custom<CudaTileType>(type($tile)) `,` "
-        "custom<CudaTileTypeSplat>(type($index), ref($index)) (`,` custom<CudaTileType>(type($token))^)? `->` "
-        "custom<CudaTileType>(type($result_token))"
-    )
-    TYPE_CONSTRAINTS = {
-        "tile": M.TILE,
-        "view": M.TILE_VIEW,
-        "index": VARIADIC_INT_TILE,
-        "token": M.TOKEN,
-        "result_token": M.TOKEN,
-    }
-    TYPE_RULES = (M.TOKEN_OPERAND,)
-    KIND: ClassVar[str] = "store"
-    ORDERINGS: ClassVar[tuple[str, str, str]] = M.STORE_ORDERINGS
-    FIRST_INDEX: ClassVar[int] = 2
     REDUCES: ClassVar[bool] = True
 
     def check_float_min_max(self, elem: Attribute) -> VerifyResult:
@@ -650,7 +655,7 @@ class MultimemReduceViewTkoOp(_MultimemOp):
 
 
 @tile_op
-class MultimemStoreViewTkoOp(_MultimemOp):
+class MultimemStoreViewTkoOp(_MultimemWriteOp):
     """Stores a tile at the given tile-grid coordinates of every GPU's copy of a multicast view
     (PTX `multimem.st`, sm_90 and newer).
 
@@ -663,30 +668,6 @@ class MultimemStoreViewTkoOp(_MultimemOp):
     memory_ordering_semantics = prop_def(Attribute)
     memory_scope = opt_prop_def(Attribute)
     inbounds = opt_prop_def(Attribute)
-    view = operand_def()
-    tile = operand_def()
-    index = var_operand_def()
-    token = opt_operand_def()
-    result_token = result_def()
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
-    TILE_FORMAT = (
-        "custom<MemoryAttributes>($memory_ordering_semantics, $memory_scope) $view `,` $tile `[` $index `]` "
-        "(`token` `=` $token^)? (`inbounds` `=` $inbounds^)? attr-dict-with-keyword `:` "
-        "custom<CudaTileType>(type($view)) `,` custom<CudaTileType>(type($tile)) `,` "
-        "custom<CudaTileTypeSplat>(type($index), ref($index)) (`,` custom<CudaTileType>(type($token))^)? `->` "
-        "custom<CudaTileType>(type($result_token))"
-    )
-    TYPE_CONSTRAINTS = {
-        "tile": M.TILE,
-        "view": M.TILE_VIEW,
-        "index": VARIADIC_INT_TILE,
-        "token": M.TOKEN,
-        "result_token": M.TOKEN,
-    }
-    TYPE_RULES = (M.TOKEN_OPERAND,)
-    KIND: ClassVar[str] = "store"
-    ORDERINGS: ClassVar[tuple[str, str, str]] = M.STORE_ORDERINGS
-    FIRST_INDEX: ClassVar[int] = 2
 
 
 OPS: list[type[Operation]] = [

@@ -217,6 +217,31 @@ class CatOp(CudaTileOp):
                     return
 
 
+def _i32_indices(state: OpState) -> None:
+    state.operand_types.setdefault("indices", [I32_SCALAR] * len(state.operands.get("indices", [])))
+
+
+def _block_errors(
+    op: Operation, whole: tuple[str, Attribute], block: tuple[str, Attribute], n_indices: int
+) -> VerifyResult:
+    """extract/insert: `whole` split into `block`-shaped pieces, one index per dimension (NVIDIA's
+    checks, worded with its operand names: element types, index count, divisibility)."""
+    (whole_name, whole_t), (block_name, block_t) = whole, block
+    if ct.element_type(whole_t) != ct.element_type(block_t):
+        yield OpError("source and result element type do not match")
+        return
+    big, small = ct.shape_of(whole_t), ct.shape_of(block_t)
+    if n_indices != len(big):
+        yield OpError(f"expected {len(big)} indices, but got {n_indices}")
+        return
+    for i, (b, s) in enumerate(zip(big, small)):
+        if s <= 0 or b % s:
+            yield OpError(
+                f"{whole_name} dimension {i} size ({b}) must be evenly divisible by {block_name} dimension {i} size ({s})"
+            )
+            return
+
+
 @tile_op
 class ExtractOp(CudaTileOp):
     """Takes the sub-tile at block index `indices` of a source tile split into result-shaped pieces.
@@ -239,22 +264,10 @@ class ExtractOp(CudaTileOp):
 
     @classmethod
     def infer_types(cls, state: OpState) -> None:
-        state.operand_types.setdefault("indices", [I32_SCALAR] * len(state.operands.get("indices", [])))
+        _i32_indices(state)
 
     def verify_tile(self, ctx: VerifyContext) -> VerifyResult:
-        if ct.element_type(self.source.type) != ct.element_type(self.result.type):
-            yield OpError("source and result element type do not match")
-            return
-        src, res = ct.shape_of(self.source.type), ct.shape_of(self.result.type)
-        if len(self.indices) != len(src):
-            yield OpError(f"expected {len(src)} indices, but got {len(self.indices)}")
-            return
-        for i, (s, r) in enumerate(zip(src, res)):
-            if r <= 0 or s % r:
-                yield OpError(
-                    f"source dimension {i} size ({s}) must be evenly divisible by result dimension {i} size ({r})"
-                )
-                return
+        yield from _block_errors(self, ("source", self.source.type), ("result", self.result.type), len(self.indices))
 
 
 @tile_op
@@ -282,24 +295,15 @@ class InsertOp(CudaTileOp):
 
     @classmethod
     def infer_types(cls, state: OpState) -> None:
-        state.operand_types.setdefault("indices", [I32_SCALAR] * len(state.operands.get("indices", [])))
+        _i32_indices(state)
 
     def verify_tile(self, ctx: VerifyContext) -> VerifyResult:
         # NVIDIA words these against the result (the destination's type).
-        if ct.element_type(self.source.type) != ct.element_type(self.result.type):
-            yield OpError("source and result element type do not match")
-            return
-        src, res = ct.shape_of(self.source.type), ct.shape_of(self.result.type)
-        if len(src) != len(res):
+        src, res = self.source.type, self.result.type
+        if ct.element_type(src) == ct.element_type(res) and len(ct.shape_of(src)) != len(ct.shape_of(res)):
             yield OpError("source and result must have the same rank")
             return
-        if len(self.indices) != len(res):
-            yield OpError(f"expected {len(res)} indices, but got {len(self.indices)}")
-            return
-        for i, (r, s) in enumerate(zip(res, src)):
-            if s <= 0 or r % s:
-                yield OpError(f"result dimension {i} size ({r}) must be evenly divisible by source dimension {i} size ({s})")
-                return
+        yield from _block_errors(self, ("result", res), ("source", src), len(self.indices))
 
 
 @tile_op
