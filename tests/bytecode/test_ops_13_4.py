@@ -423,3 +423,36 @@ def test_generic_i1_arrays_read_true_and_false() -> None:
     [parsed] = parse_text(text, "g.mlir")
     assert parsed.ok, [d.message for d in parsed.diagnostics]
     assert "inbounds = [true, false]" in canonical(parsed.module, False)
+
+
+@pytest.mark.parametrize(
+    ("args", "types"),
+    [
+        ("%p: tile<ptr<f32>>", ": tensor_view<16xf32, strides=[1]>"),
+        ("%p: !cuda_tile.tile<!cuda_tile.ptr<f32>>", ": !cuda_tile.tensor_view<16xf32, strides=[1]>"),
+        ("%p: tile<ptr<f32>>", ": !tv"),  # a type alias
+        ("%p: tile<ptr<f32>>", ": tile<ptr<f32>> -> tensor_view<16xf32, strides=[1]>"),  # the source spelled
+        ("%p: tile<ptr<f32, <none>>>", ": tile<ptr<f32, <none>>> -> tensor_view<16xf32, strides=[1], #cuda_tile.ptr_attr<none>>"),
+    ],
+)
+def test_make_tensor_view_type_forms(args: str, types: str) -> None:
+    text = (
+        "!tv = !cuda_tile.tensor_view<16xf32, strides=[1]>\n"
+        f"cuda_tile.module @m {{\n  entry @k({args}) {{\n"
+        f"    %tv = make_tensor_view %p, shape = [16], strides = [1] {types}\n    return\n  }}\n}}\n"
+    )
+    [parsed] = parse_text(text, "tv.mlir")
+    assert parsed.ok, [d.message for d in parsed.diagnostics]
+
+
+def test_make_tensor_view_dynamic_forms() -> None:
+    for types in (": tile<i32> -> tensor_view<?xf32, strides=[1]>",
+                  ": tile<ptr<f32, <none>>>, tile<i32> -> tensor_view<?xf32, strides=[1], #cuda_tile.ptr_attr<none>>"):
+        ptr = "ptr<f32, <none>>" if "<none>" in types else "ptr<f32>"
+        text = (
+            f"cuda_tile.module @m {{\n  entry @k(%p: tile<{ptr}>, %n: tile<i32>) {{\n"
+            f"    %tv = make_tensor_view %p, shape = [%n], strides = [1] {types}\n    return\n  }}\n}}\n"
+        )
+        [parsed] = parse_text(text, "tv.mlir")
+        assert parsed.ok, (types, [d.message for d in parsed.diagnostics])
+        assert types in canonical(parsed.module, False)

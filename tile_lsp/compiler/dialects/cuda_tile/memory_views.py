@@ -128,19 +128,20 @@ class MakeTensorViewOp(CudaTileOp):
         p.expect_punct(":")
         index_type: Attribute | None = None
         base_type: Attribute | None = None
-        if shape_uses or stride_uses or not _at_tensor_view(p):
-            first = parse_type(p)
-            # 13.4's explicit source type (NVIDIA prints it when the pointer has an attribute):
-            # `: tile<ptr<f32, <none>>>[, tile<i32>] -> tensor_view<...>`.
-            if isinstance(first, ct.TileType) and isinstance(first.element_type, ct.PointerType):
-                base_type = first
+        start = p.starts[p.i]
+        t = parse_type(p)
+        if shape_uses or stride_uses or p.at_punct("->") or p.at_punct(","):
+            # `: tile<i32> -> tensor_view<...>`, or 13.4's explicit source type (NVIDIA prints it
+            # when the pointer has an attribute): `: tile<ptr<f32, <none>>>[, tile<i32>] -> ...`.
+            if isinstance(t, ct.TileType) and isinstance(t.element_type, ct.PointerType):
+                base_type = t
                 if p.accept_punct(","):
                     index_type = parse_type(p)
             else:
-                index_type = first
+                index_type = t
             p.expect_punct("->")
-        start = p.starts[p.i]
-        t = parse_type(p)
+            start = p.starts[p.i]
+            t = parse_type(p)
         if not isinstance(t, ct.TensorViewType):
             p.fail(f"expected 'tensor_view' type, but got {M.q(t)}", Span(start, p.prev_end()))
         assert isinstance(t, ct.TensorViewType)
@@ -208,10 +209,6 @@ class MakeTensorViewOp(CudaTileOp):
                             f"values ({M.q(first)}), got {M.q(v.type)}"
                         )
                         return
-
-
-def _at_tensor_view(p: Parser) -> bool:
-    return p.kind == lexer.BARE and p.tok in ("tensor_view", "!cuda_tile.tensor_view")
 
 
 def _check_ptr_attrs(base: str, view: str) -> VerifyResult:
