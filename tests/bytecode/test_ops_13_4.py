@@ -456,3 +456,27 @@ def test_make_tensor_view_dynamic_forms() -> None:
         [parsed] = parse_text(text, "tv.mlir")
         assert parsed.ok, (types, [d.message for d in parsed.diagnostics])
         assert types in canonical(parsed.module, False)
+
+
+def test_inbounds_drops_the_bounds_tests_it_promises() -> None:
+    """cuTile's check_bounds=False: `inbounds = [true, false]` on a 2-d load keeps the bounds test
+    of dimension 1 only; the result is the same for a tile inside the view (the SIMT simulator
+    comparison of the pdl_powi_insert corpus kernel checks that)."""
+    from tests.frontend_half.stages import SM90A, ops, to_gpu
+
+    def cmpi_ult(flags: str) -> int:
+        text = (
+            "entry @k(%p: tile<ptr<f32>>, %m: tile<i64>) {\n"
+            "  %tv = make_tensor_view %p, shape = [%m, 64], strides = [64, 1] : tile<i64> -> tensor_view<?x64xf32, strides=[64,1]>\n"
+            "  %pv = make_partition_view %tv : partition_view<tile=(16x64), tensor_view<?x64xf32, strides=[64,1]>>\n"
+            "  %c0 = constant <i32: 0> : tile<i32>\n"
+            f"  %t, %tok = load_view_tko weak %pv[%c0, %c0]{flags} : partition_view<tile=(16x64), tensor_view<?x64xf32, strides=[64,1]>>, tile<i32> -> tile<16x64xf32>, token\n"
+            f"  %s = store_view_tko weak %t, %pv[%c0, %c0]{flags} : tile<16x64xf32>, partition_view<tile=(16x64), tensor_view<?x64xf32, strides=[64,1]>>, tile<i32> -> token\n"
+            "  return\n}\n"
+        )
+        run = to_gpu(text, SM90A)
+        assert run.ok, run.errors
+        return sum(1 for op in ops(run.module, "arith.cmpi") if op.properties["predicate"].value.data == 6)  # ult
+
+    checked, half, none = cmpi_ult(""), cmpi_ult(" inbounds = [true, false]"), cmpi_ult(" inbounds = [true, true]")
+    assert checked > half > none, (checked, half, none)

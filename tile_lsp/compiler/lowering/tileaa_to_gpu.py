@@ -1937,6 +1937,16 @@ class _ThreadBase:
     coords: list[SSAValue]
     offset: SSAValue
     guards: dict[tuple[int, ...], SSAValue | None]  # dimensions a slot does not move in -> their test
+    unchecked: frozenset[int] = frozenset()  # tile dimensions the op declares `inbounds`
+
+
+def _inbounds(op: Operation) -> frozenset[int]:
+    """The tile dimensions whose bounds test `inbounds = [...]` (13.4, cuTile's check_bounds=False)
+    lets the access skip: the op promises the tile lies inside the view there."""
+    flags = _get(op, "inbounds")
+    if not isinstance(flags, DenseArrayBase):
+        return frozenset()
+    return frozenset(d for d, v in enumerate(flags.get_values()) if v)
 
 
 def _thread_base(cv: _KernelConverter, view: TileView, layout: Layout, origin: list[SSAValue]) -> _ThreadBase:
@@ -1956,6 +1966,8 @@ def _still_guard(cv: _KernelConverter, view: TileView, base: _ThreadBase, dims: 
     if dims not in base.guards:
         guard: SSAValue | None = None
         for d in dims:
+            if d in base.unchecked:
+                continue
             extent = view.view.shape[view.dim_map[d]]
             guard = _and(cv, guard, cv.v(arith.CmpiOp(base.coords[d], extent, "ult")))
         base.guards[dims] = guard
@@ -1974,7 +1986,8 @@ def _based_access(cv: _KernelConverter, view: TileView, layout: Layout, slot: in
             continue
         extent, stride = view.view.shape[view.dim_map[d]], view.view.strides[view.dim_map[d]]
         g = cv.v(arith.AddiOp(base.coords[d], cv.i64c(step)))
-        guard = _and(cv, guard, cv.v(arith.CmpiOp(g, extent, "ult")))
+        if d not in base.unchecked:
+            guard = _and(cv, guard, cv.v(arith.CmpiOp(g, extent, "ult")))
         moved = stride if step == 1 else cv.v(arith.MuliOp(cv.i64c(step), stride))
         offset = cv.v(arith.AddiOp(offset, moved))
     ptr = cv.v(llvm_memory.GEPOp(view.view.base, [GEP_USE_SSA_VAL], view.view.element_type, ssa_indices=[offset]))
@@ -1996,6 +2009,7 @@ def _view_access(cv: _KernelConverter, op: Operation, view: TileView, index: lis
         if delta is not None:
             if not based:
                 based.append(_thread_base(cv, view, layout, origin or _tile_origin(cv, view, index)))
+                based[0].unchecked = _inbounds(op)
             return _based_access(cv, view, layout, slot, delta, based[0])
     lane = slot % layout.vector
     if vectors is not None and lane and view.tile[-1] % layout.vector == 0 and slot - lane in vectors:
@@ -2012,10 +2026,12 @@ def _view_access(cv: _KernelConverter, op: Operation, view: TileView, index: lis
     if origin is None:
         origin = _tile_origin(cv, view, index)
     offset: SSAValue | None = None
+    unchecked = _inbounds(op)
     for d, c in enumerate(coords):
         extent, stride = view.view.shape[view.dim_map[d]], view.view.strides[view.dim_map[d]]
         g = cv.v(arith.AddiOp(origin[d], cv.to_i64(c, signed=False)))
-        guard = _and(cv, guard, cv.v(arith.CmpiOp(g, extent, "ult")))
+        if d not in unchecked:  # `inbounds`: the op promises the tile stays inside this dimension
+            guard = _and(cv, guard, cv.v(arith.CmpiOp(g, extent, "ult")))
         term = cv.v(arith.MuliOp(g, stride))
         offset = term if offset is None else cv.v(arith.AddiOp(offset, term))
     assert offset is not None
