@@ -480,3 +480,27 @@ def test_inbounds_drops_the_bounds_tests_it_promises() -> None:
 
     checked, half, none = cmpi_ult(""), cmpi_ult(" inbounds = [true, false]"), cmpi_ult(" inbounds = [true, true]")
     assert checked > half > none, (checked, half, none)
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ("%o, %t = atomic_rmw_tko relaxed device %p, add, %i : tile<ptr<i32, <multicast>>>, tile<i32> -> tile<i32>, token",
+         "'cuda_tile.atomic_rmw_tko' op multicast pointer is not supported for atomic_rmw"),
+        ("%o, %t = atomic_cas_tko relaxed device %p, %i, %i : tile<ptr<i32, <multicast>>>, tile<i32> -> tile<i32>, token",
+         "'cuda_tile.atomic_cas_tko' op multicast pointer is not supported for atomic_cas"),
+        ("%v, %t = load_ptr_tko weak %p : tile<ptr<i32, <multicast>>> -> tile<i32>, token",
+         "'cuda_tile.load_ptr_tko' op multicast pointer is not allowed"),
+        ("%t = store_ptr_tko weak %p, %i : tile<ptr<i32, <multicast>>>, tile<i32> -> token",
+         "'cuda_tile.store_ptr_tko' op multicast pointer is not allowed"),
+        ("%v, %t = load_ptr_tko weak %u : tile<ptr<i32, <unicast>>> -> tile<i32>, token", None),  # a unicast pointer is fine
+    ],
+)
+def test_multicast_pointers_only_reach_multimem(body: str, message: str | None) -> None:
+    text = (
+        "cuda_tile.module @m {\n  entry @k(%p: tile<ptr<i32, <multicast>>>, %u: tile<ptr<i32, <unicast>>>) {\n"
+        f"    %i = constant <i32: 0> : tile<i32>\n    {body}\n    return\n  }}\n}}\n"
+    )
+    [parsed] = parse_text(text, "p.mlir")
+    errors = [d.message for d in parsed.diagnostics if d.is_error]
+    assert errors == ([message] if message else []), errors

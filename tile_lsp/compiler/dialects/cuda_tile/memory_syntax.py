@@ -357,7 +357,20 @@ class PointerOf(_PairRule):
     """TypesMatchWith: `name` must be the pointer tile of `other`'s type."""
 
     def holds(self, a: Attribute, b: Attribute) -> bool:
-        return isinstance(b, ct.TileType) and a == ct.tile(b.shape, ct.PointerType(b.element_type))
+        # (whatever pointer attribute the pointer carries: `ptr<f32, <unicast>>` points at f32)
+        return (
+            isinstance(a, ct.TileType)
+            and isinstance(b, ct.TileType)
+            and a.shape == b.shape
+            and isinstance(a.element_type, ct.PointerType)
+            and a.element_type.pointee == b.element_type
+        )
+
+
+def multicast(t: Attribute) -> bool:
+    """A (tile of) pointer(s) with the 13.5 `<multicast>` attribute."""
+    elem = ct.element_type(t) if isinstance(t, ct.TileType) else t
+    return isinstance(elem, ct.PointerType) and elem.ptr_attr.data == "multicast"
 
 
 class ShapeOf(_PairRule):

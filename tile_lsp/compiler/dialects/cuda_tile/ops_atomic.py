@@ -110,6 +110,9 @@ class AtomicCASTkoOp(_AtomicOp):
     def verify_tile(self, ctx: VerifyContext) -> VerifyResult:
         yield from M.check_enum_props(self)
         (ptrs,), (val,), mask = M.types_of(self, "pointers"), M.types_of(self, "val"), M.types_of(self, "mask")
+        if M.multicast(ptrs):
+            yield OpError("multicast pointer is not supported for atomic_cas")
+            return
         pointee = _pointee(ptrs)
         elem = ct.element_type(val)
         if pointee is None:
@@ -167,6 +170,9 @@ class AtomicRMWTkoOp(_AtomicOp):
     def verify_tile(self, ctx: VerifyContext) -> VerifyResult:
         yield from M.check_enum_props(self)
         (ptrs,), (arg,), mask = M.types_of(self, "pointers"), M.types_of(self, "arg"), M.types_of(self, "mask")
+        if M.multicast(ptrs):
+            yield OpError("multicast pointer is not supported for atomic_rmw")
+            return
         pointee = _pointee(ptrs)
         elem = ct.element_type(arg)
         if pointee is None:

@@ -177,6 +177,9 @@ class _PtrMemoryOp(CudaTileOp):
             yield item
             if isinstance(item, OpError):
                 return
+        if any(M.multicast(v.type) for v in self.operands):  # (multimem_*_view_tko take those)
+            yield OpError("multicast pointer is not allowed")
+            return
         yield from M.check_memory_model(self, self.KIND, self.ORDERINGS)
 
 
