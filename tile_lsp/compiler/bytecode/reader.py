@@ -731,6 +731,10 @@ class _FileReader:
         opcode = r.varint("an opcode")
         row = _SPEC.get(opcode)
         if row is None:
+            if opcode == 0x4002:  # cuTile's encoder: PreviewCallOp (the 13.5 SIMT preview)
+                raise r.fail("opcode 16386 (preview$call, the SIMT preview) is not supported by tile-lsp yet", at)
+            if opcode >= 0x4000:
+                raise r.fail(f"opcode {opcode} is in the SIMT preview's range, which tile-lsp does not support yet", at)
             raise r.fail(f"unknown opcode {opcode}", at)
         _, name, since, res_spec, flags_spec, attr_spec, opnd_spec, nregions = row
         if since > self.version:
