@@ -327,30 +327,35 @@ def test_lowering_sm80_drops_griddepcontrol_with_a_warning_at_each_op(tmp_path) 
 
 
 def test_multimem_semantics_on_one_gpu() -> None:
-    """One GPU holds the only copy: a load-reduce reads it, a reduce combines into it."""
+    """One GPU holds the only copy: a load-reduce reads it, a reduce combines into it, a store
+    writes it; each on a block of its own, so each effect shows."""
     from tile_lsp.compiler.interp.launch import bind, entry_params, load_module
 
-    pv = "partition_view<tile=(64), tensor_view<128xi32, strides=[1], #cuda_tile.ptr_attr<multicast>>>"
+    pv = "partition_view<tile=(64), tensor_view<192xi32, strides=[1], #cuda_tile.ptr_attr<multicast>>>"
     text = (
         "cuda_tile.module @m {\n  entry @k(%p: tile<ptr<i32, <multicast>>>) {\n"
-        "    %tv = make_tensor_view %p, shape = [128], strides = [1] : tile<ptr<i32, <multicast>>> -> "
-        "tensor_view<128xi32, strides=[1], #cuda_tile.ptr_attr<multicast>>\n"
+        "    %tv = make_tensor_view %p, shape = [192], strides = [1] : tile<ptr<i32, <multicast>>> -> "
+        "tensor_view<192xi32, strides=[1], #cuda_tile.ptr_attr<multicast>>\n"
         f"    %pv = make_partition_view %tv : {pv}\n"
         "    %c0 = constant <i32: 0> : tile<i32>\n    %c1 = constant <i32: 1> : tile<i32>\n"
+        "    %c2 = constant <i32: 2> : tile<i32>\n"
         f"    %r, %rt = multimem_load_reduce_view_tko relaxed sys %pv[%c0] : {pv}, tile<i32> -> tile<64xi32>, token\n"
-        f"    %t1 = multimem_reduce_view_tko relaxed sys %pv, %r[%c1] {_reduction('umax')} : {pv}, tile<64xi32>, tile<i32> -> token\n"
+        f"    %t1 = multimem_reduce_view_tko relaxed sys %pv, %r[%c2] {_reduction('umax')} : {pv}, tile<64xi32>, tile<i32> -> token\n"
         f"    %t2 = multimem_store_view_tko weak %pv, %r[%c1] token = %t1 : {pv}, tile<64xi32>, tile<i32>, token -> token\n"
         f"    %t3 = multimem_reduce_view_tko relaxed sys %pv, %r[%c0] token = %t2 : {pv}, tile<64xi32>, tile<i32>, token -> token\n"
         "    return\n  }\n}\n"
     )
     interp = load_module(text, "mm.mlir")
-    x = np.concatenate([np.arange(64), np.arange(64)[::-1] * 3 - 50]).astype(np.int32)
+    rng = np.random.default_rng(5)
+    x = rng.integers(-1000, 1000, 192).astype(np.int32)
     launch = bind(entry_params(interp, "k"), [x.copy()], interp.memory)
     interp.run("k", launch.values, (1, 1, 1))
     got = interp.memory.array(launch.arrays[0])
     want = x.copy()
-    want[64:] = x[:64]  # umax as unsigned (the negative values win), then overwritten by the store
     want[:64] = x[:64] * 2  # add of the first tile into itself
+    want[64:128] = x[:64]  # the store
+    want[128:] = np.maximum(x[128:].view(np.uint32), x[:64].view(np.uint32)).view(np.int32)  # umax, unsigned
+    assert (want[128:] != np.maximum(x[128:], x[:64])).any()  # (signed max would differ: the test can tell)
     np.testing.assert_array_equal(got, want)
 
 
