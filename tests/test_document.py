@@ -55,3 +55,18 @@ def test_files_that_cannot_be_cut_are_parsed_whole():
     assert split_items('"cuda_tile.module"() ({\n}) : () -> ()\n') is None
     doc = analyze("module {\n  cuda_tile.module @m {\n    entry @k() {\n      return\n    }\n  }\n}\n")
     assert [i.kind for i in doc.items] == ["whole"] and doc.diagnostics == []
+
+
+def test_indented_alias_definitions_and_module_still_parse_whole():
+    """Aliases (`#loc1 = loc(...)`) and a builtin `module` may stand after spaces or tabs; cut
+    into items, their uses became 'alias was never defined' errors in a valid file."""
+    for indent in (" ", "\t", " \t  "):
+        assert split_items(indent + "#a = loc(unknown)\nentry @k() {\n}\n") is None
+        assert split_items("entry @k() {\n}\n" + indent + "!t = !cuda_tile.tile<f32>\n") is None
+        assert split_items(indent + "module {\n  entry @k() {\n  }\n}\n") is None
+    text = (DATA / "prefix_scan.g.mlir").read_text(encoding="utf-8")
+    indented = "".join("\t" + line for line in text.splitlines(keepends=True))
+    assert analyze(text).diagnostics == []
+    assert analyze(indented).diagnostics == []
+    # (inside a token they are not line starts: entries still cut)
+    assert split_items("entry @k() {\n  %r#1 = foo\n}\nentry @j() {\n  %x = cuda_tile.module_thing\n}\n") is not None

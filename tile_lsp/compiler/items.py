@@ -74,16 +74,21 @@ def _lines_starting_with(text: str, words: tuple[str, ...]) -> list[tuple[str, i
 
 
 def _line_starting_with(text: str, prefixes: tuple[str, ...]) -> bool:
-    """Some line starts (at column 0, where MLIR puts them) with one of `prefixes`:
-    alias definitions and a builtin `module`."""
+    """Some line's first token starts with one of `prefixes`: alias definitions (`#loc1 = ...`,
+    `!t = ...`) and a builtin `module`. MLIR puts them at column 0, but spaces or tabs before
+    them are legal too."""
     for prefix in prefixes:
-        probe = "\n" + prefix
-        pos = 0 if text.startswith(prefix) else text.find(probe)
+        pos = text.find(prefix)
         while pos >= 0:
-            after = pos + len(probe) - (1 if pos == 0 and text.startswith(prefix) else 0)
-            if prefix != "module" or text[after : after + 1] in (" ", "{", "@", "\n", "\t", ""):
-                return True
-            pos = text.find(probe, pos + 1)
+            before = text[pos - 1] if pos else "\n"
+            if before in " \t\n":  # (else it is inside a token: `%r#1`, `cuda_tile.module`)
+                line_start = text.rfind("\n", 0, pos) + 1
+                after = pos + len(prefix)
+                if not text[line_start:pos].strip(" \t") and (
+                    prefix != "module" or text[after : after + 1] in (" ", "{", "@", "\n", "\t", "")
+                ):
+                    return True
+            pos = text.find(prefix, pos + 1)
     return False
 
 
