@@ -895,31 +895,36 @@ class TileServer:
             spans = navigation.definition(doc, proto.offset(doc.source, params.position))
             return [proto.location(doc.source, snap.uri, s) for s in spans]
 
+        @self.off_loop(lambda: ([], None), drop_superseded=True)
+        def references_job(
+            params: lsp.ReferenceParams, snap: Snapshot | None, cancelled: Callable[[], bool]
+        ) -> tuple[list[lsp.Location], int | None]:
+            if snap is None:
+                return [], None
+            doc = snap.analysis
+            at = proto.offset(doc.source, params.position)
+            spans = navigation.references(doc, at, params.context.include_declaration, cancelled)
+            found = [proto.location(doc.source, snap.uri, s) for s in spans]
+            # On an op's name (no value or symbol there): every line it was lowered to.
+            op_line = None if navigation.occurrences(doc, at) else doc.source.line_col(at)[0]
+            return found, op_line
+
         @ls.feature(lsp.TEXT_DOCUMENT_REFERENCES)
         async def on_references(params: lsp.ReferenceParams) -> list[lsp.Location]:
             snap = self.snapshot(params.text_document.uri)
             if snap is None or stage_links.is_lowered_path(snap.path):
                 return []
-            def work() -> tuple[list[lsp.Location], int | None]:
-                doc = snap.analysis
-                at = proto.offset(doc.source, params.position)
-                spans = navigation.references(doc, at, params.context.include_declaration)
-                found = [proto.location(doc.source, snap.uri, s) for s in spans]
-                # On an op's name (no value or symbol there): every line it was lowered to.
-                op_line = None if navigation.occurrences(doc, at) else doc.source.line_col(at)[0]
-                return found, op_line
-
-            try:
-                out, op_line = await asyncio.get_running_loop().run_in_executor(self.request_pool, work)
-                if op_line is not None:
+            out, op_line = await references_job(params)
+            if op_line is not None:
+                try:
                     lowered = await self.lowered_ranges(snap, op_line, wait=False)
-                    out += [_range_location(r) for r in lowered]
-                return out
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                self._log_failure()
-                return []
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    self._log_failure()
+                    return out
+                out += [_range_location(r) for r in lowered]
+            return out
 
         @ls.feature(lsp.TEXT_DOCUMENT_IMPLEMENTATION)
         async def on_implementation(params: lsp.ImplementationParams) -> list[lsp.Location]:
@@ -1085,6 +1090,12 @@ class TileServer:
             tokens = semantic_tokens.semantic_tokens(doc, cancelled)
             return lsp.SemanticTokens(data=proto.encode_semantic_tokens(doc.source, tokens))
 
+        @self.off_loop(lambda: None, drop_superseded=True)
+        def format_job(params: lsp.DocumentFormattingParams, snap: Snapshot | None, cancelled: Callable[[], bool]) -> str | None:
+            # Seconds on huge files: on the request thread, stopped between items by a cancel
+            # or an edit (ContentModified: the edit would apply to a text that is gone).
+            return formatting.format_text(snap.text, cancelled=cancelled) if snap is not None else None
+
         @ls.feature(lsp.TEXT_DOCUMENT_FORMATTING)
         async def on_formatting(params: lsp.DocumentFormattingParams) -> list[lsp.TextEdit]:
             snap = self.snapshot(params.text_document.uri)
@@ -1094,13 +1105,7 @@ class TileServer:
             if refused is not None:
                 ls.window_show_message(lsp.ShowMessageParams(type=lsp.MessageType.Info, message=f"tile-lsp: {refused}"))
                 return []
-            try:
-                # Formatting re-parses twice to prove it is safe: seconds on huge files, so
-                # it runs on a worker thread and other requests are served meanwhile.
-                new = await asyncio.get_running_loop().run_in_executor(None, formatting.format_text, snap.text)
-            except Exception:
-                self._log_failure()
-                return []
+            new = await format_job(params)
             if new is None or new == snap.text or not self.session.is_latest(snap):
                 return []
             source = SourceText(snap.text)

@@ -335,7 +335,7 @@ def test_big_texts_are_checked_by_tokens_and_comments(monkeypatch: pytest.Monkey
     monkeypatch.setattr(formatting, "IR_CHECK_LIMIT", len(text) - 1)
     printed = []
     real = formatting._ir_text
-    monkeypatch.setattr(formatting, "_ir_text", lambda t, p=True: printed.append(p) or real(t, p))
+    monkeypatch.setattr(formatting, "_ir_text", lambda t, p=True, **kw: printed.append(p) or real(t, p, **kw))
     fast = format_text(text)
     assert checked is not None and checked != text and fast == checked
     assert printed == [False]  # one parse, nothing printed

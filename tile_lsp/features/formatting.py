@@ -10,16 +10,20 @@ of the time without it.
 from __future__ import annotations
 
 import bisect
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from tile_lsp.compiler import limits
+from tile_lsp.compiler.document import Stopped
 from tile_lsp.compiler.frontend import SPLIT_MARKER, parse_chunk, split_chunks
+from tile_lsp.compiler.items import split_items
 from tile_lsp.compiler.source import SourceText, Span
 from tile_lsp.compiler.syntax import lexer
 from tile_lsp.compiler.syntax.lexer import Tokens, tokenize
 from tile_lsp.compiler.syntax.printer import Printer
 from tile_lsp.compiler.textio import BOM
 
+_CHECK_EVERY = 4096  # lines laid out between two looks at `cancelled`
 IR_CHECK_LIMIT = 256 << 10  # bytes: above, the result is checked by its tokens and comments only
 INDENT = "  "  # one region nesting level, as NVIDIA prints
 CONTINUATION = 4  # extra columns for a wrapped line that sat left of its statement
@@ -56,30 +60,30 @@ def too_big_to_format(text: str, max_size: int = limits.MAX_FILE_SIZE) -> str | 
     return f"{limits.too_big(size, max_size, 'formatting')}: not formatted; raise tileLsp.maxFileSize to format it"
 
 
-def format_text(text: str, max_size: int | None = None) -> str | None:
+def format_text(text: str, max_size: int | None = None, cancelled: Callable[[], bool] | None = None) -> str | None:
     """The formatted text, or None when it cannot be formatted safely (leave it unchanged) or
-    the text is over `max_size` bytes (see `too_big_to_format`)."""
+    the text is over `max_size` bytes (see `too_big_to_format`). `cancelled` is asked before
+    each item's parse and every few thousand lines: True stops with `Stopped`."""
     if max_size is not None and too_big_to_format(text, max_size) is not None:
         return None
     if text.startswith(BOM):  # an editor's byte-order mark stays where it is
-        rest = format_text(text[1:])
+        rest = format_text(text[1:], cancelled=cancelled)
         return None if rest is None else BOM + rest
     check_ir = len(text) <= IR_CHECK_LIMIT
-    before = _ir_text(text, check_ir)
+    before = _ir_text(text, check_ir, cancelled=cancelled)
     if before is None:
         return None
-    ir, op_starts, top_spans = before
     toks = tokenize(text)
     try:
         lines = _lines(toks)
-        out = _Layout(toks, op_starts, top_spans).run(lines)
+        out = _Layout(toks, before.op_starts, before.tops, cancelled).run(lines)
     except _Unsafe:
         return None
     eol = "\r\n" if "\r\n" in text else "\n"
     result = eol.join(out) + eol if out else ""
     if result == text:
         return result
-    return result if _same(toks, result, ir if check_ir else None) else None
+    return result if _same(toks, result, before if check_ir else None, cancelled) else None
 
 
 # -- reading the original lines ----------------------------------------------------------
@@ -132,8 +136,9 @@ def _width(indent: str) -> int:
 class _Layout:
     """Walks the lines once, keeping the bracket stack; decides indentation and spacing."""
 
-    def __init__(self, toks: Tokens, op_starts: set[int], top_spans: list[Span]):
+    def __init__(self, toks: Tokens, op_starts: set[int], top_spans: list[Span], cancelled: Callable[[], bool] | None = None):
         self.t = toks
+        self.cancelled = cancelled
         self.op_starts = op_starts
         self.top_spans = sorted(top_spans)  # (top-level ops do not overlap: one bisect per line)
         self.top_starts = [s.start for s in self.top_spans]
@@ -143,7 +148,9 @@ class _Layout:
 
     def run(self, lines: list[_Line]) -> list[str]:
         out: list[str] = []
-        for line in lines:
+        for n, line in enumerate(lines):
+            if self.cancelled is not None and n % _CHECK_EVERY == 0 and self.cancelled():
+                raise Stopped()
             if line.blank:
                 if out and out[-1]:
                     out.append("")
@@ -256,35 +263,90 @@ class _Layout:
 # -- safety ----------------------------------------------------------------------------------
 
 
-def _ir_text(text: str, printed_ir: bool = True) -> tuple[str, set[int], list[Span]] | None:
-    """The generic printout of every chunk ("" unless `printed_ir`), the op start offsets and
-    the top-level op spans; None when any chunk has a parse error."""
-    source = SourceText(text)
-    chunks = split_chunks(text) if SPLIT_MARKER.search(text) else [Span(0, len(text))]
-    printed: list[str] = []
-    starts: set[int] = set()
-    tops: list[Span] = []
-    for span in chunks:
+@dataclass
+class _Parsed:
+    """A text's pieces (its items, or its `// -----` chunks, or the whole text) with the
+    generic printout of each ("" unless printed), its op start offsets and top-level op spans."""
+
+    pieces: list[str]
+    printed: list[str]
+    op_starts: set[int]
+    tops: list[Span]
+
+    def ir(self) -> str:
+        return "\n// -----\n".join(self.printed)
+
+
+def _ir_text(
+    text: str, printed_ir: bool = True, *, cancelled: Callable[[], bool] | None = None, known: _Parsed | None = None
+) -> _Parsed | None:
+    """The text parsed piece by piece (None when any piece has a parse error). A module's items
+    (tile_lsp/compiler/items.py) are parsed one by one, as the analysis does, so `cancelled`
+    (asked before each parse) can stop a big file's work early; a piece whose text is one of
+    `known`'s is not parsed again, its printout is known's (its op starts are not needed then:
+    `known` is only given for the check of a result)."""
+    split = split_items(text)
+    if split is None:  # the whole text, or each `// -----` chunk: spans are the text's own
+        source = SourceText(text)
+        chunks = split_chunks(text) if SPLIT_MARKER.search(text) else [Span(0, len(text))]
+        return _parse_pieces(text, [(c.start, c.end, source, c, 0) for c in chunks], printed_ir, cancelled, known)
+    items, body = split
+    pieces = []
+    if body is not None:  # the module header, closed as the analysis closes it (its `shell`)
+        header = text[: body[0]] + "}"
+        pieces.append((0, body[0], SourceText(header), Span(0, len(header)), 0))
+    for _, start, end in items:
+        piece = text[start:end]
+        pieces.append((start, end, SourceText(piece), Span(0, len(piece)), start))
+    parsed = _parse_pieces(text, pieces, printed_ir, cancelled, known)
+    if parsed is not None and body is not None and parsed.tops:
+        # One top-level op: the module, up to its closing brace (the header piece ends at `{`).
+        parsed.tops = [Span(parsed.tops[0].start, body[1] + 1)]
+    return parsed
+
+
+def _parse_pieces(
+    text: str,
+    pieces: list[tuple[int, int, SourceText, Span, int]],
+    printed_ir: bool,
+    cancelled: Callable[[], bool] | None,
+    known: _Parsed | None,
+) -> _Parsed | None:
+    """Each (start, end, source, span, shift) parsed: `span` of `source` is text[start:end] (or,
+    for a module header, that text closed by a brace); `shift` moves its spans into the text."""
+    seen = dict(zip(known.pieces, known.printed)) if known is not None else {}
+    out = _Parsed([], [], set(), [])
+    for start, end, source, span, shift in pieces:
+        piece = text[start:end]
+        out.pieces.append(piece)
+        if piece in seen:
+            out.printed.append(seen[piece])
+            continue
+        if cancelled is not None and cancelled():
+            raise Stopped()
         result = parse_chunk(source, span, verify=False)
         if result.module is None or not result.ok:
             return None
-        if printed_ir:
-            printed.append(Printer(generic=True).module_text(result.module))
-        starts.update(info.span.start for info in result.smap.ops.values())
-        tops.extend(result.smap.ops[op].span for op in result.module.ops if op in result.smap.ops)
-    return "\n// -----\n".join(printed), starts, tops
+        out.printed.append(Printer(generic=True).module_text(result.module) if printed_ir else "")
+        out.op_starts.update(info.span.start + shift for info in result.smap.ops.values())
+        out.tops.extend(_shifted(result.smap.ops[op].span, shift) for op in result.module.ops if op in result.smap.ops)
+    return out
 
 
-def _same(a: Tokens, after: str, ir: str | None) -> bool:
-    """Same tokens, same comments, same IR (when `ir` is given): anything else means the
-    formatter went wrong."""
+def _shifted(span: Span, by: int) -> Span:
+    return Span(span.start + by, span.end + by)
+
+
+def _same(a: Tokens, after: str, before: _Parsed | None, cancelled: Callable[[], bool] | None) -> bool:
+    """Same tokens, same comments, same IR (when `before` is given): anything else means the
+    formatter went wrong. Pieces of `after` whose text did not change are not parsed again."""
     b = tokenize(after)
     if a.texts != b.texts or _comments(a) != _comments(b):
         return False
-    if ir is None:
+    if before is None:
         return True
-    again = _ir_text(after)
-    return again is not None and again[0] == ir
+    again = _ir_text(after, cancelled=cancelled, known=before)
+    return again is not None and again.ir() == before.ir()
 
 
 def _comments(toks: Tokens) -> list[str]:

@@ -6,11 +6,12 @@ Every feature starts here; spans returned are absolute (document offsets).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from xdsl.ir import Operation, OpResult, SSAValue
 
-from tile_lsp.compiler.document import DocumentAnalysis, Item
+from tile_lsp.compiler.document import DocumentAnalysis, Item, Stopped
 from tile_lsp.compiler.source import Span
 
 
@@ -128,10 +129,13 @@ def value_occurrences(item: Item, value: SSAValue) -> list[tuple[Span, bool]]:
     return out
 
 
-def symbol_occurrences(doc: DocumentAnalysis, name: str) -> list[tuple[Span, bool]]:
-    """Every (absolute span, is_definition) of a module symbol across the document."""
+def symbol_occurrences(doc: DocumentAnalysis, name: str, cancelled: Callable[[], bool] | None = None) -> list[tuple[Span, bool]]:
+    """Every (absolute span, is_definition) of a module symbol across the document; `cancelled`
+    is asked before each item (True: `Stopped`)."""
     out: list[tuple[Span, bool]] = []
     for item in doc.items:
+        if cancelled is not None and cancelled():
+            raise Stopped()
         smap = item.result.smap
         for info in smap.ops.values():
             if info.symbol_span is not None and _symbol_text(doc, item, info.symbol_span) == name:

@@ -5,6 +5,7 @@ module symbols (entries, globals, `get_global @g` uses), forward references incl
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from tile_lsp.compiler.document import DocumentAnalysis
@@ -23,18 +24,21 @@ def definition(doc: DocumentAnalysis, offset: int) -> list[Span]:
     return [o.span for o in occurrences(doc, offset) if o.is_def]
 
 
-def references(doc: DocumentAnalysis, offset: int, include_declaration: bool = True) -> list[Span]:
-    """Every occurrence of the value or symbol under the cursor."""
-    return [o.span for o in occurrences(doc, offset) if include_declaration or not o.is_def]
+def references(
+    doc: DocumentAnalysis, offset: int, include_declaration: bool = True, cancelled: Callable[[], bool] | None = None
+) -> list[Span]:
+    """Every occurrence of the value or symbol under the cursor. `cancelled` is asked before
+    each item a symbol's search looks at: True stops with `Stopped`."""
+    return [o.span for o in occurrences(doc, offset, cancelled) if include_declaration or not o.is_def]
 
 
-def occurrences(doc: DocumentAnalysis, offset: int) -> list[Occurrence]:
+def occurrences(doc: DocumentAnalysis, offset: int, cancelled: Callable[[], bool] | None = None) -> list[Occurrence]:
     """Definition and uses of the value/symbol at `offset` (empty if none)."""
     target = target_at(doc, offset)
     if isinstance(target, ValueRef):
         return [Occurrence(s, d) for s, d in value_occurrences(target.item, target.value)]
     if isinstance(target, SymbolRef):
-        return [Occurrence(s, d) for s, d in symbol_occurrences(doc, target.name)]
+        return [Occurrence(s, d) for s, d in symbol_occurrences(doc, target.name, cancelled)]
     return []
 
 
