@@ -525,10 +525,29 @@ class _MultimemOp(_ViewMemoryOp):
         if attr != "multicast":
             yield OpError(f"expected a multicast pointer, but got {attr or 'none'}")
             return
-        elem = ct.element_type(M.types_of(self, self.TILE_FIELD)[0])
+        tile = M.types_of(self, self.TILE_FIELD)[0]
+        elem = ct.element_type(tile)
         if isinstance(elem, builtin.IntegerType) and elem.width.data not in (32, 64):
             yield OpError(f"multimem requires 32- or 64-bit integer/index element types; got {elem.width.data} bits")
             return
+        if not isinstance(elem, (builtin.IntegerType, builtin.IndexType)):
+            # (tileirdisasm 13.5's next rules, in its order: PTX multimem has no 8- or 16-bit
+            # access, so f16/bf16 go by pairs of elements adjacent in memory.)
+            bits = _MULTIMEM_FLOAT_BITS.get(type(elem))
+            if bits is None:
+                yield OpError("multimem supports only f16, bf16, f32, and f64 floating-point element types")
+                return
+            n = 1
+            for d in ct.shape_of(tile):
+                n *= d
+            if n * bits % 32:
+                yield OpError("multimem op requires tile total size to be a multiple of 4 bytes for float element "
+                              f"types; got {n} element(s) of {bits} bits (total {n * bits} bits)")
+                return
+            unit = sum(1 for s in getattr(tv, "strides", ()) if s == 1)
+            if bits == 16 and unit != 1:
+                yield OpError(f"f16/bf16 multimem views must have exactly one element stride statically known to equal 1; got {unit}")
+                return
         if not self.REDUCES:
             return
         kind = multimem_reduction(self)
@@ -540,6 +559,10 @@ class _MultimemOp(_ViewMemoryOp):
 
     def check_float_min_max(self, elem: Attribute) -> VerifyResult:
         return iter(())
+
+
+_MULTIMEM_FLOAT_BITS: dict[type, int] = {
+    builtin.Float16Type: 16, builtin.BFloat16Type: 16, builtin.Float32Type: 32, builtin.Float64Type: 64}
 
 
 def multimem_reduction(op: Operation) -> str:
