@@ -382,6 +382,192 @@ def test_multicast_needs_sm_100_at_the_view(tmp_path) -> None:
     assert ":6:5: error: Incompatibility with architecture 'sm_90a': multicast pointers require sm_100 or sm_103 or sm_107" in err
 
 
+# -- multimem on f16/bf16: pairs of elements (PTX has no 16-bit multimem access) --------------
+
+_NVIDIA_MULTIMEM_FLOATS = [  # (elem, tile, strides, body, tileirdisasm 13.5's message)
+    ("f8E4M3FN", "64", "1", _LOAD.format(sem="relaxed sys", attrs=""),
+     "'cuda_tile.multimem_load_reduce_view_tko' op multimem supports only f16, bf16, f32, and f64 floating-point element types"),
+    ("tf32", "64", "1", _ST.format(sem="weak", attrs=""),
+     "'cuda_tile.multimem_store_view_tko' op multimem supports only f16, bf16, f32, and f64 floating-point element types"),
+    ("f16", "1", "1", _RED.format(sem="relaxed sys", attrs=_reduction("max")),
+     "'cuda_tile.multimem_reduce_view_tko' op multimem op requires tile total size to be a multiple of 4 bytes for float element types; got 1 element(s) of 16 bits (total 16 bits)"),
+    ("f16", "64", "2", _LOAD.format(sem="relaxed sys", attrs=""),
+     "'cuda_tile.multimem_load_reduce_view_tko' op f16/bf16 multimem views must have exactly one element stride statically known to equal 1; got 0"),
+    ("f32", "1", "2", _LOAD.format(sem="relaxed sys", attrs=""), None),  # 32 bits, any stride
+]
+
+
+def _mm_kernel(elem: str, body: str, tile: str = "64", strides: str = "1", shape: str = "1024") -> str:
+    """A kernel over a multicast view of `elem` (`shape` "?" for a dynamic extent %n)."""
+    pt = f"ptr<{elem}, <multicast>>"
+    tv = f"tensor_view<{shape}x{elem}, strides=[{strides}], #cuda_tile.ptr_attr<multicast>>"
+    pv = f"partition_view<tile=({tile}), {tv}>"
+    dyn = shape == "?"
+    one = "1.0" if not elem.startswith("i") else "1"
+    return (
+        f"cuda_tile.module @m {{\n  entry @k(%p: tile<{pt}>{', %n: tile<i64>' if dyn else ''}) {{\n"
+        f"    %tv = make_tensor_view %p, shape = [{'%n' if dyn else shape.replace('x', ', ')}], strides = [{strides}] : tile<{pt}>"
+        f"{', tile<i64>' if dyn else ''} -> {tv}\n"
+        f"    %pv = make_partition_view %tv : {pv}\n    %c0 = constant <i32: 0> : tile<i32>\n"
+        f"    %v = constant <{elem}: {one}> : tile<{'x'.join(tile.split('x'))}x{elem}>\n"
+        f"    {body.replace('PV', pv).replace('ELEM', elem).replace('tile<64x', f'tile<{tile}x')}\n    return\n  }}\n}}\n"
+    )
+
+
+@pytest.mark.parametrize(("elem", "tile", "strides", "body", "message"), _NVIDIA_MULTIMEM_FLOATS,
+                         ids=[f"{e}-{t}-{s}" for e, t, s, *_ in _NVIDIA_MULTIMEM_FLOATS])
+def test_nvidia_wording_multimem_floats(elem: str, tile: str, strides: str, body: str, message: str | None) -> None:
+    [parsed] = parse_text(_mm_kernel(elem, body, tile, strides), "mm.mlir")
+    errors = [d.message for d in parsed.diagnostics if d.is_error]
+    if message is None:
+        assert parsed.ok, errors
+    else:
+        assert errors and message in errors[0], errors
+
+
+def _mm_f16_ops(elem: str, tile: str, shape: str) -> str:
+    """Every multimem form f16/bf16 take: load-reduce max and add (acc::f32), reduce add, stores."""
+    pv = f"partition_view<tile=({tile}), tensor_view<{shape}x{elem}, strides=[1], #cuda_tile.ptr_attr<multicast>>>"
+    t = f"tile<{tile}x{elem}>"
+    body = "\n    ".join([
+        f"%a, %ta = multimem_load_reduce_view_tko relaxed sys %pv[%c0] {_reduction('max')} : {pv}, tile<i32> -> {t}, token",
+        f"%b, %tb = multimem_load_reduce_view_tko acquire device %pv[%c0] token = %ta : {pv}, tile<i32>, token -> {t}, token",
+        f"%tc = multimem_reduce_view_tko release sys %pv, %a[%c0] token = %tb : {pv}, {t}, tile<i32>, token -> token",
+        f"%td = multimem_store_view_tko relaxed tl_blk %pv, %b[%c0] token = %tc : {pv}, {t}, tile<i32>, token -> token",
+        f"%te = multimem_store_view_tko weak %pv, %v[%c0] token = %td : {pv}, {t}, tile<i32>, token -> token",
+    ])
+    return _mm_kernel(elem, body, tile, "1", shape)
+
+
+@pytest.mark.skipif(find_tool("ptxas") is None, reason="needs ptxas")
+@pytest.mark.parametrize("elem", ["f16", "bf16"])
+@pytest.mark.parametrize(("tile", "shape"), [("64", "?"), ("1024", "4096")])
+def test_multimem_f16_bf16_lower_by_pairs(elem: str, tile: str, shape: str, tmp_path) -> None:
+    """ptxas (CUDA 13.0) takes no .f16/.bf16 multimem access, only pairs: each pair of adjacent
+    elements is one .f16x2/.bf16x2; with vectors of 1 (64 elements on 128 threads) lanes 2k, 2k+1
+    hold a pair and exchange halves by shfl; a dynamic extent may be odd: a store traps there."""
+    src = tmp_path / f"{elem}.mlir"
+    src.write_text(_mm_f16_ops(elem, tile, shape))
+    pairs = int(tile) // 128 // 2 if tile == "1024" else 1  # pairs per thread (vectors of 4 / lanes)
+    for arch in ("sm_100a", "sm_103a"):
+        proc, ptx = _compile(src, arch, tmp_path)
+        assert proc.returncode == 0, proc.stderr
+        assert f"ptxas: k ({arch})" in proc.stderr  # assembled
+        for instr, n in (
+            (f"multimem.ld_reduce.relaxed.sys.global.max.{elem}x2 ", 1),
+            (f"multimem.ld_reduce.acquire.gpu.global.add.acc::f32.{elem}x2 ", 1),  # NVIDIA's HPADD
+            (f"multimem.red.release.sys.global.add.{elem}x2 ", 1),
+            (f"multimem.st.relaxed.cta.global.{elem}x2 ", 1),
+            (f"multimem.st.weak.global.{elem}x2 ", 1),
+        ):
+            assert ptx.count(instr) == n * pairs, (instr, ptx.count(instr))
+        assert f".{elem} " not in ptx.replace(f".{elem}x2 ", "")  # no 16-bit form (ptxas refuses them)
+        assert ("shfl.sync.bfly.b32" in ptx) == (tile == "64")
+        assert ptx.count("trap;") == (2 if shape == "?" else 0)  # the two stores, where the extent may be odd
+    # The same instructions are sm_90's (PTX ISA: multimem is sm_90+; tile-lsp, like tileiras,
+    # refuses multicast views below sm_100): ptxas takes the PTX retargeted to sm_90a.
+    retarget = tmp_path / "sm_90a.ptx"
+    retarget.write_text(ptx.replace(".target sm_103a", ".target sm_90a"))
+    res = run_tool(find_tool("ptxas"), "-arch=sm_90a", str(retarget), "-o", str(tmp_path / "sm_90a.cubin"))
+    assert res.returncode == 0, res.stderr
+
+
+@pytest.mark.parametrize(("tile", "strides", "shape", "body", "message"), [
+    ("64x1", "64, 1", "64x64", _ST, "the tile's innermost dimension (1) is odd"),
+    ("1x64", "1, 64", "64x64", _LOAD, "the stride of view dimension 1 (the tile's innermost) is not 1"),
+    ("4x64", "63, 1", "64x64", _RED, "the stride of view dimension 0 is odd (63)"),
+    ("64", "1", "1023", _ST, "the view's innermost extent (1023) is odd: its last element cannot be stored"),
+])
+def test_multimem_f16_unpairable_is_reported_at_the_op(tile: str, strides: str, shape: str, body: str, message: str) -> None:
+    from tests.frontend_half.stages import to_gpu
+    from tile_lsp.compiler.target import Target
+
+    rank = len(tile.split("x"))
+    text = _mm_kernel("f16", body.format(sem="relaxed sys", attrs=""), tile, strides, shape)
+    if rank == 2:
+        text = text.replace("%pv[%c0]", "%pv[%c0, %c0]").replace("%v[%c0]", "%v[%c0, %c0]")
+    run = to_gpu(text, Target(100, "a"))
+    assert not run.ok
+    assert any(message in e for e in run.errors), run.errors
+
+
+def test_multimem_f16_odd_extents_load_and_reduce_lower() -> None:
+    """A load-reduce reads a pair's whole word, a reduce adds -0.0 past the end: both lower."""
+    from tests.frontend_half.stages import to_gpu
+    from tile_lsp.compiler.target import Target
+
+    for body in (_LOAD, _RED):
+        run = to_gpu(_mm_kernel("bf16", body.format(sem="relaxed sys", attrs=""), "64", "1", "1023"), Target(100, "a"))
+        assert run.ok, run.errors
+
+
+def _mm_sim(elem: str, tile: int, n: int, store: bool, seed: int = 3) -> tuple[list[np.ndarray], list[np.ndarray], list[str]]:
+    """Load-reduce from A, reduce into B (and store into C) over a dynamic extent n: the SIMT
+    simulator of our gpu stage (one GPU: one copy) against the interpreter."""
+    import ml_dtypes
+
+    from tests.frontend_half.simt import Memory, Simulator, dtype_of
+    from tests.frontend_half.stages import ops, to_gpu
+    from tile_lsp.compiler.interp.launch import bind, entry_params, load_module
+    from tile_lsp.compiler.target import Target
+
+    pt = f"tile<ptr<{elem}, <multicast>>>"
+    tv = f"tensor_view<?x{elem}, strides=[1], #cuda_tile.ptr_attr<multicast>>"
+    pv = f"partition_view<tile=({tile}), {tv}>"
+    t = f"tile<{tile}x{elem}>"
+    views = "".join(f"    %{x}t = make_tensor_view %{x}, shape = [%n], strides = [1] : {pt}, tile<i64> -> {tv}\n"
+                    f"    %{x}v = make_partition_view %{x}t : {pv}\n" for x in "abc")
+    last = (f"    %t3 = multimem_store_view_tko weak %cv, %m[%i] token = %t2 : {pv}, {t}, tile<i32>, token -> token\n"
+            if store else "")
+    text = (
+        f"cuda_tile.module @m {{\n  entry @k(%a: {pt}, %b: {pt}, %c: {pt}, %n: tile<i64>) {{\n{views}"
+        "    %i, %y, %z = get_tile_block_id : tile<i32>\n"
+        f"    %m, %t1 = multimem_load_reduce_view_tko relaxed sys %av[%i] {_reduction('max')} : {pv}, tile<i32> -> {t}, token\n"
+        f"    %t2 = multimem_reduce_view_tko relaxed sys %bv, %m[%i] token = %t1 : {pv}, {t}, tile<i32>, token -> token\n"
+        f"{last}    return\n  }}\n}}\n"
+    )
+    dt = np.dtype(ml_dtypes.bfloat16) if elem == "bf16" else np.dtype(np.float16)
+    rng = np.random.default_rng(seed)
+    arrays = [rng.uniform(-4, 4, n + 1).astype(dt) for _ in range(3)]  # + 1: the word past an odd end
+    arrays[1][n] = -0.0 if n % 2 else arrays[1][n]  # a -0.0 past the end stays -0.0 (x + -0.0)
+    grid = (-(-n // tile), 1, 1)
+
+    interp = load_module(text, "mm.mlir")
+    launch = bind(entry_params(interp, "k"), [a.copy() for a in arrays] + [n], interp.memory)
+    interp.run("k", launch.values, grid)
+    want = [interp.memory.array(launch.arrays[i]) for i in range(3)]
+
+    run = to_gpu(text, Target(100, "a"))
+    assert run.ok, run.errors
+    [fn] = ops(run.module, "gpu.func")
+    mem = Memory()
+    sim = Simulator(run.module, int(fn.properties["known_block_size"].get_values()[0]), mem)  # type: ignore[attr-defined]
+    addrs = [mem.put(a) for a in arrays]
+    sim.launch(fn, [*addrs, np.asarray(n).astype(dtype_of(fn.regions[0].blocks[0].args[3].type))], grid)
+    got = [mem.get(addr, n + 1, dt) for addr in addrs]
+    return want, got, sim.assert_failures
+
+
+@pytest.mark.parametrize("elem", ["f16", "bf16"])
+@pytest.mark.parametrize(("tile", "n"), [(64, 200), (64, 201), (1024, 2047)])
+def test_multimem_f16_pairs_match_the_interpreter(elem: str, tile: int, n: int) -> None:
+    want, got, traps = _mm_sim(elem, tile, n, store=False)
+    assert not traps, traps
+    for w, g in zip(want, got, strict=True):
+        np.testing.assert_array_equal(g.view(np.uint16), w.view(np.uint16))
+    assert (got[1][:n] != want[0][:n]).any()  # the reduce changed B (the test can tell)
+
+
+@pytest.mark.parametrize("elem", ["f16", "bf16"])
+def test_multimem_f16_store_traps_only_at_a_split_pair(elem: str) -> None:
+    want, got, traps = _mm_sim(elem, 64, 200, store=True)
+    assert not traps, traps
+    for w, g in zip(want, got, strict=True):
+        np.testing.assert_array_equal(g.view(np.uint16), w.view(np.uint16))
+    *_, traps = _mm_sim(elem, 64, 201, store=True)
+    assert traps  # element 200's pair holds element 201 (past the end): not stored, trapped
+
+
 
 _PRODUCER = """cuda_tile.module @kernels attributes {producer = "cuTile 1.7 -O3"} {
   entry @k(%a: tile<f32>) {

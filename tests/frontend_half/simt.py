@@ -787,7 +787,37 @@ def _inline_asm(s: Simulator, op: Operation, x: list[Any], mask: np.ndarray) -> 
         return pair.astype(np.float16).view(np.int32).reshape(s.t)  # byte 0 -> low half
     if (m := _DIRECTED_CVT.match(asm)) is not None:
         return _directed_cvt(m.group(1), m.group(2), np.asarray(x[0]))
+    if asm == "trap;":
+        if mask.any():
+            s.assert_failures.append(f"trap (threads {np.flatnonzero(mask)[:4].tolist()})")
+        return None
+    if (m := _MULTIMEM_PAIR.match(asm)) is not None:
+        return _multimem_pair(s, m.group(1), m.group(2), m.group(3), x, mask)
     raise NotImplementedError(f"llvm.inline_asm {asm!r}")
+
+
+# gpu_multimem.py's f16/bf16 pair forms. One GPU: the multicast range has one copy, so a
+# load-reduce reads it, a reduce adds into it (atomically, thread by thread), a store writes it.
+_MULTIMEM_PAIR = re.compile(r"multimem\.(ld_reduce|red|st)\.\S*?(?:\.global)(?:\.(add|min|max))?(?:\.acc::f32)?\.(f16|bf16)x2 ")
+
+
+def _multimem_pair(s: Simulator, what: str, op: str | None, elem: str, x: list[Any], mask: np.ndarray) -> Any:
+    words = np.dtype(np.int32)
+    if what == "ld_reduce":
+        return np.where(mask, s.mem.load(np.asarray(x[0]), words, 1, mask).reshape(s.t), 0).astype(np.int32)
+    if what == "st":
+        s.mem.store(np.asarray(x[0]), np.asarray(x[1]).astype(np.int32), words, mask)
+        return None
+    assert op == "add", op
+    half = BF16 if elem == "bf16" else np.dtype(np.float16)
+    addrs, values = np.asarray(x[0]), np.ascontiguousarray(np.asarray(x[1]).astype(np.int32))
+    for t in np.flatnonzero(mask):
+        one = np.zeros(s.t, bool)
+        one[t] = True
+        old = s.mem.load(addrs, words, 1, one)[t].view(half).astype(np.float64)
+        new = (old + values[t : t + 1].view(half).astype(np.float64)).astype(half)
+        s.mem.store(addrs, np.broadcast_to(new.view(np.int32), (s.t,)), words, one)
+    return None
 
 
 _DIRECTED_CVT = re.compile(r"cvt\.(rz|rm|rp)\.(f16|bf16|f32)\.(?:f32|f64) \$0, \$1;$")

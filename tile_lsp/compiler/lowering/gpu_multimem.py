@@ -2,6 +2,20 @@
 PTX `multimem.ld_reduce` / `multimem.red` / `multimem.st` on the multicast address (inline PTX,
 one instruction per element, bounds-guarded like view loads and stores).
 
+f16 and bf16 go by pairs: ptxas (CUDA 13.0, sm_90 to sm_103a) takes no 16-bit multimem access,
+only `.f16x2`/`.bf16x2` (one b32) or `.v2/.v4/.v8.f16` (b16 each), so two adjacent elements of
+a row of the tile are one b32 access at the even one's address. That address must be 4-byte
+aligned: the view's base and its dynamic strides are taken to be (as NVIDIA's code takes them), a
+static odd stride is reported (tileiras emits misaligned pairs there). Where a thread holds
+contiguous vectors (layout vector >= 2) its slots r, r+1 are the pair; with vectors of 1, lanes
+2k and 2k+1 of a warp hold it in the same slot and the even lane makes the access, its partner's
+value and bounds test coming by `shfl.xor 1` (and its half of a load going back the same way).
+A load-reduce add accumulates in f32 (`.acc::f32`, NVIDIA's `LDGMC.E.HPADD.F16x2`). A pair
+whose second element is past the view's end (an odd innermost extent): a load-reduce reads the
+whole word and keeps its first half, a reduce adds -0.0 to the element past the end (x + -0.0
+is x), a store cannot write one half: a static odd extent is reported, a dynamic one traps at
+run time where that pair is stored (NVIDIA writes the element past the end).
+
 A multicast address is one virtual range mapped on several GPUs: a load-reduce reads every
 GPU's copy and combines them, a reduce combines into every copy, a store writes every copy.
 NVIDIA's tileiras accepts multicast pointers for sm_100, sm_103 and sm_107 only; stage 2 reports
@@ -10,25 +24,32 @@ other targets at the op that makes the multicast view (`multicast_target_error`)
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import (
     BFloat16Type,
     Float16Type,
     Float32Type,
     Float64Type,
+    IntegerAttr,
     IntegerType,
     StringAttr,
     TensorType,
+    i1,
+    i16,
+    i32,
 )
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from tile_lsp.compiler.dialects.cuda_tile import types as ct
 from tile_lsp.compiler.lowering.layout import Layout
+from tile_lsp.compiler.mlir.dialects import gpu
 from tile_lsp.compiler.mlir.dialects.llvm_ext import InlineAsmOp
 
 if TYPE_CHECKING:
-    from tile_lsp.compiler.lowering.tileaa_to_gpu import _KernelConverter
+    from tile_lsp.compiler.lowering.tileaa_to_gpu import TileView, _KernelConverter
 
 MULTICAST_TARGETS = (100, 103, 107)
 _SCOPES = {"tl_blk": "cta", "device": "gpu", "sys": "sys"}
@@ -65,13 +86,6 @@ def _ptx_type(elem: Attribute, kind: str) -> tuple[str, str]:
         return "f32", "f"
     if isinstance(elem, Float64Type):
         return "f64", "d"
-    if isinstance(elem, (Float16Type, BFloat16Type)):
-        # PTX takes 16-bit floats only as pairs (.f16x2/.bf16x2, 32 bits): one instruction per
-        # element would touch its neighbour too.
-        raise ValueError(
-            f"multimem on {'f16' if isinstance(elem, Float16Type) else 'bf16'} needs element pairs "
-            "(PTX .f16x2/.bf16x2), which tile-lsp does not emit yet"
-        )
     raise ValueError(f"element type {elem}")
 
 
@@ -123,6 +137,9 @@ def lower_multimem(cv: _KernelConverter, op: Operation) -> None:
         t = value_v.type
     elem = t.element_type if isinstance(t, TensorType) else t
     word, kind = _op_word(op)
+    if isinstance(elem, (Float16Type, BFloat16Type)):
+        _lower_pairs(cv, op, view, index, token, t, None if load else value_v, word)
+        return
     try:
         ptx_t, reg = _ptx_type(elem, kind if name != "multimem_store_view" else "st")
     except ValueError as exc:
@@ -151,6 +168,178 @@ def lower_multimem(cv: _KernelConverter, op: Operation) -> None:
             asm = f"multimem.red{sem}.global.{word}.{ptx_t} [$0], $1;"
         cv.when(guard, lambda p=ptr, v=values[r], a=asm: cv.emit(  # type: ignore[misc]
             InlineAsmOp(a, f"l,{reg}", [p, v], [], has_side_effects=True)))
+    if load:
+        cv.values[op.results[0]] = cv.tile(t, slots)
+        if len(op.results) > 1:
+            cv.values[op.results[1]] = Token(False)
+    elif op.results:
+        cv.values[op.results[0]] = Token(True)
+
+
+# -- f16 / bf16: pairs ----------------------------------------------------------------------------
+
+_NEG_ZERO_BITS = 0x8000  # -0.0 in f16 and in bf16: x + -0.0 == x for every x
+
+
+def _static_int(value: SSAValue) -> int | None:
+    """The value of an i64 extent or stride when it is a constant, else None."""
+    owner = value.owner
+    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
+        return int(owner.value.value.data)
+    return None
+
+
+def _pair_checks(op: Operation, view: TileView, layout: Layout | None, ename: str, what: str) -> bool:
+    """Raise Unsupported where the tile's elements cannot go by aligned pairs; whether the view's
+    innermost dimension may end inside a pair (its extent is not known even)."""
+    from tile_lsp.compiler.lowering.tileaa_to_gpu import Unsupported, _inbounds
+
+    pairs = f"PTX multimem takes {ename} only as pairs (.{ename}x2)"
+    if layout is None or layout.uniform:
+        raise Unsupported(op, f"{what} of one {ename} element: {pairs}")
+    inner = len(view.tile) - 1
+    if view.tile[inner] % 2:
+        raise Unsupported(op, f"{what} of {ename}: {pairs}, and the tile's innermost dimension "
+                              f"({view.tile[inner]}) is odd")
+    dim = view.dim_map[inner]
+    if _static_int(view.view.strides[dim]) != 1:
+        raise Unsupported(op, f"{what} of {ename}: {pairs} of elements adjacent in memory, and the "
+                              f"stride of view dimension {dim} (the tile's innermost) is not 1")
+    for d, stride in enumerate(view.view.strides):
+        s = _static_int(stride)
+        if d != dim and s is not None and s % 2:
+            raise Unsupported(op, f"{what} of {ename}: {pairs} at 4-byte aligned addresses, and the "
+                                  f"stride of view dimension {d} is odd ({s})")
+    if layout.vector == 1 and layout.threads % 2:
+        raise Unsupported(op, f"{what} of {ename} on {layout.threads} threads (an odd count)")
+    if inner in _inbounds(op):
+        return False  # the tile lies inside the view there: its pairs too
+    extent = _static_int(view.view.shape[dim])
+    return extent is None or extent % 2 == 1
+
+
+def _to_bits(cv: _KernelConverter, value: SSAValue) -> SSAValue:
+    """A 16-bit float as the low half of an i32."""
+    return cv.v(arith.ExtUIOp(cv.v(arith.BitcastOp(value, i16)), i32))
+
+
+def _pack(cv: _KernelConverter, lo: SSAValue, hi: SSAValue) -> SSAValue:
+    """Two i32 holding 16 bits each -> lo | hi << 16 (the b32 of an .f16x2 pair)."""
+    return cv.v(arith.OrIOp(lo, cv.v(arith.ShLIOp(hi, cv.i32c(16)))))
+
+
+def _half(cv: _KernelConverter, word: SSAValue, high: bool, elem: Attribute) -> SSAValue:
+    """One element of a b32 pair."""
+    if high:
+        word = cv.v(arith.ShRUIOp(word, cv.i32c(16)))
+    return cv.v(arith.BitcastOp(cv.v(arith.TruncIOp(word, i16)), elem))
+
+
+def _partner(cv: _KernelConverter, value: SSAValue) -> SSAValue:
+    """The i32 `value` of the lane whose id differs in bit 0 (`shfl.sync.bfly 1`, the whole warp)."""
+    return cv.v(gpu.ShuffleOp("xor", value, cv.i32c(1), cv.i32c(32)))
+
+
+def _select(cv: _KernelConverter, cond: SSAValue | None, a: SSAValue, b: SSAValue) -> SSAValue:
+    return a if cond is None else cv.v(arith.SelectOp(cond, a, b))
+
+
+def _if_word(cv: _KernelConverter, cond: SSAValue | None, build: Callable[[], SSAValue]) -> SSAValue:
+    """`build()` (an i32) under `cond`, 0 where it is false."""
+    if cond is None:
+        return build()
+    outer = cv.block
+    then_block, else_block = Block(), Block()
+    cv.block = then_block
+    cv.emit(scf.YieldOp(build()))
+    cv.block = else_block
+    cv.emit(scf.YieldOp(cv.i32c(0)))
+    cv.block = outer
+    return cv.v(scf.IfOp(cond, [i32], Region(then_block), Region(else_block)))
+
+
+def _lower_pairs(cv: _KernelConverter, op: Operation, view: TileView, index: list[SSAValue],
+                 token: SSAValue | None, t: Attribute, value_v: SSAValue | None, word: str) -> None:
+    """A multimem op on f16/bf16: each aligned pair of adjacent elements is one b32 access."""
+    from tile_lsp.compiler.lowering.tileaa_to_gpu import Token, Unsupported, _and, _order, _padding_value, _view_access
+
+    name = op.name.removeprefix("nv_tileaa.")
+    elem = t.element_type if isinstance(t, TensorType) else t
+    ename = "f16" if isinstance(elem, Float16Type) else "bf16"
+    layout = cv.layout_of(t)
+    ragged = _pair_checks(op, view, layout, ename, name.replace("_view", "_view_tko"))
+    assert layout is not None
+    sem = _semantics(op)
+    load, store = name == "multimem_load_reduce_view", name == "multimem_store_view"
+    extent = _static_int(view.view.shape[view.dim_map[-1]])
+    if store and ragged and extent is not None:
+        raise Unsupported(op, f"multimem_store_view_tko of {ename}: PTX multimem takes {ename} only as pairs "
+                              f"(.{ename}x2), and the view's innermost extent ({extent}) is odd: its last "
+                              "element cannot be stored without the one past it")
+    if load:
+        acc = ".acc::f32" if word == "add" else ""  # what NVIDIA's tileiras emits (HPADD)
+        asm = f"multimem.ld_reduce{sem}.global.{word}{acc}.{ename}x2 $0, [$1];"
+    elif store:
+        asm = f"multimem.st{sem}.global.{ename}x2 [$0], $1;"
+    else:
+        asm = f"multimem.red{sem}.global.{word}.{ename}x2 [$0], $1;"
+    _order(cv, op, token)
+    values: list[SSAValue] = []
+    if value_v is not None:
+        values = cv.slots(op, value_v, layout)
+    padding = _padding_value(cv, op, view.padding, elem) if load else None
+    lanes = layout.vector == 1  # a pair is two lanes' (same slot), not two slots of one lane
+    even: SSAValue | None = None
+    if lanes:
+        even = cv.v(arith.CmpiOp(cv.v(arith.AndIOp(cv.thread_times(1), cv.i32c(1))), cv.i32c(0), "eq"))
+
+    def access(ptr: SSAValue, active: SSAValue | None, packed: SSAValue | None,
+               second_in: SSAValue | None) -> SSAValue | None:
+        """The pair's instruction under `active`; `second_in`: whether its second element is in
+        bounds (None: it is wherever the first is)."""
+        if load:
+            return _if_word(cv, active, lambda: cv.v(InlineAsmOp(asm, "=r,l", [ptr], [i32], has_side_effects=True)))
+        assert packed is not None
+        if second_in is not None and store:
+            outside = cv.v(arith.XOrIOp(second_in, cv.const(1, i1)))
+            cv.when(_and(cv, active, outside), lambda: cv.emit(InlineAsmOp("trap;", "", [], [], has_side_effects=True)))
+        cv.when(active, lambda: cv.emit(InlineAsmOp(asm, "l,r", [ptr, packed], [], has_side_effects=True)))
+        return None
+
+    slots: list[SSAValue] = []
+    if not lanes:
+        for r in range(0, layout.slots, 2):
+            ptr, guard = _view_access(cv, op, view, index, layout, r)
+            second_in = _view_access(cv, op, view, index, layout, r + 1)[1] if ragged else None
+            packed = None
+            if values:
+                hi = _to_bits(cv, values[r + 1])
+                if second_in is not None and not store:
+                    hi = _select(cv, second_in, hi, cv.i32c(_NEG_ZERO_BITS))
+                packed = _pack(cv, _to_bits(cv, values[r]), hi)
+            got = access(ptr, guard, packed, second_in)
+            if got is not None:
+                assert padding is not None
+                slots.append(_select(cv, guard, _half(cv, got, False, elem), padding))
+                slots.append(_select(cv, second_in if second_in is not None else guard, _half(cv, got, True, elem), padding))
+    else:
+        for r in range(layout.slots):
+            ptr, guard = _view_access(cv, op, view, index, layout, r)
+            active = _and(cv, even, guard)
+            second_in = None
+            if ragged and guard is not None:
+                second_in = cv.v(arith.CmpiOp(_partner(cv, cv.v(arith.ExtUIOp(guard, i32))), cv.i32c(0), "ne"))
+            packed = None
+            if values:
+                hi = _partner(cv, _to_bits(cv, values[r]))
+                if second_in is not None and not store:
+                    hi = _select(cv, second_in, hi, cv.i32c(_NEG_ZERO_BITS))
+                packed = _pack(cv, _to_bits(cv, values[r]), hi)
+            got = access(ptr, active, packed, second_in)
+            if got is not None:
+                assert padding is not None and even is not None
+                mine = _select(cv, even, _half(cv, got, False, elem), _half(cv, _partner(cv, got), True, elem))
+                slots.append(_select(cv, guard, mine, padding))
     if load:
         cv.values[op.results[0]] = cv.tile(t, slots)
         if len(op.results) > 1:
