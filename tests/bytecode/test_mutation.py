@@ -182,7 +182,8 @@ def test_crafted_bodies() -> None:
         (bytes([0x7F]), "unknown opcode 127"),
         (bytes([121, 1, 0, 0]), "value index 0 out of range"),  # fpowi of values never defined
         (bytes([123]), "needs bytecode 13.5, the file is 13.4"),  # multimem_load_reduce_view_tko
-        (bytes([0x82, 0x80, 0x01]), "preview$call, the SIMT preview) is not supported"),  # opcode 16386
+        # preview$call (16386) in a 13.4 file without the header's preview flag: NVIDIA's words
+        (bytes([0x82, 0x80, 0x01]), "public-preview opcode 16386 but the header does not advertise preview content"),
         (bytes([0x85, 0x80, 0x01]), "opcode 16389 is in the SIMT preview's range"),
         (bytes([92, 0, 1, 5]), "value index 5 out of range"),
         (bytes([92, 0, 0xFF, 0xFF, 0xFF, 0x0F]), "operands cannot fit"),

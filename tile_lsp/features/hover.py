@@ -46,6 +46,10 @@ ATTR_DOCS = {
     "(a tile that does not is undefined behaviour).",
     "reduction": "how the copies on every GPU are combined (add when absent).",
     "saturating": "out-of-range values clamp to the integer type's limits instead of being undefined.",
+    "callee": "the extern function called; it is defined in an NVIDIA tile library, not in this module.",
+    "const_args": "compile-time arguments (integers, types, strings) the tile library specialises the callee on.",
+    "arg_attrs": "one dictionary of attributes per operand, passed on to the callee.",
+    "res_attrs": "one dictionary of attributes per result, passed on to the callee.",
 }
 
 

@@ -548,4 +548,20 @@ OPS: tuple[tuple, ...] = (
         (("single",), ("single",), ("sized",), ("optional",)),
         0,
     ),
+    # The 13.5 SIMT preview (the header's preview flag must be set; cuTile's PreviewCallOp).
+    (
+        0x4002,
+        "cuda_tile.preview$call",
+        130500,
+        ("var",),
+        (0, (("arg_attrs", "present"), ("res_attrs", "present"))),
+        (
+            ("callee", "str", None),
+            ("const_args", "array", None),
+            ("arg_attrs", "array", "opt"),
+            ("res_attrs", "array", "opt"),
+        ),
+        (("count", 0), ("unsized",)),
+        0,
+    ),
 )

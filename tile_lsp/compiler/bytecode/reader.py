@@ -27,12 +27,14 @@ from xdsl.dialects import builtin
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from tile_lsp.compiler.bytecode import format as F
+from tile_lsp.compiler.bytecode import preview as PV
 from tile_lsp.compiler.bytecode.format import ByteReader, DecodeError
 from tile_lsp.compiler.bytecode.opspec import OPS
 from tile_lsp.compiler.diagnostics import Diagnostic, DiagnosticSink
 from tile_lsp.compiler.source import SourceText, Span
 
 _SPEC = {row[0]: row for row in OPS}
+_SYMBOL_STRS = frozenset({"cuda_tile.get_global", "cuda_tile.preview$call"})  # "str" attributes that are @symbols
 _MAX_DEPTH = 100  # region nesting
 _MAX_TYPE_DEPTH = 100  # types within types, debug scopes within scopes (call-site chains)
 
@@ -144,6 +146,7 @@ class _FileReader:
         self.locations = locations
         self.version = 0
         self.producer: str | None = None
+        self.preview = False  # the header's public-preview bit (the 13.5 SIMT preview)
         self.sections: dict[int, tuple[int, int]] = {}
         self.strings: list[tuple[int, int]] = []
         self.type_offsets: list[tuple[int, int]] = []
@@ -205,6 +208,9 @@ class _FileReader:
                 f"unsupported Tile IR bytecode version {major}.{minor}.{tag}; "
                 f"expected {F.version_str(F.MIN_VERSION)} to {F.version_str(F.MAX_VERSION)}",
             )
+        self.preview = bool(tag & PV.PREVIEW_HEADER_BIT)
+        if self.preview and self.version < F.V13_5:
+            raise DecodeError(len(F.MAGIC) + 2, PV.OLD_PREVIEW.format(f"{major}.{minor}.{tag}"))
         r.what = "the section headers"
         while True:
             at = r.pos
@@ -592,6 +598,8 @@ class _FileReader:
             return self.dictionary(r, depth)
         if tag == F.A_OPT_HINTS:
             return hints.OptimizationHintsAttr(self.dictionary(r, depth))
+        if tag in PV.PREVIEW_ATTR_TAGS:
+            return PV.read_attr(self, r, tag, at)
         raise r.fail(f"unknown attribute tag {tag}", at)
 
     def dictionary(self, r: ByteReader, depth: int = 0) -> builtin.DictionaryAttr:
@@ -731,12 +739,12 @@ class _FileReader:
         opcode = r.varint("an opcode")
         row = _SPEC.get(opcode)
         if row is None:
-            if opcode == 0x4002:  # cuTile's encoder: PreviewCallOp (the 13.5 SIMT preview)
-                raise r.fail("opcode 16386 (preview$call, the SIMT preview) is not supported by tile-lsp yet", at)
             if opcode >= 0x4000:
                 raise r.fail(f"opcode {opcode} is in the SIMT preview's range, which tile-lsp does not support yet", at)
             raise r.fail(f"unknown opcode {opcode}", at)
         _, name, since, res_spec, flags_spec, attr_spec, opnd_spec, nregions = row
+        if opcode >= PV.FIRST_PREVIEW_OPCODE and not self.preview:
+            raise r.fail(PV.NO_PREVIEW_FLAG.format(opcode), at)
         if since > self.version:
             raise r.fail(
                 f"opcode {opcode} ({name.lstrip('?')}) needs bytecode {F.version_str(since)}, the file is {F.version_str(self.version)}",
@@ -899,7 +907,7 @@ class _FileReader:
             return attrs.enum(enum_kind, cases[v])
         if kind == "str":
             s = self.string(r, f"'{aname}'")
-            if opname == "cuda_tile.get_global":
+            if opname in _SYMBOL_STRS:
                 if not s:
                     raise r.fail("empty symbol reference", at)
                 return builtin.SymbolRefAttr(s)
@@ -917,7 +925,10 @@ class _FileReader:
             return _int(b, 1)
         if kind == "array":
             n = r.count(f"elements of '{aname}'")
-            return builtin.ArrayAttr([self.tagged(r, 1) for _ in range(n)])
+            items = [self.tagged(r, 1) for _ in range(n)]
+            if opname == "cuda_tile.preview$call":
+                items = PV.sorted_dicts(items)  # arg_attrs/res_attrs: MLIR keeps a dictionary sorted
+            return builtin.ArrayAttr(items)
         if kind == "predicate":
             p = self.tagged(r)
             if not isinstance(p, (assume.DivByAttr, assume.BoundedAttr, assume.SameElementsAttr)):

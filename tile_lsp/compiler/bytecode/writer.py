@@ -24,6 +24,7 @@ from xdsl.dialects import builtin
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from tile_lsp.compiler.bytecode import format as F
+from tile_lsp.compiler.bytecode import preview as PV
 from tile_lsp.compiler.bytecode.format import pad_to, put_int_list, put_svarint, put_varint
 from tile_lsp.compiler.bytecode.opspec import OPS
 from tile_lsp.compiler.diagnostics import Diagnostic, Severity
@@ -320,6 +321,7 @@ class _Writer:
         self.type_ids: dict[Attribute, int] = {}
         self.dropped: list[tuple[Operation, list[str]]] = []  # discardable attributes left out
         self.from_text = False
+        self.preview = False  # a SIMT preview op or attribute was written: the header says so
         from tile_lsp.compiler.dialects.cuda_tile import attrs, control_assume, debuginfo, hints
         from tile_lsp.compiler.syntax import locations
 
@@ -548,6 +550,8 @@ class _Writer:
         self.strings.write(s, 4)
         self._section(out, F.SEC_STRING, s, 4)
         out.append(F.SEC_END)
+        if self.preview:  # the header's public-preview bit
+            out[len(F.MAGIC) + 2] |= PV.PREVIEW_HEADER_BIT
         return bytes(out)
 
     @staticmethod
@@ -629,6 +633,8 @@ class _Writer:
         if row is None:
             raise _Unencodable(op, "this op has no Tile IR bytecode encoding")
         opcode, _name, _since, res_spec, flags_spec, attr_spec, opnd_spec, nregions = row
+        if opcode >= PV.FIRST_PREVIEW_OPCODE:
+            self.preview = True
         loc: Attribute | None = op.location
         if self.from_text and not isinstance(loc, (self.dimod.DILocAttr, self.locs.CallSiteLoc, self.locs.FileLoc)):
             loc = self.text_loc(op)
@@ -846,7 +852,7 @@ class _Writer:
         elif isinstance(a, builtin.TypeAttribute):
             buf.append(F.A_TYPE)
             put_varint(buf, self.t(a, op))
-        else:
+        elif not PV.write_attr(self, buf, a, op):
             raise _Unencodable(op, f"attribute {a} has no Tile IR bytecode encoding")
 
     def _dense_raw(self, a: Attribute, t: Attribute, op) -> bytes:

@@ -87,3 +87,11 @@ def assert_op(it: Interpreter, op: Operation, ins: list[Any]) -> list[Any]:
         at = f" at element {first}" if first else ""
         raise InterpError(f"assertion failed in tile block {it.state.block_id}{at}: {text}", it.where(op))
     return []
+
+
+@handles("preview$call")
+def preview_call(it: Interpreter, op: Operation, ins: list[Any]) -> list[Any]:
+    from tile_lsp.compiler.dialects.cuda_tile.preview import unsupported_message
+    from tile_lsp.compiler.interp.machine import Unsupported
+
+    raise Unsupported(unsupported_message(op, "run"), it.where(op))

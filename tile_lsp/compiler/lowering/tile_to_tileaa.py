@@ -34,6 +34,7 @@ from tile_lsp.compiler.dialects.builtin_module import BuiltinModuleOp
 from tile_lsp.compiler.dialects.cuda_tile import types as ct
 from tile_lsp.compiler.dialects.cuda_tile.attrs import DenseAttr
 from tile_lsp.compiler.dialects.cuda_tile.debuginfo import DILocAttr
+from tile_lsp.compiler.dialects.cuda_tile.preview import unsupported_message
 from tile_lsp.compiler.lowering.common import LoweringContext, check_legal
 from tile_lsp.compiler.lowering.gpu_multimem import multicast_target_error
 from tile_lsp.compiler.lowering.tile_types import convert_attr, convert_type, dense_elements, scalar_attr
@@ -86,6 +87,8 @@ def convert_cuda_tile_to_tileaa(module: ModuleOp, lctx: LoweringContext) -> bool
         return False
     for op in module.walk():
         message = multicast_target_error(op, target.cc, target.chip)
+        if message is None and op.name == "cuda_tile.preview$call":  # its callee is in a tile library
+            message = unsupported_message(op, "compile")
         if message is not None:
             lctx.error(op, message, stage="tileaa")
             return False

@@ -95,7 +95,7 @@ def _parse_attribute(p: Parser) -> Attribute:
             return alias
         mnemonic = tok[1:]
         handler = DIALECT_ATTR_PARSERS.get(mnemonic)
-        if handler is None and "." in mnemonic:
+        if handler is None and ("." in mnemonic or mnemonic == "cuda_tile"):
             # Dialects register their attribute parsers when loaded; aliases come first.
             from tile_lsp.compiler.dialects import registry
 

@@ -18,6 +18,7 @@ from tile_lsp.compiler.dialects.cuda_tile import (
     ops_mma,
     ops_shape,
     ops_structure,
+    preview,
 )
 from tile_lsp.compiler.dialects.cuda_tile.attrs import register_enum_spellings
 
@@ -33,6 +34,7 @@ OPS: list[type[Operation]] = [
     *ops_memory.OPS,
     *ops_atomic.OPS,
     *ops_mma.OPS,
+    *preview.OPS,
 ]
 
 register_enum_spellings()

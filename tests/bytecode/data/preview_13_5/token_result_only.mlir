@@ -1,0 +1,4 @@
+entry @kern(%arg0: tile<f32>, %arg1: tile<i32>) {
+  %0 = preview$call @my_func(%arg0, %arg1) : (!cuda_tile.tile<f32>, !cuda_tile.tile<i32>) -> !cuda_tile.token
+  return
+}
