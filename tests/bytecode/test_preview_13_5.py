@@ -224,3 +224,30 @@ def test_hover_and_completion() -> None:
            "#cuda_tile<preview$expr_const_str<\"mode\">>]`: compile-time arguments" in text
     entry = next(e for e in op_table() if e.name == "cuda_tile.preview$call")
     assert entry.has_results and "tile library" in entry.summary
+
+
+def test_text_forms_and_verifier() -> None:
+    """The other spellings MLIR accepts (dotted attributes, const_args/arg_attrs in the attr-dict,
+    the generic form), and the verifier's words on them as on bytecode."""
+    call = ": (!cuda_tile.tile<f32>) -> !cuda_tile.token"
+    text = (
+        "entry @kern(%a: tile<f32>) {\n"
+        f"  %0 = preview$call @f(%a) {{const_args = [1 : i32]}} {call}\n"
+        f"  %1 = preview$call @f(%a) {{const_args = [#cuda_tile.preview$expr_int<5>, "
+        f"#cuda_tile<preview$expr_const_str<\"a\">>]}} {call}\n"
+        f"  %2 = preview$call @f<[]>(%a) {call}\n"
+        f"  %3 = preview$call @f(%a) {{arg_attrs = [1]}} {call}\n"
+        f"  %4 = \"cuda_tile.preview$call\"(%a) <{{callee = @f}}> {call}\n"
+        "  return\n}\n"
+    )
+    result = parse_text(text, "t.mlir")[0]
+    assert result.module is not None
+    errors = [(result.source.line_col(d.span.start)[0], d.message) for d in result.diagnostics]
+    assert errors == [
+        (1, "'cuda_tile.preview$call' op attribute 'const_args' failed to satisfy constraint: "
+            "array of symbolic expression attribute values"),
+        (4, "'cuda_tile.preview$call' op attribute 'arg_attrs' failed to satisfy constraint: Array of dictionary attributes"),
+    ]
+    printed = Printer().module_text(result.module).splitlines()
+    assert f'%1 = preview$call @f<[5, "a"]>(%a) {call}' in printed[2]
+    assert printed[3].endswith(f"= preview$call @f(%a) {call}") and printed[5].endswith(f"= preview$call @f(%a) {call}")

@@ -219,7 +219,7 @@ class PreviewCallOp(CudaTileOp):
     args = var_operand_def()
     results_ = var_result_def()
     callee = prop_def(builtin.SymbolRefAttr)
-    const_args = prop_def(builtin.ArrayAttr)
+    const_args = prop_def(builtin.ArrayAttr, default_value=builtin.ArrayAttr([]))  # `<[...]>`, elided when empty
     arg_attrs = opt_prop_def(builtin.ArrayAttr)
     res_attrs = opt_prop_def(builtin.ArrayAttr)
     SINCE = "13.5"
@@ -232,8 +232,8 @@ class PreviewCallOp(CudaTileOp):
         state.spans["@" + name] = p.span()
         p.advance()
         state.properties["callee"] = builtin.SymbolRefAttr(name)
-        consts: list[Attribute] = []
         if p.accept_punct("<"):
+            consts: list[Attribute] = []
             p.expect_punct("[")
             if not p.accept_punct("]"):
                 consts.append(_parse_bare_const(p))
@@ -241,7 +241,7 @@ class PreviewCallOp(CudaTileOp):
                     consts.append(_parse_bare_const(p))
                 p.expect_punct("]")
             p.expect_punct(">")
-        state.properties["const_args"] = builtin.ArrayAttr(consts)
+            state.properties["const_args"] = builtin.ArrayAttr(consts)
         state.spans["args"] = p.span()
         p.expect_punct("(")
         refs = p.parse_value_use_list()
