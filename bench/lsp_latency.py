@@ -542,7 +542,7 @@ async def measure_long_line(label: str, cmd: list[str], hovers: int) -> Result:
 
 
 # --------------------------------------------------------------------------- memory
-NO_PIPELINE = "import tile_lsp.server as s; s.compiles = lambda snap: False; s.serve()"
+NO_PIPELINE = ["-m", "tile_lsp", "serve", "--no-pipeline"]
 
 
 def rss_kib(pid: int) -> int:
@@ -693,7 +693,7 @@ def print_verdicts(v: dict[str, Any], mlir_note: str | None) -> None:
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     ours = [sys.executable, "-m", "tile_lsp", "serve"]
     if args.memory:
-        cmd = [sys.executable, "-c", NO_PIPELINE]
+        cmd = [sys.executable, *NO_PIPELINE]
         found = await measure_memory("tile-lsp memory", cmd, args.memory, args.every)
         print(f"{found.label}: RSS (MiB) after N edits inside one gemm entry: {found.checks['rss_mib']}")
         for k, v in found.metrics.items():

@@ -1163,7 +1163,7 @@ class Fuzzer:
         """The last publish of the final version, once settled, against the CLI on the same text
         (written at the document's own path, so messages naming it agree)."""
         from tile_lsp.compiler.source import SourceText
-        from tile_lsp.server import compiles
+        from tile_lsp.host import compiles
         from tile_lsp.session import Snapshot
 
         with open(doc.path, "wb") as f:
@@ -1544,15 +1544,15 @@ async def run_cli(args: list[str]) -> dict[str, Any]:
 
 def expected_features(text: str, path: str) -> dict[str, Any]:
     """What the server answers for these requests if it holds `text`: the same features, here
-    (a fresh item cache), converted as server.py converts them."""
+    (a fresh item cache), converted as facade.py converts them."""
     from lsprotocol import converters
     from lsprotocol import types as lsp
 
     from tile_lsp import protocol as proto
     from tile_lsp.compiler.document import ItemCache, analyze
     from tile_lsp.compiler.source import SourceText, Span
+    from tile_lsp.facade import SYMBOL_KIND as _SYMBOL_KIND
     from tile_lsp.features import formatting, semantic_tokens, symbols
-    from tile_lsp.server import _SYMBOL_KIND
 
     conv = converters.get_converter()
     doc = analyze(text, path, ItemCache())

@@ -153,7 +153,7 @@ def test_the_server_notes_a_file_over_max_file_size_and_does_not_compile_it() ->
     from tile_lsp.server import TileServer
     from tile_lsp.session import Settings
 
-    server = TileServer()
+    server = TileServer().host
     server.session.settings = Settings(maxFileSize=10_000, gpuName="sm_90a")
     big = server.session.update("file:///big.mlir", 1, _big(20_000), "/tmp/big.mlir")
     small = server.session.update("file:///small.mlir", 1, KERNEL, "/tmp/small.mlir")

@@ -217,6 +217,6 @@ async def test_notifications_leave_no_state_behind_in_pygls():
         send({"method": "textDocument/didChange", "params": {"textDocument": {"uri": uri, "version": version}, "contentChanges": [{"range": where, "text": " "}]}})
     send({"method": "textDocument/didClose", "params": {"textDocument": {"uri": uri}}})
     assert len(proto._request_futures) - before <= 1
-    for task in list(server.pending.values()):
+    for task in list(server.host.pending.values()):
         task.cancel()
-    server.analysis_pool.shutdown(wait=True)
+    server.host.analysis_pool.shutdown(wait=True)

@@ -258,7 +258,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from tile_lsp.transport import TokenError
 
     try:
-        serve(args.tcp, token_file)
+        serve(args.tcp, token_file, pipeline=not args.no_pipeline)
     except TokenError as exc:
         print(f"tile-lsp serve: {exc}", file=sys.stderr)
         return 2
@@ -405,6 +405,8 @@ def _new_parser() -> argparse.ArgumentParser:
     srv.add_argument("--token-file", metavar="PATH",
                      help="with --tcp: the token is the text of PATH (a file of yours, mode 0600 or 0400); "
                           "default: a new token, written to a 0600 file whose path is printed on stderr")
+    srv.add_argument("--no-pipeline", action="store_true",
+                     help="front-end features only: no compiles, stage diagnostics, lenses or previews")
     srv.set_defaults(func=cmd_serve)
     return ap
 

@@ -4,7 +4,7 @@ Positions are LSP's: lines end at \n, \r\n or a lone \r (SourceText's `lsp_*` me
 count the code units of the position encoding negotiated at initialize (`set_position_encoding`;
 UTF-16 unless the client offered UTF-8 or UTF-32 first).
 
-The only module besides server.py that knows LSP types.
+With facade.py, host.py and server.py, the only modules that know LSP types.
 """
 
 from __future__ import annotations

@@ -27,7 +27,7 @@ from pygls.exceptions import JsonRpcContentModified, JsonRpcException, JsonRpcRe
 from pytest_lsp import ClientServerConfig, LanguageClient
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-NO_PIPELINE = "import tile_lsp.server as s; s.compiles = lambda snap: False; s.serve()"
+NO_PIPELINE = ["-m", "tile_lsp", "serve", "--no-pipeline"]
 BIG = "file:///tmp/cancel_work_big.mlir"
 TINY = "file:///tmp/cancel_work_tiny.mlir"
 
@@ -41,7 +41,7 @@ def _messy_module(size: int) -> str:
     return "".join(re.sub(r"^entry @(\w+)", rf"entry @\g<1>_{i}", messy, flags=re.M) for i in range(copies))
 
 
-@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-c", NO_PIPELINE]))
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, *NO_PIPELINE]))
 async def client(lsp_client: LanguageClient):
     await lsp_client.initialize_session(lsp.InitializeParams(capabilities=lsp.ClientCapabilities()))
     log = record_publishes(lsp_client)

@@ -29,11 +29,11 @@ from pytest_lsp import ClientServerConfig, LanguageClient
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 GEMM = (ROOT / "tests" / "data" / "cutile" / "gemm.mlir").read_text(encoding="utf-8")
-NO_PIPELINE = "import tile_lsp.server as s; s.compiles = lambda snap: False; s.serve()"
+NO_PIPELINE = ["-m", "tile_lsp", "serve", "--no-pipeline"]
 OPS = 4000  # 5 semantic tokens each
 
 
-@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-c", NO_PIPELINE]))
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, *NO_PIPELINE]))
 async def client(lsp_client: LanguageClient):
     await lsp_client.initialize_session(lsp.InitializeParams(capabilities=lsp.ClientCapabilities()))
     yield

@@ -1,5 +1,6 @@
 """When the server starts a version's compile: an edit on its own at once, an edit inside a burst
-of edits once typing pauses (server.PIPELINE_DEBOUNCE_S)."""
+of edits once typing pauses (host.PIPELINE_DEBOUNCE_S). The host is driven directly, with a
+client that records nothing and, below, a pipeline of the test's own (both injected)."""
 
 from __future__ import annotations
 
@@ -9,11 +10,18 @@ import types
 from collections.abc import Coroutine
 from typing import Any
 
-from tile_lsp.server import PIPELINE_DEBOUNCE_S, PIPELINE_IDLE_S, TileServer
+from tile_lsp.host import PIPELINE_DEBOUNCE_S, PIPELINE_IDLE_S, AnalysisHost
+
+
+class _Client:
+    """The host's Client, saying nothing."""
+
+    def __getattr__(self, name: str) -> Any:
+        return lambda *args: [] if name == "workspace_folders" else None
 
 
 async def test_an_edit_on_its_own_compiles_at_once_and_a_burst_waits_for_the_pause() -> None:
-    server = TileServer()
+    server = AnalysisHost(_Client())
     pauses: list[tuple[int, float]] = []
 
     def publish_later(snap: Any, pause: float) -> Coroutine[Any, Any, None]:
@@ -87,8 +95,7 @@ async def _publish_one_edit(text: str, clean_before: bool) -> list[str]:
     from tile_lsp.session import Snapshot
 
     events: list[str] = []
-    server = TileServer()
-    server.pipeline = _Recorder(events)  # type: ignore[assignment]
+    server = AnalysisHost(_Client(), _Recorder(events))  # type: ignore[arg-type]
     def publish(snap: Any, analysis: Any, stage: list[Any]) -> None:
         errors = sum(d.is_error for d in analysis.diagnostics)
         events.append(f"publish: {errors} front-end errors, {len(stage)} stage")
