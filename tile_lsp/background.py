@@ -285,7 +285,7 @@ def _receive(conn: Connection) -> Any:
 
 class _Housekeeping:
     """A worker's garbage collection and unit-cache disk writes, done where they cost no one a
-    wait: while ptxas runs (`pipeline.BESIDE_PTXAS`; the pipeline has let go of the IR by then,
+    wait: while ptxas runs (`pipeline.work_beside_ptxas`; the pipeline has let go of the IR by then,
     `pipeline._release_ir`), after a report unless the next job is already there, and when idle.
 
     The cyclic GC never runs during a compile (it took ~10% of a large kernel's compile): what
@@ -361,7 +361,7 @@ def _worker_main(conn: Connection, compile_fn: Callable[[PipelineRequest], Pipel
     housekeeping = _Housekeeping()
     from tile_lsp.compiler import pipeline
 
-    pipeline.BESIDE_PTXAS = housekeeping.beside_ptxas
+    pipeline.work_beside_ptxas(housekeeping.beside_ptxas)
     global _early_sink
     signal.signal(CANCEL_SIGNAL, _cancel_requested)
     while True:
@@ -375,7 +375,7 @@ def _worker_main(conn: Connection, compile_fn: Callable[[PipelineRequest], Pipel
             return
         job, request = message
         _early_sink = functools.partial(_send_early, conn, job)
-        cancel.requested = False  # (a signal meant for the job before may come after its report)
+        cancel.clear()  # (a signal meant for the job before may come after its report)
         try:
             report = compile_fn(request)
         except cancel.Cancelled:
@@ -394,7 +394,7 @@ def _worker_main(conn: Connection, compile_fn: Callable[[PipelineRequest], Pipel
 
 
 def _cancel_requested(signum: int, frame: Any) -> None:
-    cancel.requested = True  # the compile stops at its next checkpoint (compiler/cancel.py)
+    cancel.request()  # the compile stops at its next checkpoint (compiler/cancel.py)
 
 
 def _send_early(conn: Connection, job: int, early: EarlyReport) -> None:

@@ -772,9 +772,6 @@ def _run_command(argv: list[str], cwd: str, env: dict[str, str], umask: int) -> 
         os.chdir(cwd)
         os.environ.clear()
         os.environ.update(env)
-        from tile_lsp.compiler import forked
-
-        forked.ENABLED = hasattr(os, "fork") and os.environ.get("TILE_LSP_NO_FORK") is None
         from tile_lsp.cli import main
 
         try:

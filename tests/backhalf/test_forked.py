@@ -74,7 +74,10 @@ def test_the_printing_children_yield_to_the_compile(monkeypatch: pytest.MonkeyPa
 def _texts(
     monkeypatch: pytest.MonkeyPatch, enabled: bool, emit: str = "llvm"
 ) -> dict[str, tuple[str, str | None, list[object] | None]]:
-    monkeypatch.setattr(forked, "ENABLED", enabled)
+    if enabled:
+        monkeypatch.delenv("TILE_LSP_NO_FORK", raising=False)
+    else:
+        monkeypatch.setenv("TILE_LSP_NO_FORK", "1")
     options = CompileOptions(target=Target.parse_gpu_name("sm_90a"))
     result = compile_source(SourceText(KERNEL.read_text(), str(KERNEL)), options, emit, cache=False)
     assert result.ok, [d.message for d in result.diagnostics]
@@ -109,7 +112,7 @@ def test_only_the_stages_rewritten_later_are_forked_before_the_diagnostics(monke
         real_init(self, *args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(forked.Forked, "__init__", counting_init)
-    monkeypatch.setattr(forked, "ENABLED", True)
+    monkeypatch.delenv("TILE_LSP_NO_FORK", raising=False)
     options = CompileOptions(target=Target.parse_gpu_name("sm_90a"))
     one_entry = KERNEL.with_name("layernorm.mlir")  # (entries of a file compile in forked children)
     result = compile_source(
@@ -138,7 +141,7 @@ def test_a_stage_error_hands_out_the_diagnostics_before_the_texts_are_collected(
 
     monkeypatch.setitem(pipeline_mod._STAGE_RUNNERS, "nvvm", failing_nvvm)
     monkeypatch.setattr(pipeline_mod, "_join_prints", lambda run: (events.append("join"), real_join(run)))
-    monkeypatch.setattr(forked, "ENABLED", True)
+    monkeypatch.delenv("TILE_LSP_NO_FORK", raising=False)
     options = CompileOptions(target=Target.parse_gpu_name("sm_90a"))
     one_entry = KERNEL.with_name("layernorm.mlir")
     result = compile_source(
@@ -153,7 +156,7 @@ def test_a_stage_error_hands_out_the_diagnostics_before_the_texts_are_collected(
 
 
 def test_while_ptxas_runs_the_ir_is_gone_and_the_texts_are_in(monkeypatch: pytest.MonkeyPatch) -> None:
-    """`pipeline.BESIDE_PTXAS` (the editor's worker collects its garbage there) runs once the
+    """`pipeline.work_beside_ptxas` (the editor's worker collects its garbage there) runs once the
     stages' IR is let go (a collection then frees all of it) and the printing children are
     collected: a collection touching the pages of a live child would copy them."""
     import gc
@@ -166,7 +169,7 @@ def test_while_ptxas_runs_the_ir_is_gone_and_the_texts_are_in(monkeypatch: pytes
     options = CompileOptions(target=Target.parse_gpu_name("sm_90a"))
     if find_ptxas(options) is None:
         pytest.skip("needs ptxas")
-    monkeypatch.setattr(forked, "ENABLED", True)
+    monkeypatch.delenv("TILE_LSP_NO_FORK", raising=False)
     one_entry = KERNEL.with_name("layernorm.mlir")
     source = SourceText(one_entry.read_text(), str(one_entry))
 
@@ -178,7 +181,7 @@ def test_while_ptxas_runs_the_ir_is_gone_and_the_texts_are_in(monkeypatch: pytes
     seen: list[tuple[int, list[object]]] = []
     real_join = pipeline_mod._join_prints
     monkeypatch.setattr(pipeline_mod, "_join_prints", lambda run: (seen.append((-1, list(run.pending))), real_join(run)))
-    monkeypatch.setattr(pipeline_mod, "BESIDE_PTXAS", lambda: seen.append((live_ops(), [])))
+    monkeypatch.setattr(pipeline_mod, "_BESIDE_PTXAS", [lambda: seen.append((live_ops(), []))])  # (work_beside_ptxas, undone after)
     result = compile_source(source, options, "ptx", cache=False)
     assert result.ok and result.stage("cubin") is not None
     (joined, printing), (ops, _), *after = seen
@@ -225,7 +228,7 @@ def test_without_a_process_to_fork_the_stage_is_printed_in_process(monkeypatch: 
         raise OSError(11, "Resource temporarily unavailable")
 
     monkeypatch.setattr(forked.os, "fork", no_fork)
-    monkeypatch.setattr(forked, "ENABLED", True)
+    monkeypatch.delenv("TILE_LSP_NO_FORK", raising=False)
     options = CompileOptions(target=Target.parse_gpu_name("sm_90a"))
     result = compile_source(SourceText(KERNEL.read_text(), str(KERNEL)), options, "gpu", cache=False)
     assert result.ok
@@ -245,7 +248,7 @@ def test_a_cancel_stops_the_compile_at_a_checkpoint_and_its_printing_children(mo
     from tile_lsp.compiler import cancel
     from tile_lsp.compiler import pipeline as pipeline_mod
 
-    monkeypatch.setattr(forked, "ENABLED", True)
+    monkeypatch.delenv("TILE_LSP_NO_FORK", raising=False)
     jobs: list[forked.Forked[object]] = []
     real_init = forked.Forked.__init__
 
@@ -257,7 +260,7 @@ def test_a_cancel_stops_the_compile_at_a_checkpoint_and_its_printing_children(mo
     real_nvvm = pipeline_mod._STAGE_RUNNERS["nvvm"]
 
     def nvvm_then_cancel(run: object) -> object:
-        cancel.requested = True  # as the worker's signal handler does, mid-stage
+        cancel.request()  # as the worker's signal handler does, mid-stage
         return real_nvvm(run)  # type: ignore[arg-type]
 
     one_entry = KERNEL.with_name("layernorm.mlir")
@@ -268,14 +271,14 @@ def test_a_cancel_stops_the_compile_at_a_checkpoint_and_its_printing_children(mo
         with pytest.raises(cancel.Cancelled):
             compile_source(source, options, "ptx", cache=False)
     finally:
-        cancel.requested = False
+        cancel.clear()
     assert jobs, "the gpu stage's printer was forked before the cancel"
     for job in jobs:
         with pytest.raises(ProcessLookupError):
             os.kill(job._pid, 0)  # stopped and reaped
     monkeypatch.setitem(pipeline_mod._STAGE_RUNNERS, "nvvm", real_nvvm)
     again = compile_source(source, options, "ptx", cache=False)
-    monkeypatch.setattr(forked, "ENABLED", False)
+    monkeypatch.setenv("TILE_LSP_NO_FORK", "1")
     reference = compile_source(source, options, "ptx", cache=False)
     assert again.ok and [s.name for s in again.stages] == [s.name for s in reference.stages]
     for mine, theirs in zip(again.stages, reference.stages, strict=True):

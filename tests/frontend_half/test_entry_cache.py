@@ -298,7 +298,7 @@ def test_units_compiled_in_parallel_children_equal_those_compiled_in_process(mon
     maps, diagnostics and ptxas numbers as one by one in this process."""
     from tile_lsp.compiler import entry_cache, forked
 
-    if not forked.ENABLED:
+    if not forked.enabled():
         pytest.skip("needs os.fork")
     text = "".join((DATA / f"{name}.mlir").read_text(encoding="utf-8") for name in ("vector_add", "control_flow"))
     seen: list[int] = []
@@ -452,7 +452,7 @@ def test_entries_an_edit_moves_are_relocated_beside_ptxas(monkeypatch: pytest.Mo
     events: list[object] = []
     real_relocate = entry_cache.relocate
     monkeypatch.setattr(entry_cache, "relocate", lambda *a: (events.append("relocate"), real_relocate(*a))[1])
-    monkeypatch.setattr(pipeline, "BESIDE_PTXAS", lambda: events.append("beside"))
+    monkeypatch.setattr(pipeline, "_BESIDE_PTXAS", [lambda: events.append("beside")])  # (work_beside_ptxas, undone after)
     first = entry_names(text)[0]
     opening = next(i for i, line in enumerate(text.splitlines(keepends=True)) if line.startswith(f"entry @{first}"))
     lines = text.splitlines(keepends=True)

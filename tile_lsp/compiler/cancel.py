@@ -1,4 +1,4 @@
-"""Cooperative cancellation of a compile: the language server's worker sets `requested` (from a
+"""Cooperative cancellation of a compile: the language server's worker calls `request()` (from a
 signal handler) when the version it compiles is superseded, and the pipeline checks it at safe
 points (between stages, between the ops of a pass) with `checkpoint()`, which then raises
 `Cancelled`. The worker stays alive and warm, its caches whole; a process killed instead must be
@@ -9,7 +9,19 @@ for those to return, so their protocol and files are never left half done."""
 
 from __future__ import annotations
 
-requested = False
+_requested = False
+
+
+def request() -> None:
+    """Ask the compile running in this process to stop at its next checkpoint."""
+    global _requested
+    _requested = True
+
+
+def clear() -> None:
+    """Forget a request (a new compile starts; a signal meant for the one before may be late)."""
+    global _requested
+    _requested = False
 
 
 class Cancelled(BaseException):  # noqa: N818 (like KeyboardInterrupt: no `except Exception` stops it)
@@ -18,5 +30,5 @@ class Cancelled(BaseException):  # noqa: N818 (like KeyboardInterrupt: no `excep
 
 def checkpoint() -> None:
     """Raise `Cancelled` if a cancel was requested."""
-    if requested:
+    if _requested:
         raise Cancelled()

@@ -578,7 +578,7 @@ def _compile_all(compile_unit: Callable[[Unit], UnitResult], units: list[Unit]) 
     from tile_lsp.compiler import forked
 
     jobs = min(parallel_jobs(), len(units))
-    if jobs < 2 or not forked.ENABLED:
+    if jobs < 2 or not forked.enabled():
         return [compile_unit(u) for u in units]
     results: list[UnitResult | None] = [None] * len(units)
     running: list[tuple[int, forked.Forked[UnitResult] | None]] = []

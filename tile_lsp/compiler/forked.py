@@ -25,7 +25,12 @@ from typing import IO, Generic, TypeVar
 
 T = TypeVar("T")
 
-ENABLED = hasattr(os, "fork") and os.environ.get("TILE_LSP_NO_FORK") is None
+
+
+def enabled() -> bool:
+    """Whether work may go to forked children: a POSIX fork exists and TILE_LSP_NO_FORK is unset
+    (read each time: the daemon serves each client with that client's environment)."""
+    return hasattr(os, "fork") and os.environ.get("TILE_LSP_NO_FORK") is None
 
 
 class ForkFailed(RuntimeError):
@@ -134,4 +139,4 @@ def _describe(status: int) -> str:
     return f"exit status {os.WEXITSTATUS(status) if os.WIFEXITED(status) else status}"
 
 
-__all__ = ["ENABLED", "ForkFailed", "Forked"]
+__all__ = ["ForkFailed", "Forked", "enabled"]

@@ -46,14 +46,18 @@ _LLVM_LEVEL = ("llvm", "nvvm")
 _LONE_CR = re.compile(r"\r(?!\n)")
 # (A lone CR ends a comment, as in MLIR's lexer: a line start here is also just after one.)
 _CUDA_TILE = re.compile(r"(?:^|(?<=\r))[^/\n\r]*?\bcuda_tile\.|^\s*entry\b", re.MULTILINE)
-# Work of this process for the time ptxas runs, after the stage texts are in (None: none). The
-# editor's worker collects its garbage there (tile_lsp.background): the IR is let go before
-# ptxas starts (`_release_ir`), and no printing child is alive to copy the pages a collection
-# touches.
-BESIDE_PTXAS: Callable[[], None] | None = None
+_BESIDE_PTXAS: list[Callable[[], None]] = []  # see work_beside_ptxas
 # The niceness of the children that print the stages: they yield the CPU to the compile that goes
 # on (its diagnostics wait on it, never on them) and to the editor's server on a busy machine.
 PRINT_NICENESS = 10
+
+
+def work_beside_ptxas(work: Callable[[], None] | None) -> None:
+    """Work of this process for the time ptxas runs in every compile from now on, after the stage
+    texts are in (None: none). The editor's worker collects its garbage there
+    (tile_lsp.background): the IR is let go before ptxas starts (`_release_ir`), and no printing
+    child is alive to copy the pages a collection touches."""
+    _BESIDE_PTXAS[:] = [work] if work is not None else []
 
 
 @dataclass
@@ -254,7 +258,7 @@ def compile_whole(
 ) -> CompileResult:
     """`compile_source` on the whole text at once, without units or caches; `before_ptxas` is
     called with the result so far just before the cubin stage (ptxas) runs, `beside_ptxas`
-    while ptxas runs (before `BESIDE_PTXAS`; not at all when no ptxas runs). `link_object`:
+    while ptxas runs (before `work_beside_ptxas`'s; not at all when no ptxas runs). `link_object`:
     where the PTX is `ptxas.linkable`, the cubin stage is an object for nvlink
     (`CompileResult.link_object`; a unit of a file whose cubin is linked from its units').
     `ref_lines`: the 0-based lines whose cuda_tile-stage refs are made (a unit's own lines in its
@@ -409,7 +413,7 @@ def _release_ir(run: _Run) -> None:
     """Before ptxas, the last stage: nothing after it reads the IR but the spans its messages
     may need, taken now. The module, the op spans and the line-map index are let go (`module`
     is deleted: a later read is a bug that fails loudly), so the garbage collection an editor's
-    worker runs while ptxas does (`BESIDE_PTXAS`) frees every stage's IR instead of
+    worker runs while ptxas does (`work_beside_ptxas`) frees every stage's IR instead of
     freezing it with what survives."""
     try:
         module_span, kernels = _kernel_spans(run)
@@ -488,7 +492,7 @@ def _mlir_output(run: _Run, name: str, *, snapshot: bool = True, late: bool = Fa
 
     if not run.lctx.options.stage_texts and name != run.result.emit:
         return StageOutput(name, "", 0.0)  # (nobody reads it: see CompileOptions.stage_texts)
-    if forked.ENABLED and snapshot:
+    if forked.enabled() and snapshot:
         out = StageOutput(name, "", 0.0)
         if late:
             run.late.append(out)
@@ -731,13 +735,13 @@ def _run_cubin(run: _Run) -> StageOutput | None:
 def _beside_ptxas(run: _Run) -> None:
     """While ptxas runs: the printing children are waited for (they must be, before the compile
     returns), the other deferred line maps made (the llvm-ir stage's), then the run's own
-    `beside_ptxas`, then `BESIDE_PTXAS`."""
+    `beside_ptxas`, then `work_beside_ptxas`'s."""
     _join_prints(run)
     _finish_deferred(run)
     if run.beside_ptxas is not None:
         run.beside_ptxas()
-    if BESIDE_PTXAS is not None:
-        BESIDE_PTXAS()
+    for work in _BESIDE_PTXAS:
+        work()
 
 
 def _ptxas_anchor(run: _Run, message: str) -> Span:
