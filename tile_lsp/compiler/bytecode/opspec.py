@@ -565,3 +565,25 @@ OPS: tuple[tuple, ...] = (
         0,
     ),
 )
+
+
+class Layout:
+    """One row, with what both directions derive from it made once (per opcode, not per op).
+
+    `groups`: the operand groups' kinds without the ("count", ...) entries (one per operand group
+    of the op); `opt_flags`: the flag bits that say whether each optional operand is there, in
+    order; `first_sized`: the index in `groups` of the first counted group (the one `inbounds`
+    has a flag per element of), or None."""
+
+    __slots__ = ("opcode", "name", "since", "res_spec", "flags_since", "flag_bits", "attrs", "opnd", "nregions",
+                 "attr_names", "unit_flags", "opt_flags", "groups", "first_sized")
+
+    def __init__(self, row: tuple):
+        self.opcode, self.name, self.since, self.res_spec, flags_spec, self.attrs, self.opnd, self.nregions = row
+        self.flags_since: int | None = flags_spec[0] if flags_spec is not None else None
+        self.flag_bits: tuple[tuple[str, str], ...] = flags_spec[1] if flags_spec is not None else ()
+        self.attr_names = frozenset(a[0] for a in self.attrs)
+        self.unit_flags = tuple(f for f, kind in self.flag_bits if kind == "unit")
+        self.opt_flags = tuple(f for f, kind in self.flag_bits if kind == "present" and f not in self.attr_names)
+        self.groups = tuple(g[0] for g in self.opnd if g[0] != "count")
+        self.first_sized = self.groups.index("sized") if "sized" in self.groups else None

@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any, cast
 
 from xdsl.dialects import builtin
@@ -28,13 +28,11 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from tile_lsp.compiler.bytecode import format as F
 from tile_lsp.compiler.bytecode import preview as PV
-from tile_lsp.compiler.bytecode.format import ByteReader, DecodeError
-from tile_lsp.compiler.bytecode.opspec import OPS
+from tile_lsp.compiler.bytecode.format import ByteReader, DecodeError, gc_paused
+from tile_lsp.compiler.bytecode.opspec import OPS, Layout
 from tile_lsp.compiler.diagnostics import Diagnostic, DiagnosticSink
 from tile_lsp.compiler.source import SourceText, Span
 
-_SPEC = {row[0]: row for row in OPS}
-_SYMBOL_STRS = frozenset({"cuda_tile.get_global", "cuda_tile.preview$call"})  # "str" attributes that are @symbols
 _MAX_DEPTH = 100  # region nesting
 _MAX_TYPE_DEPTH = 100  # types within types, debug scopes within scopes (call-site chains)
 
@@ -56,6 +54,11 @@ class Decoded:
 
 def read_bytecode(data: bytes, path: str = "<bytecode>", verify: bool = True, locations: bool = True):
     """Bytes -> a `frontend.ParseResult` (source = the bytes as latin-1; spans = byte offsets)."""
+    with gc_paused():
+        return _read_bytecode(data, path, verify, locations)
+
+
+def _read_bytecode(data: bytes, path: str, verify: bool, locations: bool):
     from tile_lsp.compiler.frontend import ParseResult, collect_symbols, redefined_symbols
     from tile_lsp.compiler.syntax.sourcemap import OpInfo, SourceMap
 
@@ -82,6 +85,11 @@ def read_bytecode(data: bytes, path: str = "<bytecode>", verify: bool = True, lo
 
 def decode(data: bytes, locations: bool = True) -> Decoded:
     """Decode a whole bytecode file; never raises for bad input."""
+    with gc_paused():
+        return _decode(data, locations)
+
+
+def _decode(data: bytes, locations: bool) -> Decoded:
     r = _FileReader(bytes(data), locations)
     try:
         module = r.read()
@@ -159,6 +167,8 @@ class _FileReader:
         self.di_cache: dict[int, Attribute] = {}
         self.di_busy: set[int] = set()
         self.op_spans: dict[Operation, Span] = {}
+        self.shape_errors: dict[tuple, str | None] = {}  # (opcode, counts, property names) -> structure_error
+        self.dense_cache: dict[tuple[int, Attribute], Attribute] = {}
         self._ct: Any = None
 
     # -- helpers ----------------------------------------------------------------
@@ -186,7 +196,8 @@ class _FileReader:
     def type_ref(self, r: ByteReader, what: str) -> Attribute:
         at = r.pos
         i = r.varint(f"a type index ({what})")
-        return self.type_at(i, at, what)
+        t = self.type_cache.get(i)
+        return t if t is not None else self.type_at(i, at, what)
 
     # -- header and sections ------------------------------------------------------
     def read(self) -> builtin.ModuleOp:
@@ -276,7 +287,7 @@ class _FileReader:
         r.align(width, s)
         if n * width > r.remaining():
             raise r.fail(f"{n} {what} offsets cannot fit in the {r.remaining()} remaining bytes")
-        offs = [r.uint(width, f"a {what} offset") for _ in range(n)]
+        offs = r.uints(n, width, f"a {what} offset")
         base = r.pos
         size = e - base
         out = []
@@ -423,11 +434,14 @@ class _FileReader:
         i = r.varint("a constant index")
         if i >= len(self.constants):
             raise r.fail(f"constant index {i} out of range ({len(self.constants)} constants)", at)
-        s, e = self.constants[i]
-        cr = ByteReader(self.data, s, e, f"constant {i}")
-        n = cr.varint("the constant's byte size")
-        raw = cr.take(n, "constant data")
-        return _dense_from_raw(raw, t, types, attrs, s)
+        a = self.dense_cache.get((i, t))  # a constant shared by ops (the writer stores each once)
+        if a is None:
+            s, e = self.constants[i]
+            cr = ByteReader(self.data, s, e, f"constant {i}")
+            n = cr.varint("the constant's byte size")
+            raw = cr.take(n, "constant data")
+            a = self.dense_cache[(i, t)] = _dense_from_raw(raw, t, types, attrs, s)
+        return a
 
     # -- debug info -----------------------------------------------------------------
     def _debug_section(self) -> None:
@@ -435,18 +449,18 @@ class _FileReader:
         r = ByteReader(self.data, s, e, "the debug info section")
         nf = r.count("functions with debug info", 4)
         r.align(4, s)
-        self.di_func_offsets = [r.uint(4, "a debug index offset") for _ in range(nf)]
+        self.di_func_offsets = r.uints(nf, 4, "a debug index offset")
         ni = r.varint("the number of debug indices")
         r.align(8, s)
         if ni * 8 > r.remaining():
             raise r.fail(f"{ni} debug indices cannot fit in the {r.remaining()} remaining bytes")
-        self.di_indices = [r.uint(8, "a debug index") for _ in range(ni)]
+        self.di_indices = r.uints(ni, 8, "a debug index")
         na = r.count("debug info attributes", 4)
         if na:
             r.align(4, s)
         if na * 4 > r.remaining():
             raise r.fail(f"{na} debug attribute offsets cannot fit in the {r.remaining()} remaining bytes")
-        offs = [r.uint(4, "a debug attribute offset") for _ in range(na)]
+        offs = r.uints(na, 4, "a debug attribute offset")
         base, size = r.pos, e - r.pos
         for k, o in enumerate(offs):
             end = offs[k + 1] if k + 1 < na else size
@@ -466,13 +480,17 @@ class _FileReader:
             )
         pos = [self.di_func_offsets[k]]
         end = self.di_func_offsets[k + 1] if k + 1 < len(self.di_func_offsets) else len(self.di_indices)
+        end = min(end, len(self.di_indices))
+        indices, cache = self.di_indices, self.di_cache
 
         def nxt() -> Attribute:
             p = pos[0]
-            if p >= min(end, len(self.di_indices)):
+            if p >= end:
                 raise DecodeError(at, "the debug info section has fewer locations than the function has ops")
             pos[0] = p + 1
-            return self.di(self.di_indices[p], at)
+            i = indices[p]
+            a = cache.get(i)
+            return a if a is not None else self.di(i, at)
 
         return nxt
 
@@ -732,124 +750,127 @@ class _FileReader:
 
     # -- instructions ----------------------------------------------------------------------
     def _op(self, r: ByteReader, values: list[SSAValue], nxt: Callable[[], Attribute], depth: int) -> Operation:
-        registry, types, attrs, *_ = self.ct
         if depth > _MAX_DEPTH:
             raise r.fail("regions nest too deeply")
         at = r.pos
         opcode = r.varint("an opcode")
-        row = _SPEC.get(opcode)
-        if row is None:
+        plan = _plans().get(opcode)
+        if plan is None:
             if opcode >= 0x4000:
                 raise r.fail(f"opcode {opcode} is in the SIMT preview's range, which tile-lsp does not support yet", at)
             raise r.fail(f"unknown opcode {opcode}", at)
-        _, name, since, res_spec, flags_spec, attr_spec, opnd_spec, nregions = row
+        name = plan.name
         if opcode >= PV.FIRST_PREVIEW_OPCODE and not self.preview:
             raise r.fail(PV.NO_PREVIEW_FLAG.format(opcode), at)
-        if since > self.version:
+        if plan.since > self.version:
             raise r.fail(
-                f"opcode {opcode} ({name.lstrip('?')}) needs bytecode {F.version_str(since)}, the file is {F.version_str(self.version)}",
+                f"opcode {opcode} ({name.lstrip('?')}) needs bytecode {F.version_str(plan.since)}, the file is {F.version_str(self.version)}",
                 at,
             )
-        if name.startswith("?"):
+        if plan.cls is None and name.startswith("?"):
             raise r.fail(f"opcode {opcode} ({name[1:]}) is not supported by tile-lsp's cuda_tile dialect", at)
         loc = nxt()
         # results
-        if res_spec[0] == "fixed":
-            rtypes = [self.type_ref(r, "a result type") for _ in range(res_spec[1])]
-        else:
+        nres = plan.nres
+        if nres is None:
             cat = r.pos
             nres = r.count("result types")
-            if res_spec[0] == "seq" and nres != res_spec[1]:
-                raise r.fail(f"'{name}' has {nres} result types, expected {res_spec[1]}", cat)
-            rtypes = [self.type_ref(r, "a result type") for _ in range(nres)]
+            if plan.res_seq is not None and nres != plan.res_seq:
+                raise r.fail(f"'{name}' has {nres} result types, expected {plan.res_seq}", cat)
+        rtypes = [self.type_ref(r, "a result type") for _ in range(nres)] if nres else []
         hidden_results = False
-        if name == "cuda_tile.print_tko" and not rtypes:
+        if plan.hidden_print and not rtypes:
             # 13.1's print has no token; like NVIDIA's reader, make it a print_tko whose token
             # result no later op can refer to (it is not numbered).
-            rtypes = [types.TokenType()]
+            rtypes = [self.ct[1].TokenType()]
             hidden_results = True
         # flags
-        flag_vals: dict[str, bool] = {}
-        if flags_spec is not None and self.version >= flags_spec[0]:
+        flag_vals: dict[str, bool] = _NO_FLAGS
+        props: dict[str, Attribute] = {}
+        if plan.flags_since is not None and self.version >= plan.flags_since:
             fat = r.pos
             fv = r.varint("the op's flags")
-            bits = flags_spec[1]
+            bits = plan.flag_bits
             if fv >> len(bits):
                 raise r.fail(f"'{name}' flags {fv:#x} set unknown bits (it has {len(bits)})", fat)
-            for b, (fname, _kind) in enumerate(bits):
-                flag_vals[fname] = bool(fv >> b & 1)
-        props: dict[str, Attribute] = {}
-        opt_operand_flags = _opt_operand_flags(opcode)
-        n_optional = 0
-        for fname, kind in flags_spec[1] if flags_spec else ():
-            if kind == "unit" and flag_vals.get(fname):
-                props[fname] = builtin.UnitAttr()
+            flag_vals = {fname: bool(fv >> b & 1) for b, (fname, _kind) in enumerate(bits)}
+            for fname in plan.unit_flags:
+                if flag_vals[fname]:
+                    props[fname] = _UNIT
         # attributes
-        for aname, kind, cond in attr_spec:
+        for aname, kind, cond in plan.attrs:
             if cond == "opt":
                 if not flag_vals.get(aname):
                     continue
             elif cond is not None and self.version < cond:
                 continue
-            aat = r.pos
-            value = self._attr(r, name, aname, kind, rtypes, aat)
+            value = self._attr(r, name, aname, kind, rtypes, r.pos)
             if value is not None:
                 props[aname] = value
-        # operands
-        groups: list[list[SSAValue]] = []
+        # operands: one flat list and each group's size
+        operands: list[SSAValue] = []
+        sizes: list[int] = []
         total: int | None = None
         fixed_after = 0
-        for grp in opnd_spec:
+        opt_count: bool | None = None  # what a ("count", "opt") said of the optional operand after it
+        n_optional = 0
+        for grp in plan.opnd:
             k = grp[0]
+            if k == "single":
+                operands.append(self._value(r, values))
+                sizes.append(1)
+                continue
             if k == "count":
                 cat = r.pos
                 total = r.count("operands")
                 if grp[1] == "opt":
                     if total > 1:
                         raise r.fail(f"'{name}' optional operand count {total}, expected 0 or 1", cat)
-                    flag_vals["__opt"] = bool(total)
+                    opt_count = bool(total)
                 else:
                     fixed_after = grp[1]
                     if total < fixed_after:
                         raise r.fail(f"'{name}' has {total} operands, expected at least {fixed_after}", cat)
                 continue
-            if k == "single":
-                groups.append([self._value(r, values)])
-            elif k == "optional":
-                if "__opt" in flag_vals:
-                    present = flag_vals["__opt"]
-                elif n_optional < len(opt_operand_flags):
-                    present = flag_vals.get(opt_operand_flags[n_optional], False)
+            if k == "optional":
+                if opt_count is not None:
+                    n = int(opt_count)
+                elif n_optional < len(plan.opt_flags):
+                    n = int(flag_vals.get(plan.opt_flags[n_optional], False))
                 else:
-                    present = False
+                    n = 0
                 n_optional += 1
-                groups.append([self._value(r, values)] if present else [])
             elif k == "sized":
                 n = r.count("operands")
-                groups.append([self._value(r, values) for _ in range(n)])
-            elif k == "unsized":
+            else:  # "unsized"
                 n = (total or 0) - fixed_after
-                groups.append([self._value(r, values) for _ in range(n)])
-        _drop_default_inbounds(props, opnd_spec, groups)
-        cls, fields = _class_of(name)
+            operands.extend([self._value(r, values) for _ in range(n)])
+            sizes.append(n)
+        if "inbounds" in props and plan.first_sized is not None:
+            _drop_default_inbounds(props, sizes[plan.first_sized])
+        cls, fields = plan.cls, plan.fields
         if cls is None:  # pragma: no cover - the table only names ops of our dialect
             raise r.fail(f"no op class for '{name}'", at)
-        if len(groups) != len(fields.operands):
-            raise r.fail(f"'{name}' decoded {len(groups)} operand groups, the dialect has {len(fields.operands)}", at)
+        if len(sizes) != len(fields.operands):
+            raise r.fail(f"'{name}' decoded {len(sizes)} operand groups, the dialect has {len(fields.operands)}", at)
         if fields.segmented:
-            props["operandSegmentSizes"] = builtin.DenseArrayBase.from_list(builtin.i32, [len(x) for x in groups])
+            props["operandSegmentSizes"] = _segment_sizes(tuple(sizes))
         # regions
         regions: list[Region] = []
-        if nregions:
+        if plan.nregions:
             rat = r.pos
             nr = r.varint("the number of regions")
-            if nr != nregions:
-                raise r.fail(f"'{name}' has {nr} regions, expected {nregions}", rat)
+            if nr != plan.nregions:
+                raise r.fail(f"'{name}' has {nr} regions, expected {plan.nregions}", rat)
             for _ in range(nr):
                 regions.append(self._region(r, values, nxt, depth + 1))
-        operands = [v for grp in groups for v in grp]
+        # MLIR's count checks depend only on these counts and property names: made once per shape
+        shape = (opcode, len(operands), len(rtypes), len(regions), *props)
+        bad = self.shape_errors.get(shape, _UNCHECKED)
+        registry = self.ct[0]
         op = registry.create_op(cls, operands, rtypes, props, {}, regions)
-        bad = registry.structure_error(op)
+        if bad is _UNCHECKED:
+            bad = self.shape_errors[shape] = registry.structure_error(op)
         if bad is not None:
             raise r.fail(f"'{name}' does not fit its op: {bad}", at)
         op.location = loc
@@ -900,11 +921,7 @@ class _FileReader:
                     f"the file is {F.version_str(self.version)}",
                     at,
                 )
-            if enum_kind in F.I32_ENUMS:
-                return _int(v, 32)
-            if enum_kind == "symbol_visibility":
-                return builtin.StringAttr(cases[v]) if v else None
-            return attrs.enum(enum_kind, cases[v])
+            return _enum_attr(enum_kind, v)
         if kind == "str":
             s = self.string(r, f"'{aname}'")
             if opname in _SYMBOL_STRS:
@@ -955,23 +972,43 @@ class _FileReader:
         raise r.fail(f"attribute kind {kind} of '{opname}' is not handled")  # pragma: no cover
 
 
-def _drop_default_inbounds(props: dict[str, Attribute], opnd_spec, groups: list[list[SSAValue]]) -> None:
+def _drop_default_inbounds(props: dict[str, Attribute], n_indices: int) -> None:
     """All false, one flag per index, is what a writer puts when nothing was asked: read it as
     absent (NVIDIA prints nothing for it). Any other list stays, for the verifier's size check."""
     flags = props.get("inbounds")
-    if not isinstance(flags, builtin.DenseArrayBase) or any(flags.get_values()):
+    if not isinstance(flags, builtin.DenseArrayBase):
         return
-    sized = [g for g, spec in zip(groups, [s for s in opnd_spec if s[0] != "count"]) if spec[0] == "sized"]
-    if sized and len(flags.get_values()) == len(sized[0]):
+    values = flags.get_values()
+    if not any(values) and len(values) == n_indices:
         del props["inbounds"]
 
 
+class _OpPlan(Layout):
+    """A row as `_op` reads it: the shared `Layout`, the op class and its fields, the result count."""
+
+    __slots__ = ("nres", "res_seq", "cls", "fields", "hidden_print")
+
+    def __init__(self, row: tuple):
+        super().__init__(row)
+        kind, *n = self.res_spec
+        self.nres = n[0] if kind == "fixed" else None
+        self.res_seq = n[0] if kind == "seq" else None
+        self.cls: Any = None  # (none for a format op our dialect lacks, "?name")
+        self.fields: Any = None
+        if not self.name.startswith("?"):
+            self.cls, self.fields = _class_of(self.name)
+        self.hidden_print = self.name == "cuda_tile.print_tko"
+
+
 @cache
-def _opt_operand_flags(opcode: int) -> list[str]:
-    """Names of the flag bits that say whether each optional operand is there, in order."""
-    _, _, _, _, flags_spec, attr_spec, _, _ = _SPEC[opcode]
-    attr_names = {a[0] for a in attr_spec}
-    return [f for f, kind in (flags_spec[1] if flags_spec else ()) if kind == "present" and f not in attr_names]
+def _plans() -> dict[int, _OpPlan]:
+    return {row[0]: _OpPlan(row) for row in OPS}
+
+
+_NO_FLAGS: dict[str, bool] = {}
+_SYMBOL_STRS = frozenset({"cuda_tile.get_global", "cuda_tile.preview$call"})  # "str" attributes that are @symbols
+_UNIT = builtin.UnitAttr()
+_UNCHECKED = object()
 
 
 @cache
@@ -980,6 +1017,23 @@ def _class_of(name: str):  # type: ignore[no-untyped-def]
 
     cls = registry.op_class(name)
     return cls, registry.op_fields(cls) if cls is not None else None
+
+
+@cache
+def _enum_attr(kind: str, v: int) -> Attribute | None:
+    """Case `v` of an enum as the property our dialect keeps (immutable: one for all ops)."""
+    if kind in F.I32_ENUMS:
+        return _int(v, 32)
+    if kind == "symbol_visibility":
+        return builtin.StringAttr(F.ENUM_CASES[kind][v]) if v else None
+    from tile_lsp.compiler.dialects.cuda_tile.attrs import enum
+
+    return enum(kind, F.ENUM_CASES[kind][v])
+
+
+@lru_cache(maxsize=1024)
+def _segment_sizes(sizes: tuple[int, ...]) -> builtin.DenseArrayBase:
+    return builtin.DenseArrayBase.from_list(builtin.i32, sizes)
 
 
 @cache

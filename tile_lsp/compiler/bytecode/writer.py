@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Sequence
+from functools import cache
 from typing import Any
 
 from xdsl.dialects import builtin
@@ -25,15 +26,29 @@ from xdsl.ir import Attribute, Operation, SSAValue
 
 from tile_lsp.compiler.bytecode import format as F
 from tile_lsp.compiler.bytecode import preview as PV
-from tile_lsp.compiler.bytecode.format import pad_to, put_int_list, put_svarint, put_varint
-from tile_lsp.compiler.bytecode.opspec import OPS
+from tile_lsp.compiler.bytecode.format import gc_paused, pad_to, put_int_list, put_svarint, put_varint
+from tile_lsp.compiler.bytecode.opspec import OPS, Layout
 from tile_lsp.compiler.diagnostics import Diagnostic, Severity
 from tile_lsp.compiler.source import SourceText, Span
 
-_BY_NAME = {row[1]: row for row in OPS if not row[1].startswith("?")}
+
+class _Plan(Layout):
+    """A row as the writer uses it: the shared `Layout` and what `_needs` checks of an op."""
+
+    __slots__ = ("rounding", "late_attrs")
+
+    def __init__(self, row: tuple):
+        super().__init__(row)
+        self.rounding = tuple(a for a, kind, _ in self.attrs if kind == "enum:rounding")
+        self.late_attrs = tuple((a, cond) for a, _, cond in self.attrs if isinstance(cond, int) and cond > F.V13_1)
+
+
+_BY_NAME = {row[1]: _Plan(row) for row in OPS if not row[1].startswith("?")}
 _BY_NAME["cuda_tile.print"] = _BY_NAME["cuda_tile.print_tko"]
 _BY_NAME["cuda_tile.pow"] = _BY_NAME["cuda_tile.fpowf"]  # 13.5 renamed pow (one opcode, 84)
 _I1 = builtin.i1
+_F8E8M0FNU, _F4E2M1FN, _I4 = builtin.Float8E8M0FNUType(), builtin.Float4E2M1FNType(), builtin.IntegerType(4)
+_PUBLIC = builtin.StringAttr("public")
 
 
 class _Unencodable(Exception):
@@ -84,19 +99,24 @@ def needed_version(module: builtin.ModuleOp) -> int:
 
 def _needs(module: builtin.ModuleOp):
     """(version, op) for each construct that needs more than 13.1."""
+    from tile_lsp.compiler.mlir.xdsl_fast import walk_ops
+
     types = _types_mod()
     seen_types: dict[Attribute, int] = {}
+    # The same attribute objects come back op after op (types, enum cases): known by identity
+    # first, without hashing them.
+    seen_ids: dict[int, tuple[Attribute, int]] = {}  # (kept alive: no id is reused meanwhile)
 
     def tv(t: Attribute) -> int:
+        hit = seen_ids.get(id(t))
+        if hit is not None:
+            return hit[1]
         v = seen_types.get(t)
         if v is None:
             v = F.V13_1
-            if t == builtin.Float8E8M0FNUType():
+            if t == _F8E8M0FNU:
                 v = F.V13_2
-            elif isinstance(t, (types.StridedViewType, types.GatherScatterViewType)) or t in (
-                builtin.Float4E2M1FNType(),
-                builtin.IntegerType(4),
-            ):
+            elif isinstance(t, (types.StridedViewType, types.GatherScatterViewType)) or t in (_F4E2M1FN, _I4):
                 v = F.V13_3
             elif isinstance(t, types.FloatNV8E5M3FNUType):
                 v = F.V13_4
@@ -112,43 +132,39 @@ def _needs(module: builtin.ModuleOp):
             if isinstance(t, builtin.ArrayAttr):
                 v = max([v] + [tv(x) for x in t.data])
             seen_types[t] = v
+        seen_ids[id(t)] = (t, v)
         return v
 
-    for op in module.walk():
-        row = _BY_NAME.get(op.name)
+    for op in walk_ops(module):
+        plan = _BY_NAME.get(op.name)
         v = F.V13_1
+        props = op.properties
         if op.name == "cuda_tile.global":
-            props = op.properties
-            if (
-                "constant" in props
-                or "sym_visibility" in props
-                and props["sym_visibility"] != builtin.StringAttr("public")
-            ):
+            if "constant" in props or "sym_visibility" in props and props["sym_visibility"] != _PUBLIC:
                 v = F.V13_3
             t = props.get("type")
             if t is not None:
                 v = max(v, tv(t))
         if op.name == "cuda_tile.entry":
-            ft = op.properties.get("function_type")
+            ft = props.get("function_type")
             if ft is not None:
                 v = max(v, tv(ft))
-        if row is not None:
-            _, name, since, _res, flags_spec, attr_spec, _o, _r = row
-            v = max(v, since)
+        if plan is not None:
+            v = max(v, plan.since)
             if op.name == "cuda_tile.print_tko" and (_print_token_used(op) or not op.results):
                 v = max(v, F.V13_2)
-            if flags_spec and flags_spec[0] and _flag_value(op, flags_spec[1], _operand_groups(op)):
-                v = max(v, flags_spec[0])
-            for aname, _kind, cond in attr_spec:
-                if _kind == "enum:rounding" and getattr(op.properties.get(aname), "case", None) == "nearest_away":
+            if plan.flags_since and _flag_value(op, plan, _operand_groups(op)):
+                v = max(v, plan.flags_since)
+            for aname in plan.rounding:
+                if getattr(props.get(aname), "case", None) == "nearest_away":
                     v = max(v, F.ENUM_CASE_SINCE[("rounding", "nearest_away")])
-                if isinstance(cond, int) and cond > F.V13_1:
-                    a = op.properties.get(aname)
-                    if a is not None and not _is_old_default(op.name, aname, a):
-                        v = max(v, cond)
+            for aname, cond in plan.late_attrs:
+                a = props.get(aname)
+                if a is not None and not _is_old_default(op.name, aname, a):
+                    v = max(v, cond)
         for r in op.results:
             v = max(v, tv(r.type))
-        for p in op.properties.values():  # types inside attributes too (reduce's identities)
+        for p in props.values():  # types inside attributes too (reduce's identities)
             v = max(v, tv(p))
         for reg in op.regions:
             for b in reg.blocks:
@@ -158,19 +174,24 @@ def _needs(module: builtin.ModuleOp):
             yield v, op
 
 
-def _default_enum(op: Operation, aname: str, kind: str) -> Attribute | None:
+def _default_enum(op: Operation, aname: str) -> Attribute | None:
     """The value an omitted enum property means (what the text form leaves out)."""
+    return _class_default_enum(type(op), op.name, aname)
+
+
+@cache
+def _class_default_enum(cls: type[Operation], name: str, aname: str) -> Attribute | None:
     from tile_lsp.compiler.dialects.cuda_tile.attrs import enum
 
-    a = getattr(type(op), "PROP_DEFAULTS", {}).get(aname)
+    a = getattr(cls, "PROP_DEFAULTS", {}).get(aname)
     if a is not None:
         return a
     if aname == "rounding_mode":
         from tile_lsp.compiler.dialects.cuda_tile.ops_math import _ApproxUnaryOp
 
-        if op.name == "cuda_tile.ftoi":
+        if name == "cuda_tile.ftoi":
             return enum("rounding", "nearest_int_to_zero")
-        return enum("rounding", "full" if isinstance(op, _ApproxUnaryOp) else "nearest_even")
+        return enum("rounding", "full" if issubclass(cls, _ApproxUnaryOp) else "nearest_even")
     if aname == "signedness":
         return enum("signedness", "signed")
     return None
@@ -193,29 +214,37 @@ def _is_old_default(opname: str, aname: str, a: Attribute) -> bool:
     return False
 
 
-def _operand_groups(op: Operation) -> list[list[SSAValue]]:
+@cache
+def _operand_shape(cls: type[Operation]) -> tuple[bool, int, tuple[str, ...], tuple[int, ...]]:
+    """(segmented, number of groups, each group's arity, the indices of the non-single groups)."""
     from tile_lsp.compiler.dialects import registry
 
-    cls = type(op)
     fields = registry.op_fields(cls)
+    arities = tuple(a for _, a in fields.operands)
+    return fields.segmented, len(arities), arities, tuple(k for k, a in enumerate(arities) if a != "single")
+
+
+def _operand_groups(op: Operation) -> list[list[SSAValue]]:
+    segmented, ngroups, arities, flexible = _operand_shape(type(op))
     ops = list(op.operands)
-    if fields.segmented:
+    if segmented:
         sizes = op.properties.get("operandSegmentSizes")
         vals = sizes.get_values() if isinstance(sizes, builtin.DenseArrayBase) else None
-        if vals is None or len(vals) != len(fields.operands) or sum(vals) != len(ops):
+        if vals is None or len(vals) != ngroups or sum(vals) != len(ops):
             raise _Unencodable(op, "operand count does not match 'operandSegmentSizes'")
         out, i = [], 0
         for n in vals:
             out.append(ops[i : i + n])
             i += n
         return out
-    arities = [a for _, a in fields.operands]
-    flexible = [k for k, a in enumerate(arities) if a != "single"]
     if len(flexible) > 1:  # pragma: no cover - such ops are segmented
         raise _Unencodable(op, "ambiguous operand groups")
-    fixed = len(arities) - len(flexible)
-    rest = len(ops) - fixed
-    if rest < 0 or (flexible and arities[flexible[0]] == "optional" and rest > 1) or (not flexible and rest):
+    rest = len(ops) - (ngroups - len(flexible))
+    if not flexible:
+        if rest:
+            raise _Unencodable(op, f"{len(ops)} operands do not fit the op's operand groups")
+        return [[v] for v in ops]
+    if rest < 0 or (arities[flexible[0]] == "optional" and rest > 1):
         raise _Unencodable(op, f"{len(ops)} operands do not fit the op's operand groups")
     out, i = [], 0
     for a in arities:
@@ -225,17 +254,15 @@ def _operand_groups(op: Operation) -> list[list[SSAValue]]:
     return out
 
 
-def _flag_value(op: Operation, bits, groups) -> int:
-    row = _BY_NAME[op.name]
-    attr_names = {a[0] for a in row[5]}
-    opt_groups = [g for g, spec in zip(groups, [s for s in row[6] if s[0] != "count"]) if spec[0] == "optional"]
+def _flag_value(op: Operation, plan: _Plan, groups) -> int:
+    opt_groups = [g for g, kind in zip(groups, plan.groups) if kind == "optional"]
     fv = 0
     j = 0
-    for b, (fname, kind) in enumerate(bits):
+    for b, (fname, kind) in enumerate(plan.flag_bits):
         if kind == "unit":
             a = op.properties.get(fname)
             on = a is not None and not (isinstance(a, builtin.IntegerAttr) and a.value.data == 0)
-        elif fname in attr_names:
+        elif fname in plan.attr_names:
             on = fname in op.properties
         else:
             on = j < len(opt_groups) and bool(opt_groups[j])
@@ -253,7 +280,13 @@ def write_bytecode(
     debug_info: bool = True,
 ) -> tuple[bytes | None, list[Diagnostic]]:
     """Encode `module`; never raises for IR it cannot encode (that is a diagnostic)."""
+    with gc_paused():
+        return _write_bytecode(module, version, source, smap, debug_info)
+
+
+def _write_bytecode(module, version, source, smap, debug_info) -> tuple[bytes | None, list[Diagnostic]]:
     need = list(_needs(module))
+    producer = _producer(module)
     want = max([F.V13_1] + [v for v, _ in need])
     diags: list[Diagnostic] = []
 
@@ -263,7 +296,7 @@ def write_bytecode(
 
     if version is None:
         # A producer string needs the producer section (13.3); an explicit older version drops it.
-        version = max(want, F.V13_3) if _producer(module) is not None else want
+        version = max(want, F.V13_3) if producer is not None else want
     elif version not in F.VERSIONS:
         return None, [
             Diagnostic(Span(0, 0), Severity.ERROR, f"unsupported bytecode version {version}", stage="bytecode")
@@ -282,7 +315,7 @@ def write_bytecode(
                 )
         if diags:
             return None, diags
-    w = _Writer(version, source, smap, debug_info)
+    w = _Writer(version, source, smap, debug_info, producer)
     try:
         data = w.write(module)
     except _Unencodable as e:
@@ -309,8 +342,9 @@ def write_bytecode(
 
 
 class _Writer:
-    def __init__(self, version: int, source: SourceText | None, smap, debug_info: bool):
+    def __init__(self, version: int, source: SourceText | None, smap, debug_info: bool, producer: str | None):
         self.v = version
+        self.producer = producer
         self.source = source
         self.smap = smap
         self.debug_info = debug_info
@@ -319,6 +353,12 @@ class _Writer:
         self.consts = _Table()
         self.di = _Table(start=1)
         self.type_ids: dict[Attribute, int] = {}
+        # Memos by the identity of the attributes an op holds (ops share their type, location and
+        # constant objects, and hashing one hashes all its fields): id -> (the objects, the index);
+        # the objects are kept so that no id is reused while the memo holds it.
+        self.type_objs: dict[int, tuple[Attribute, int]] = {}
+        self.loc_ids: dict[tuple[int, int], tuple[Any, Any, int]] = {}
+        self.const_ids: dict[tuple[int, int], tuple[Attribute, Attribute, int]] = {}
         self.dropped: list[tuple[Operation, list[str]]] = []  # discardable attributes left out
         self.from_text = False
         self.preview = False  # a SIMT preview op or attribute was written: the header says so
@@ -333,9 +373,13 @@ class _Writer:
         return self.strings.get(text.encode("utf-8"))
 
     def t(self, t: Attribute, op: Operation | None = None) -> int:
+        hit = self.type_objs.get(id(t))
+        if hit is not None:
+            return hit[1]
         i = self.type_ids.get(t)
         if i is None:
             i = self.type_ids[t] = self.types.get(self._type_bytes(t, op))
+        self.type_objs[id(t)] = (t, i)
         return i
 
     def _type_bytes(self, t: Attribute, op: Operation | None) -> bytes:
@@ -414,6 +458,14 @@ class _Writer:
             raise _Unencodable(op, f"type {t} has no Tile IR bytecode encoding")
         return bytes(b)
 
+    def dense(self, a: Attribute, t: Attribute, op: Operation) -> int:
+        """The constant index of a dense value `a` of type `t`."""
+        key = (id(a), id(t))
+        hit = self.const_ids.get(key)
+        if hit is None:
+            hit = self.const_ids[key] = (a, t, self.const(self._dense_raw(a, t, op)))
+        return hit[2]
+
     def const(self, raw: bytes) -> int:
         b = bytearray()
         put_varint(b, len(raw))
@@ -469,9 +521,16 @@ class _Writer:
 
     def loc_id(self, loc: Attribute | None, op: Operation | None, synth) -> int:
         """Debug index of an op's location (0: unknown); `synth` = (subprogram, file) for bare locations."""
-        L = self.locs
         if not self.debug_info or loc is None:
             return 0
+        key = (id(loc), id(synth))
+        hit = self.loc_ids.get(key)
+        if hit is None:
+            hit = self.loc_ids[key] = (loc, synth, self._loc_id(loc, op, synth))
+        return hit[2]
+
+    def _loc_id(self, loc: Attribute, op: Operation | None, synth) -> int:
+        L = self.locs
         if isinstance(loc, (self.dimod.DILocAttr, L.CallSiteLoc)):
             return self.di_attr(loc, op)
         if isinstance(loc, L.FileLoc) and synth is not None:
@@ -513,10 +572,9 @@ class _Writer:
         for e in entries:
             self._function(e, func, di_lists)
         self._section(out, F.SEC_FUNC, func, 8)
-        producer = _producer(module)
-        if producer is not None and self.v >= F.V13_3:  # older versions drop it, as NVIDIA's writer does
+        if self.producer is not None and self.v >= F.V13_3:  # older versions drop it, as NVIDIA's writer does
             p = bytearray()
-            put_varint(p, self.s(producer))
+            put_varint(p, self.s(self.producer))
             self._section(out, F.SEC_PRODUCER, p, 1)
         if globals_:
             g = bytearray()
@@ -570,7 +628,7 @@ class _Writer:
             raise _Unencodable(op, "a global needs a name, a value and a type")
         put_varint(g, self.s(name.data))
         put_varint(g, self.t(t, op))
-        put_varint(g, self.const(self._dense_raw(value, t, op)))
+        put_varint(g, self.dense(value, t, op))
         align = p.get("alignment")
         put_varint(g, _uint(align.value.data if isinstance(align, builtin.IntegerAttr) else 0, op, "alignment"))
         if self.v >= F.V13_3:
@@ -629,19 +687,19 @@ class _Writer:
 
     # -- instructions ---------------------------------------------------------------------------
     def _op(self, op: Operation, buf: bytearray, values: dict[SSAValue, int], lst: list[int], synth) -> None:
-        row = _BY_NAME.get(op.name)
-        if row is None:
+        plan = _BY_NAME.get(op.name)
+        if plan is None:
             raise _Unencodable(op, "this op has no Tile IR bytecode encoding")
-        opcode, _name, _since, res_spec, flags_spec, attr_spec, opnd_spec, nregions = row
-        if opcode >= PV.FIRST_PREVIEW_OPCODE:
+        if plan.opcode >= PV.FIRST_PREVIEW_OPCODE:
             self.preview = True
+        res_spec, nregions = plan.res_spec, plan.nregions
         loc: Attribute | None = op.location
         if self.from_text and not isinstance(loc, (self.dimod.DILocAttr, self.locs.CallSiteLoc, self.locs.FileLoc)):
             loc = self.text_loc(op)
         lst.append(self.loc_id(loc, op, synth))
         if op.attributes:
             self.dropped.append((op, sorted(op.attributes)))
-        put_varint(buf, opcode)
+        put_varint(buf, plan.opcode)
         rtypes = [r.type for r in op.results]
         old_print = op.name == "cuda_tile.print" or (op.name == "cuda_tile.print_tko" and self.v < F.V13_2)
         if old_print:  # 13.1's print: no token result (and no flags)
@@ -660,21 +718,20 @@ class _Writer:
         groups = _operand_groups(op)
         if op.name == "cuda_tile.print":
             groups = groups + [[]]  # the token operand print_tko has and 13.1's print lacks
-        if flags_spec is not None and self.v >= flags_spec[0]:
-            put_varint(buf, _flag_value(op, flags_spec[1], groups))
-        for aname, kind, cond in attr_spec:
+        if plan.flags_since is not None and self.v >= plan.flags_since:
+            put_varint(buf, _flag_value(op, plan, groups))
+        for aname, kind, cond in plan.attrs:
             a = op.properties.get(aname)
             if cond == "opt":
                 if a is None:
                     continue
             elif isinstance(cond, int) and self.v < cond:
                 continue
-            self._attr(buf, op, aname, kind, a, rtypes, groups)
-        specs = [s for s in opnd_spec if s[0] != "count"]
-        if len(specs) != len(groups):
+            self._attr(buf, op, plan, aname, kind, a, rtypes, groups)
+        if len(plan.groups) != len(groups):
             raise _Unencodable(op, "operand groups do not match the encoding")
         gi = 0
-        for s in opnd_spec:
+        for s in plan.opnd:
             k = s[0]
             if k == "count":
                 if s[1] == "opt":
@@ -717,19 +774,18 @@ class _Writer:
             for r in op.results:
                 values[r] = len(values)
 
-    def _attr(self, buf, op, aname, kind, a, rtypes, groups) -> None:
+    def _attr(self, buf, op, plan: _Plan, aname, kind, a, rtypes, groups) -> None:
         if kind == "dense_bool_array":  # inbounds (13.4+); absent: all false, one per index
             if isinstance(a, builtin.DenseArrayBase):
                 flags = [1 if v else 0 for v in a.get_values()]
             else:
-                specs = [s for s in _BY_NAME[op.name][6] if s[0] != "count"]
-                sized = [g for g, s in zip(groups, specs) if s[0] == "sized"]
-                flags = [0] * (len(sized[0]) if sized else 0)
+                k = plan.first_sized
+                flags = [0] * (len(groups[k]) if k is not None and k < len(groups) else 0)
             put_varint(buf, len(flags))
             buf.extend(bytes(flags))
             return
         if a is None and kind.startswith("enum:"):
-            a = _default_enum(op, aname, kind[5:])
+            a = _default_enum(op, aname)
         if a is None:
             raise _Unencodable(op, f"missing attribute '{aname}'")
         if kind.startswith("enum:"):
@@ -767,7 +823,7 @@ class _Writer:
         elif kind == "dense_typed_elements":
             if not rtypes:
                 raise _Unencodable(op, "a constant needs a result type")
-            put_varint(buf, self.const(self._dense_raw(a, rtypes[0], op)))
+            put_varint(buf, self.dense(a, rtypes[0], op))
         elif kind == "dense_int32_array":
             vals = a.get_values() if isinstance(a, builtin.DenseArrayBase) else None
             if vals is None:
@@ -912,7 +968,9 @@ _SCALAR_TAGS: dict[Attribute, int] = {
 
 def _producer(module: Operation) -> str | None:
     """The `producer` string of the (first) cuda_tile.module: free text naming the tool."""
-    for op in module.walk():
+    from tile_lsp.compiler.mlir.xdsl_fast import walk_ops
+
+    for op in walk_ops(module):
         if op.name == "cuda_tile.module":
             a = op.attributes.get("producer")
             return a.data if isinstance(a, builtin.StringAttr) else None
