@@ -165,8 +165,9 @@ def test_a_stale_daemon_steps_aside_and_a_fresh_one_replaces_it(tmp_path: pathli
     env = _env(tmp_path)
     version = tmp_path / "version"
     version.write_text("1")
-    serve = ("import os, pathlib, sys; from tile_lsp import daemon; "
-             f"sys.exit(daemon.serve(os.environ, 120, signature=lambda: pathlib.Path({str(version)!r}).read_text()))")
+    serve = ("import os, pathlib, sys; from tile_lsp import cli, daemon; "
+             "sys.exit(daemon.serve(os.environ, 120, cli.main, cli.prepare_daemon, "
+             f"signature=lambda: pathlib.Path({str(version)!r}).read_text()))")
     proc = subprocess.Popen([sys.executable, "-c", serve], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 60

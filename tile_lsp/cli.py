@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import sys
 
+from tile_lsp.cli_input import load_input  # (sys only)
+
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: see `main`)
 if TYPE_CHECKING:
     import argparse
@@ -22,18 +24,6 @@ if TYPE_CHECKING:
 
 # `compile --emit` stages (= pipeline.EMITS; spelled out so the CLI starts without the pipeline).
 COMPILE_EMITS = ("cuda_tile", "tileaa", "gpu", "nvvm", "llvm", "llvm-ir", "ptx", "cubin")
-
-
-def _load(path: str) -> tuple[SourceText, list[Diagnostic]]:
-    """The file as text: cuda_tile text, or Tile IR bytecode (found by its magic) printed."""
-    from tile_lsp.compiler.bytecode.convert import load_source
-
-    if path == "-":
-        data = sys.stdin.buffer.read()
-    else:
-        with open(path, "rb") as f:
-            data = f.read()
-    return load_source(data, path)
 
 
 def _parse_file(source: SourceText, split: bool) -> list[ParseResult]:
@@ -87,7 +77,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     options = {"hints_errors": True} if getattr(args, "werr_hints", False) else None
     for path in args.files:
         try:
-            source, diags = _load(path)
+            source, diags = load_input(path)
         except OSError as exc:
             print(f"{path}: error: {exc.strerror}", file=sys.stderr)
             any_error = True
@@ -122,7 +112,7 @@ def cmd_opt(args: argparse.Namespace) -> int:
     from tile_lsp.compiler.upstream import is_upstream
 
     try:
-        source, diags = _load(args.file)
+        source, diags = load_input(args.file)
     except OSError as exc:
         print(f"{args.file}: error: {exc.strerror}", file=sys.stderr)
         return 1
@@ -268,7 +258,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def cmd_daemon(args: argparse.Namespace) -> int:
     from tile_lsp.daemon import command
 
-    return command(args)
+    return command(args, main, prepare_daemon)
+
+
+def prepare_daemon() -> None:
+    """What a compile daemon does before it serves, besides warming the compiler: the modules
+    of its commands imported and the parser built, so that its children find them ready."""
+    from tile_lsp import cli_compile  # noqa: F401 (imported for the children)
+
+    build_parser()
 
 
 VERSION_DEPENDENCIES = ("xdsl", "llvmlite", "numpy", "ml_dtypes", "pygls", "lsprotocol")

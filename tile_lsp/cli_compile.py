@@ -13,6 +13,7 @@ import os
 import sys
 from dataclasses import asdict, is_dataclass
 
+from tile_lsp.cli_input import load_input
 from tile_lsp.compiler.diagnostics import DiagnosticSink, format_text, to_json
 from tile_lsp.compiler.entry_cache import EntryCache, default_directory, disk_cache_folders, refused_notice
 from tile_lsp.compiler.limits import MAX_FILE_SIZE
@@ -42,10 +43,8 @@ def _target(args: argparse.Namespace) -> tuple[Target | None, str | None]:
 
 
 def run_compile(args: argparse.Namespace) -> int:
-    from tile_lsp.cli import _load
-
     try:
-        source, diags = _load(args.file)
+        source, diags = load_input(args.file)
     except OSError as exc:
         print(f"{args.file}: error: {exc.strerror}", file=sys.stderr)
         return 1

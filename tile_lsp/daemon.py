@@ -27,7 +27,8 @@ client compiles in its own process, as before. The socket lives in a directory o
 can enter (`$XDG_RUNTIME_DIR/tile-lsp`, else `$TMPDIR/tile-lsp-UID`), one per Python and
 tile_lsp install. The daemon exits after `--idle-timeout` seconds without requests.
 
-This module is imported on every CLI start: it imports nothing heavy at module level.
+This module is imported on every CLI start: it imports nothing heavy at module level. It does
+not import the CLI either: `tile-lsp daemon serve` (what `start` spawns) hands `cli.main` in.
 """
 
 from __future__ import annotations
@@ -46,6 +47,8 @@ TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: the cli
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
     from typing import Any
+
+    Run = Callable[[list[str]], int]  # a command line to its exit status: `tile_lsp.cli.main`
 
 PROTOCOL = 2
 DAEMON_COMMANDS = frozenset({"compile", "check", "opt"})
@@ -288,7 +291,7 @@ def spawn(environ: Mapping[str, str], idle_timeout: float) -> int:
     log = path[: -len(".sock")] + ".log"  # (beside the socket)
     with open(log, "ab") as out:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "tile_lsp.daemon", "--idle-timeout", str(idle_timeout)],
+            [sys.executable, "-m", "tile_lsp", "daemon", "serve", "--idle-timeout", str(idle_timeout)],
             stdin=subprocess.DEVNULL, stdout=out, stderr=out, start_new_session=True, close_fds=True,
             env=dict(environ), cwd="/",
         )
@@ -343,14 +346,14 @@ _WARM_KERNEL = """entry @warm_up(%arg0: tile<ptr<f32>>, %arg1: tile<i32>, %arg2:
 """
 
 
-def warm_up() -> list[str]:
-    """Import the compiler and run it once (cuda_tile to a cubin, and the upstream parser), so
-    that a forked child finds every module loaded and every lazy table built; the compile's errors."""
+def warm_up(prepare: Callable[[], object]) -> list[str]:
+    """Import the compiler and run it once (cuda_tile to a cubin, and the upstream parser), and
+    `prepare` the commands (the CLI: its modules imported, its parser built), so that a forked
+    child finds every module loaded and every lazy table built; the compile's errors."""
     import importlib
     import pkgutil
 
     import tile_lsp.compiler as compiler
-    from tile_lsp import cli, cli_compile  # noqa: F401 (cli_compile: imported for the children)
     from tile_lsp.compiler.entry_cache import compiler_fingerprint
     from tile_lsp.compiler.mlir import context
     from tile_lsp.compiler.pipeline import compile_source
@@ -366,7 +369,7 @@ def warm_up() -> list[str]:
             print(f"tile-lsp daemon: import {info.name}: {exc}", file=sys.stderr)
     compiler_fingerprint()
     context.upstream_context()
-    cli.build_parser()
+    prepare()
     target = Target.parse_gpu_name("sm_90a")
     result = compile_source(SourceText(_WARM_KERNEL, "warm.mlir"), CompileOptions(target=target), "cubin", cache=None)
     return [d.message for d in result.diagnostics if d.severity == "error"]
@@ -419,8 +422,9 @@ class _Handshake:
 
 
 class _Server:
-    def __init__(self, path: str, idle_timeout: float, signature: Callable[[], object]) -> None:
+    def __init__(self, path: str, idle_timeout: float, signature: Callable[[], object], run: Run) -> None:
         self.path = path
+        self.run = run
         self.idle_timeout = idle_timeout
         self.signature = signature
         self.started_signature = signature()
@@ -548,7 +552,7 @@ class _Server:
         if pid == 0:
             mine.close()
             self._in_child()
-            _worker_main(theirs)  # never returns
+            _worker_main(self.run, theirs)  # never returns
         theirs.close()
         self.worker = (pid, mine)
         self.sel.register(mine, _EVENT_READ, "worker")
@@ -688,7 +692,7 @@ class _Server:
             pid = os.fork()
             if pid == 0:
                 self._in_child()
-                _child(argv, cwd, env, umask, fds)  # never returns
+                _child(self.run, argv, cwd, env, umask, fds)  # never returns
             self.children[pid] = conn
         self.served += 1
         conn.settimeout(None)
@@ -762,9 +766,9 @@ def _kill_group(pid: int) -> None:
     kill_tree(pid)
 
 
-def _run_command(argv: list[str], cwd: str, env: dict[str, str], umask: int) -> int:
-    """`tile_lsp.cli.main(argv)` as the client's process would run it: its directory, umask and
-    environment (descriptors 0-2 are the client's already); its exit status."""
+def _run_command(run: Run, argv: list[str], cwd: str, env: dict[str, str], umask: int) -> int:
+    """`run(argv)` (`tile_lsp.cli.main`) as the client's process would run it: its directory,
+    umask and environment (descriptors 0-2 are the client's already); its exit status."""
     code = 1
     try:
         _reopen_std_streams()
@@ -772,10 +776,8 @@ def _run_command(argv: list[str], cwd: str, env: dict[str, str], umask: int) -> 
         os.chdir(cwd)
         os.environ.clear()
         os.environ.update(env)
-        from tile_lsp.cli import main
-
         try:
-            code = main(argv)
+            code = run(argv)
         except SystemExit as exc:  # argparse: --help, usage errors
             code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     except BaseException:  # noqa: BLE001 (reported to the client's stderr, as a crash would be)
@@ -800,7 +802,7 @@ def _child_signals() -> None:
     signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
-def _child(argv: list[str], cwd: str, env: dict[str, str], umask: int, fds: list[int]) -> None:
+def _child(run: Run, argv: list[str], cwd: str, env: dict[str, str], umask: int, fds: list[int]) -> None:
     """In a child forked for one request: become the client's process and run its command;
     never returns."""
     code = 1
@@ -809,12 +811,12 @@ def _child(argv: list[str], cwd: str, env: dict[str, str], umask: int, fds: list
         for target, fd in enumerate(fds):
             os.dup2(fd, target)
             os.close(fd)
-        code = _run_command(argv, cwd, env, umask)
+        code = _run_command(run, argv, cwd, env, umask)
     finally:
         os._exit(code)
 
 
-def _worker_main(sock: socket.socket) -> None:
+def _worker_main(run: Run, sock: socket.socket) -> None:
     """The worker: run one request after another in this process (no fork, no copy-on-write
     faults, and the unit cache's memory kept), restoring its own directory, environment,
     umask and descriptors 0-2 after each; exits when the server closes `sock`."""
@@ -838,7 +840,7 @@ def _worker_main(sock: socket.socket) -> None:
             for target, fd in enumerate(fds):
                 os.dup2(fd, target)
                 os.close(fd)
-            status = _run_command([str(a) for a in request["argv"]], str(request["cwd"]),
+            status = _run_command(run, [str(a) for a in request["argv"]], str(request["cwd"]),
                                   dict(request["env"]), int(request["umask"]))
             for target, fd in enumerate(home[2]):  # the client's descriptors go: it sees EOF
                 os.dup2(fd, target)
@@ -859,14 +861,17 @@ def _reopen_std_streams() -> None:
     sys.stderr = open(2, "w", buffering=1, encoding="utf-8", errors="backslashreplace", closefd=False)  # noqa: SIM115
 
 
-def serve(environ: Mapping[str, str], idle_timeout: float, signature: Callable[[], object] = source_signature) -> int:
-    """Run a daemon here until it is stopped, idle or stale; its exit status."""
+def serve(environ: Mapping[str, str], idle_timeout: float, run: Run, prepare: Callable[[], object],
+          signature: Callable[[], object] = source_signature) -> int:
+    """Run a daemon here until it is stopped, idle or stale; its exit status. It runs each
+    command line with `run` (`tile_lsp.cli.main`) after `prepare()` (see `warm_up`): the CLI
+    hands both in (`tile-lsp daemon serve`), the daemon does not import it."""
     path = socket_path(environ)
     if not _private_dir(os.path.dirname(path), create=True):
         print(f"tile-lsp daemon: {os.path.dirname(path)} is not a private directory of this user", file=sys.stderr)
         return 1
     started = time.monotonic()
-    problems = warm_up()
+    problems = warm_up(prepare)
     if problems:  # a daemon that cannot compile would only hand out its failures
         print(f"tile-lsp daemon: the warm-up compile failed: {problems[0]}", file=sys.stderr)
         return 1
@@ -874,7 +879,7 @@ def serve(environ: Mapping[str, str], idle_timeout: float, signature: Callable[[
 
     gc.collect()
     gc.freeze()  # the children's collections leave the warmed-up objects (and their pages) alone
-    server = _Server(path, idle_timeout, signature)
+    server = _Server(path, idle_timeout, signature, run)
     server.bind()
     print(f"tile-lsp daemon: pid {os.getpid()} serving {path} (warm-up {time.monotonic() - started:.2f} s)",
           file=sys.stderr, flush=True)
@@ -883,11 +888,11 @@ def serve(environ: Mapping[str, str], idle_timeout: float, signature: Callable[[
     return 0
 
 
-def command(args: Any) -> int:
-    """`tile-lsp daemon start|stop|status|serve`."""
+def command(args: Any, run: Run, prepare: Callable[[], object]) -> int:
+    """`tile-lsp daemon start|stop|status|serve` (`serve`: see `serve` for `run` and `prepare`)."""
     environ = os.environ
     if args.action == "serve":
-        return serve(environ, args.idle_timeout)
+        return serve(environ, args.idle_timeout, run, prepare)
     if args.action == "start":
         status = start(environ, args.idle_timeout)
         if "error" in status:
@@ -928,16 +933,3 @@ def _alive(pid: int) -> bool:
         return True
     return True
 
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """`python -m tile_lsp.daemon [--idle-timeout S]`: serve in this process (what `start` runs)."""
-    import argparse
-
-    ap = argparse.ArgumentParser(prog="python -m tile_lsp.daemon")
-    ap.add_argument("--idle-timeout", type=float, default=DEFAULT_IDLE_TIMEOUT)
-    args = ap.parse_args(argv)
-    return serve(os.environ, args.idle_timeout)
-
-
-if __name__ == "__main__":
-    sys.exit(main())
