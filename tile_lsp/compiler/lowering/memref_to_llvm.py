@@ -20,7 +20,6 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
 from tile_lsp.compiler.lowering.common import LoweringContext
 from tile_lsp.compiler.lowering.llvm_build import emit, int_constant, make_op
-from tile_lsp.compiler.lowering.std_to_llvm import replace_with
 from tile_lsp.compiler.lowering.types import (
     address_space,
     cast_converted,
@@ -29,6 +28,7 @@ from tile_lsp.compiler.lowering.types import (
     llvm_ptr,
     memref_element_ptr,
     memref_unsupported,
+    replace_with,
 )
 
 

@@ -42,6 +42,7 @@ from tile_lsp.compiler.lowering.types import (
     cast_converted,
     cast_to,
     convert_type,
+    replace_with,
 )
 from tile_lsp.compiler.mlir.xdsl_fast import int_attr, int_type
 
@@ -107,13 +108,6 @@ def _converted_operands(rewriter: PatternRewriter, op: Operation) -> list[SSAVal
     if any(v is None for v in values):
         return None
     return [v for v in values if v is not None]
-
-
-def replace_with(rewriter: PatternRewriter, op: Operation, new: Operation) -> None:
-    """Insert `new` and replace `op`'s results with `new`'s (cast back to the old types)."""
-    rewriter.insert(new)
-    values = [cast_to(rewriter, n, o.type) for n, o in zip(new.results, op.results, strict=True)]
-    rewriter.replace(op, [], values)
 
 
 _NO_FASTMATH = llvm.FastMathAttr(None)
@@ -619,6 +613,5 @@ __all__ = [
     "UNSUPPORTED",
     "convert_block_args",
     "convert_function",
-    "replace_with",
     "std_patterns",
 ]

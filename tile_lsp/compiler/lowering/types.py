@@ -176,6 +176,13 @@ def cast_converted(rewriter: PatternRewriter, value: SSAValue) -> SSAValue | Non
     return cast_to(rewriter, value, target)
 
 
+def replace_with(rewriter: PatternRewriter, op: Operation, new: Operation) -> None:
+    """Insert `new` and replace `op`'s results with `new`'s (cast back to the old types)."""
+    rewriter.insert(new)
+    values = [cast_to(rewriter, n, o.type) for n, o in zip(new.results, op.results, strict=True)]
+    rewriter.replace(op, [], values)
+
+
 def constant(rewriter: PatternRewriter, value: int, type: IntegerType = i64) -> SSAValue:
     """An `llvm.mlir.constant` of an integer type."""
     op = llvm.ConstantOp(IntegerAttr(value, type), type)
@@ -302,4 +309,5 @@ __all__ = [
     "memref_unsupported",
     "reconcile_casts",
     "register_type_conversion",
+    "replace_with",
 ]
