@@ -34,7 +34,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
 from tile_lsp.compiler.lowering.common import LoweringContext
-from tile_lsp.compiler.lowering.llvm_build import make_op, symbol_scope
+from tile_lsp.compiler.lowering.llvm_build import make_op, read_sreg, symbol_scope
 
 SUBGROUP_SIZE = 32
 UNSUPPORTED = "not supported by the nvvm stage: {what}"
@@ -224,10 +224,8 @@ class LowerAllReduce(RewritePattern):
             return
         b = _Builder(None, rewriter)
         buffer = b.add(get).results[0]  # type: ignore[arg-type]
-        from tile_lsp.compiler.lowering.gpu_to_nvvm import _sreg
-
-        nx, ny, nz = (_sreg(rewriter, f"ntid.{d}") for d in "xyz")
-        tx, ty, tz = (_sreg(rewriter, f"tid.{d}") for d in "xyz")
+        nx, ny, nz = (read_sreg(rewriter, f"ntid.{d}") for d in "xyz")
+        tx, ty, tz = (read_sreg(rewriter, f"tid.{d}") for d in "xyz")
         t1 = b.op("arith.muli", [tz, ny], i32)
         t2 = b.op("arith.addi", [t1, ty], i32)
         t3 = b.op("arith.muli", [t2, nx], i32)

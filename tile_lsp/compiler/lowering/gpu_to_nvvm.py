@@ -30,6 +30,7 @@ from tile_lsp.compiler.lowering.llvm_build import (
     inherent,
     int_constant,
     make_op,
+    read_sreg,
     symbol_scope,
 )
 from tile_lsp.compiler.lowering.types import address_space, cast_converted, cast_to, convert_type, llvm_ptr
@@ -46,16 +47,6 @@ SREG_BY_OP: dict[str, str] = {
     "gpu.cluster_dim_blocks": "cluster.nctaid",
 }
 SREG_SCALAR: dict[str, str] = {"gpu.subgroup_size": "warpsize", "gpu.lane_id": "laneid"}
-
-
-def _sreg(rewriter: PatternRewriter, name: str, bounds: tuple[int, int] | None = None) -> SSAValue:
-    """`nvvm.read.ptx.sreg.<name> : i32`, with `range <i32, lo, hi>` when the value is known bounded."""
-    op = emit(rewriter, make_op(f"nvvm.read.ptx.sreg.{name}", result_types=[i32]))
-    if bounds is not None:
-        from tile_lsp.compiler.mlir.dialects.nvvm import ConstantRangeAttr
-
-        op.properties["range"] = ConstantRangeAttr(IntAttr(32), IntAttr(bounds[0]), IntAttr(bounds[1]))
-    return op.results[0]
 
 
 # Queries that count from 0 (an index) vs. from 1 (a size): how a bound becomes a range.
@@ -114,14 +105,14 @@ class LowerIndexQuery(RewritePattern):
             return
         else:
             return
-        rewriter.replace(op, [], [_to_index(rewriter, _sreg(rewriter, reg, _query_range(op)))])
+        rewriter.replace(op, [], [_to_index(rewriter, read_sreg(rewriter, reg, _query_range(op)))])
 
     @staticmethod
     def _global_id(op: Operation, rewriter: PatternRewriter) -> None:
         dim = _dimension(op)
-        tid = _sreg(rewriter, f"tid.{dim}")
-        ctaid = _sreg(rewriter, f"ctaid.{dim}")
-        ntid = _sreg(rewriter, f"ntid.{dim}")
+        tid = read_sreg(rewriter, f"tid.{dim}")
+        ctaid = read_sreg(rewriter, f"ctaid.{dim}")
+        ntid = read_sreg(rewriter, f"ntid.{dim}")
         mul = llvm.MulOp(ctaid, ntid)
         rewriter.insert(mul)
         add = llvm.AddOp(mul.res, tid)
@@ -414,9 +405,9 @@ class LowerSubgroupCounts(RewritePattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         if op.name not in ("gpu.subgroup_id", "gpu.num_subgroups"):
             return
-        nx, ny, nz = (_sreg(rewriter, f"ntid.{d}") for d in "xyz")
+        nx, ny, nz = (read_sreg(rewriter, f"ntid.{d}") for d in "xyz")
         if op.name == "gpu.subgroup_id":
-            tx, ty, tz = (_sreg(rewriter, f"tid.{d}") for d in "xyz")
+            tx, ty, tz = (read_sreg(rewriter, f"tid.{d}") for d in "xyz")
             linear = _mad(rewriter, _mad(rewriter, tz, ny, ty), nx, tx)
             shift = llvm.LShrOp(linear, int_constant(rewriter, 5, i32))
         else:

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from functools import cache
 
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import IntAttr, IntegerType, ModuleOp, StringAttr, UnregisteredOp
+from xdsl.dialects.builtin import IntAttr, IntegerType, ModuleOp, StringAttr, UnregisteredOp, i32
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.irdl import IRDLOperation, irdl_op_definition, var_operand_def, var_result_def
 from xdsl.pattern_rewriter import PatternRewriter
@@ -191,6 +191,16 @@ def int_constant(rewriter: PatternRewriter, value: int, type: IntegerType) -> SS
     return op.result
 
 
+def read_sreg(rewriter: PatternRewriter, name: str, bounds: tuple[int, int] | None = None) -> SSAValue:
+    """`nvvm.read.ptx.sreg.<name> : i32`, with `range <i32, lo, hi>` when the value is known bounded."""
+    op = emit(rewriter, make_op(f"nvvm.read.ptx.sreg.{name}", result_types=[i32]))
+    if bounds is not None:
+        from tile_lsp.compiler.mlir.dialects.nvvm import ConstantRangeAttr
+
+        op.properties["range"] = ConstantRangeAttr(IntAttr(32), IntAttr(bounds[0]), IntAttr(bounds[1]))
+    return op.results[0]
+
+
 def new_func(
     name: str, inputs: Sequence[Attribute], output: Attribute | None, body: Region, attrs: dict[str, Attribute]
 ) -> llvm.FuncOp:
@@ -209,6 +219,7 @@ __all__ = [
     "make_op",
     "new_func",
     "op_class",
+    "read_sreg",
     "string_global",
     "symbol_scope",
 ]
