@@ -424,6 +424,10 @@ class FunctionEmitter:
     def result(self, op: Operation, text: str) -> None:
         self.emit_line(op, f"{self.names[op.results[0]]} = {text}")
 
+    def metadata(self, node: str) -> int:
+        """The number of the module's metadata node `node` (`!N = node`, one per text)."""
+        return self.m.md.add(node)
+
     def phis(self, block: Block) -> None:
         preds = self.incoming.get(block, [])
         for arg in block.args:

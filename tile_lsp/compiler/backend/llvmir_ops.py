@@ -1,17 +1,17 @@
 """How each llvm-dialect op is spelled as LLVM IR instructions (used by `llvmir.py`).
 
-Every function takes the function emitter `f` (names, types, the line sink) and the op;
+Every function takes the function emitter `f` (an `Emitter`: names, types, the line sink) and the op;
 what cannot be spelled raises `Unsupported`, which the emitter turns into a diagnostic.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from xdsl.dialects import llvm as x
 from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, StringAttr
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from tile_lsp.compiler.backend.llvmir_values import (
     Unsupported,
@@ -27,8 +27,32 @@ from tile_lsp.compiler.backend.llvmir_values import (
 )
 from tile_lsp.compiler.mlir.dialects import llvm_ext as ext
 
-if TYPE_CHECKING:
-    from tile_lsp.compiler.backend.llvmir import FunctionEmitter
+
+class Emitter(Protocol):
+    """What an op's spelling needs of the emitter of its function (`llvmir.FunctionEmitter`):
+    value and block names, type spellings, the line sink, intrinsic calls and metadata nodes."""
+
+    consts: dict[SSAValue, str]  # values spelled inline where they are used (constants)
+    block_names: dict[Block, str]
+
+    def val(self, v: SSAValue) -> str: ...
+
+    def ty(self, t: Attribute, op: Operation) -> str: ...
+
+    def typed(self, v: SSAValue, op: Operation) -> str: ...
+
+    def emit_line(self, op: Operation, text: str) -> None: ...
+
+    def result(self, op: Operation, text: str) -> None: ...
+
+    def call(
+        self, op: Operation, callee: str, ret: str, args: list[str], arg_types: list[str], flags: str = ""
+    ) -> None: ...
+
+    def debug_record(self, op: Operation) -> None: ...
+
+    def metadata(self, node: str) -> int: ...
+
 
 # Ops that are one LLVM instruction with the same operands (flags aside).
 INT_BINARY = {
@@ -83,7 +107,7 @@ _SUFFIX_FROM_OPERANDS: dict[str, tuple[int, ...]] = {
 _NO_SUFFIX = frozenset({"assume"})
 
 
-def emit_op(f: FunctionEmitter, op: Operation) -> None:
+def emit_op(f: Emitter, op: Operation) -> None:
     """Emits the instruction(s) for one op (constants become inline operands)."""
     name = op_name(op)
     const = constant_of(op)
@@ -114,7 +138,7 @@ def emit_op(f: FunctionEmitter, op: Operation) -> None:
         raise Unsupported(op, f"cannot translate '{op_name(op)}' to LLVM IR")
 
 
-def _int_binary(f: FunctionEmitter, op: Operation, opcode: str) -> None:
+def _int_binary(f: Emitter, op: Operation, opcode: str) -> None:
     flags = _overflow(op.properties.get("overflowFlags"))
     if op.properties.get("isExact") is not None:
         flags += " exact"
@@ -123,7 +147,7 @@ def _int_binary(f: FunctionEmitter, op: Operation, opcode: str) -> None:
     f.result(op, f"{opcode}{flags} {f.typed(op.operands[0], op)}, {f.val(op.operands[1])}")
 
 
-def _conversion_cast(f: FunctionEmitter, op: Operation) -> None:
+def _conversion_cast(f: Emitter, op: Operation) -> None:
     if len(op.operands) == 1 and len(op.results) == 1:
         src, dst = type_text(op.operands[0].type), type_text(op.results[0].type)
         if src is not None and src == dst:
@@ -132,7 +156,7 @@ def _conversion_cast(f: FunctionEmitter, op: Operation) -> None:
     raise Unsupported(op, "unresolved 'builtin.unrealized_conversion_cast' reached LLVM IR emission")
 
 
-def _intrinsic_op(f: FunctionEmitter, op: Operation, name: str) -> None:
+def _intrinsic_op(f: Emitter, op: Operation, name: str) -> None:
     short = name.removeprefix("llvm.intr.")
     if op.results:
         ret_type = op.results[0].type
@@ -163,26 +187,26 @@ def _intrinsic_op(f: FunctionEmitter, op: Operation, name: str) -> None:
     f.call(op, llvm_name, f.ty(ret_type, op), args, arg_types, _fastmath(op))
 
 
-def _h_icmp(f: FunctionEmitter, op: Operation) -> None:
+def _h_icmp(f: Emitter, op: Operation) -> None:
     pred = _ICMP[_int_prop(op, "predicate")]
     f.result(op, f"icmp {pred} {f.typed(op.operands[0], op)}, {f.val(op.operands[1])}")
 
 
-def _h_fcmp(f: FunctionEmitter, op: Operation) -> None:
+def _h_fcmp(f: Emitter, op: Operation) -> None:
     pred = _FCMP[_int_prop(op, "predicate")]
     f.result(op, f"fcmp{_fastmath(op)} {pred} {f.typed(op.operands[0], op)}, {f.val(op.operands[1])}")
 
 
-def _h_fneg(f: FunctionEmitter, op: Operation) -> None:
+def _h_fneg(f: Emitter, op: Operation) -> None:
     f.result(op, f"fneg{_fastmath(op)} {f.typed(op.operands[0], op)}")
 
 
-def _h_select(f: FunctionEmitter, op: Operation) -> None:
+def _h_select(f: Emitter, op: Operation) -> None:
     c, a, b = op.operands
     f.result(op, f"select{_fastmath(op)} {f.typed(c, op)}, {f.typed(a, op)}, {f.typed(b, op)}")
 
 
-def _h_freeze(f: FunctionEmitter, op: Operation) -> None:
+def _h_freeze(f: Emitter, op: Operation) -> None:
     f.result(op, f"freeze {f.typed(op.operands[0], op)}")
 
 
@@ -193,19 +217,19 @@ def _sync_order(scope: Attribute | None, ordering: int) -> str:
     return text + f" {ext.ORDERING_NAMES[ordering]}"
 
 
-def _mem_suffix(f: FunctionEmitter, op: Operation) -> str:
+def _mem_suffix(f: Emitter, op: Operation) -> str:
     text = ""
     align = op.properties.get("alignment")
     if isinstance(align, IntegerAttr) and align.value.data:
         text += f", align {align.value.data}"
     if op.properties.get("nontemporal") is not None:
-        text += f", !nontemporal !{f.m.md.add('!{i32 1}')}"
+        text += f", !nontemporal !{f.metadata('!{i32 1}')}"
     if op.properties.get("invariant") is not None:
-        text += f", !invariant.load !{f.m.md.add('!{}')}"
+        text += f", !invariant.load !{f.metadata('!{}')}"
     return text
 
 
-def _h_load(f: FunctionEmitter, op: Operation) -> None:
+def _h_load(f: Emitter, op: Operation) -> None:
     assert isinstance(op, ext.LoadOp | x.LoadOp)
     ordering = _int_prop(op, "ordering")
     head = "load" + (" atomic" if ordering else "") + (" volatile" if op.properties.get("volatile_") else "")
@@ -215,7 +239,7 @@ def _h_load(f: FunctionEmitter, op: Operation) -> None:
     f.result(op, text + _mem_suffix(f, op))
 
 
-def _h_store(f: FunctionEmitter, op: Operation) -> None:
+def _h_store(f: Emitter, op: Operation) -> None:
     ordering = _int_prop(op, "ordering")
     head = "store" + (" atomic" if ordering else "") + (" volatile" if op.properties.get("volatile_") else "")
     text = f"{head} {f.typed(op.operands[0], op)}, {f.typed(op.operands[1], op)}"
@@ -224,7 +248,7 @@ def _h_store(f: FunctionEmitter, op: Operation) -> None:
     f.emit_line(op, text + _mem_suffix(f, op))
 
 
-def _h_gep(f: FunctionEmitter, op: Operation) -> None:
+def _h_gep(f: Emitter, op: Operation) -> None:
     assert isinstance(op, x.GEPOp | ext.GEPOp)
     flags = op.noWrapFlags.value.data if isinstance(op.noWrapFlags, IntegerAttr) else 0
     if op.inbounds is not None:
@@ -241,7 +265,7 @@ def _h_gep(f: FunctionEmitter, op: Operation) -> None:
     f.result(op, f"{head} {f.ty(op.elem_type, op)}, {f.typed(op.ptr, op)}" + "".join(f", {i}" for i in indices))
 
 
-def _h_alloca(f: FunctionEmitter, op: Operation) -> None:
+def _h_alloca(f: Emitter, op: Operation) -> None:
     assert isinstance(op, x.AllocaOp)
     text = f"alloca {f.ty(op.elem_type, op)}, {f.typed(op.size, op)}"
     if op.alignment is not None:
@@ -252,26 +276,26 @@ def _h_alloca(f: FunctionEmitter, op: Operation) -> None:
     f.result(op, text)
 
 
-def _h_extractvalue(f: FunctionEmitter, op: Operation) -> None:
+def _h_extractvalue(f: Emitter, op: Operation) -> None:
     pos = ", ".join(str(p) for p in _dense(op.properties["position"]))
     f.result(op, f"extractvalue {f.typed(op.operands[0], op)}, {pos}")
 
 
-def _h_insertvalue(f: FunctionEmitter, op: Operation) -> None:
+def _h_insertvalue(f: Emitter, op: Operation) -> None:
     pos = ", ".join(str(p) for p in _dense(op.properties["position"]))
     f.result(op, f"insertvalue {f.typed(op.operands[0], op)}, {f.typed(op.operands[1], op)}, {pos}")
 
 
-def _h_extractelement(f: FunctionEmitter, op: Operation) -> None:
+def _h_extractelement(f: Emitter, op: Operation) -> None:
     f.result(op, f"extractelement {f.typed(op.operands[0], op)}, {f.typed(op.operands[1], op)}")
 
 
-def _h_insertelement(f: FunctionEmitter, op: Operation) -> None:
+def _h_insertelement(f: Emitter, op: Operation) -> None:
     assert isinstance(op, x.InsertElementOp)
     f.result(op, f"insertelement {f.typed(op.vector, op)}, {f.typed(op.value, op)}, {f.typed(op.index, op)}")
 
 
-def _h_shufflevector(f: FunctionEmitter, op: Operation) -> None:
+def _h_shufflevector(f: Emitter, op: Operation) -> None:
     mask = _dense(op.properties["mask"])
     items = ", ".join("i32 poison" if m < 0 else f"i32 {m}" for m in mask)
     f.result(
@@ -279,7 +303,7 @@ def _h_shufflevector(f: FunctionEmitter, op: Operation) -> None:
     )
 
 
-def _h_atomicrmw(f: FunctionEmitter, op: Operation) -> None:
+def _h_atomicrmw(f: Emitter, op: Operation) -> None:
     assert isinstance(op, ext.AtomicRMWOp)
     kind = op.bin_op_name.lstrip("_")
     head = "atomicrmw" + (" volatile" if op.volatile_ is not None else "")
@@ -287,7 +311,7 @@ def _h_atomicrmw(f: FunctionEmitter, op: Operation) -> None:
     f.result(op, text + _sync_order(op.syncscope, op.ordering.value.data) + _mem_suffix(f, op))
 
 
-def _h_cmpxchg(f: FunctionEmitter, op: Operation) -> None:
+def _h_cmpxchg(f: Emitter, op: Operation) -> None:
     assert isinstance(op, ext.CmpXchgOp)
     head = "cmpxchg" + (" weak" if op.weak is not None else "") + (" volatile" if op.volatile_ is not None else "")
     text = f"{head} {f.typed(op.ptr, op)}, {f.typed(op.cmp, op)}, {f.typed(op.val, op)}"
@@ -296,12 +320,12 @@ def _h_cmpxchg(f: FunctionEmitter, op: Operation) -> None:
     f.result(op, text + _mem_suffix(f, op))
 
 
-def _h_fence(f: FunctionEmitter, op: Operation) -> None:
+def _h_fence(f: Emitter, op: Operation) -> None:
     assert isinstance(op, ext.FenceOp)
     f.emit_line(op, "fence" + _sync_order(op.syncscope, op.ordering.value.data))
 
 
-def _h_call(f: FunctionEmitter, op: Operation) -> None:
+def _h_call(f: Emitter, op: Operation) -> None:
     assert isinstance(op, x.CallOp)
     args = list(op.args)
     if op.callee is None:
@@ -323,14 +347,14 @@ def _h_call(f: FunctionEmitter, op: Operation) -> None:
         f.emit_line(op, text)
 
 
-def _h_call_intrinsic(f: FunctionEmitter, op: Operation) -> None:
+def _h_call_intrinsic(f: Emitter, op: Operation) -> None:
     assert isinstance(op, x.CallIntrinsicOp)
     ret = f.ty(op.ress.type, op) if op.ress is not None else "void"
     args = [f.typed(a, op) for a in op.args]
     f.call(op, op.intrin.data, ret, args, [f.ty(a.type, op) for a in op.args], _fastmath(op))
 
 
-def _h_inline_asm(f: FunctionEmitter, op: Operation) -> None:
+def _h_inline_asm(f: Emitter, op: Operation) -> None:
     assert isinstance(op, ext.InlineAsmOp | x.InlineAsmOp)
     ret = f.ty(op.res.type, op) if op.res is not None else "void"
     words = ["asm"]
@@ -357,31 +381,31 @@ def _h_inline_asm(f: FunctionEmitter, op: Operation) -> None:
         f.emit_line(op, text)
 
 
-def _h_return(f: FunctionEmitter, op: Operation) -> None:
+def _h_return(f: Emitter, op: Operation) -> None:
     f.emit_line(op, f"ret {f.typed(op.operands[0], op)}" if op.operands else "ret void")
 
 
-def _h_br(f: FunctionEmitter, op: Operation) -> None:
+def _h_br(f: Emitter, op: Operation) -> None:
     f.emit_line(op, f"br label %{f.block_names[op.successors[0]]}")
 
 
-def _h_cond_br(f: FunctionEmitter, op: Operation) -> None:
+def _h_cond_br(f: Emitter, op: Operation) -> None:
     t, e = op.successors
     f.emit_line(op, f"br {f.typed(op.operands[0], op)}, label %{f.block_names[t]}, label %{f.block_names[e]}")
 
 
-def _h_switch(f: FunctionEmitter, op: Operation) -> None:
+def _h_switch(f: Emitter, op: Operation) -> None:
     assert isinstance(op, ext.SwitchOp)
     vtype = f.ty(op.value.type, op)
     cases = " ".join(f"{vtype} {v}, label %{f.block_names[b]}" for v, b, _ in op.cases())
     f.emit_line(op, f"switch {vtype} {f.val(op.value)}, label %{f.block_names[op.defaultDestination]} [ {cases} ]")
 
 
-def _h_unreachable(f: FunctionEmitter, op: Operation) -> None:
+def _h_unreachable(f: Emitter, op: Operation) -> None:
     f.emit_line(op, "unreachable")
 
 
-HANDLERS: dict[str, Callable[[FunctionEmitter, Operation], None]] = {
+HANDLERS: dict[str, Callable[[Emitter, Operation], None]] = {
     "llvm.icmp": _h_icmp,
     "llvm.fcmp": _h_fcmp,
     "llvm.fneg": _h_fneg,
