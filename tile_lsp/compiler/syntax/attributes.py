@@ -109,45 +109,56 @@ def _parse_attribute(p: Parser) -> Attribute:
     raise AssertionError
 
 
+_HEX = frozenset("0123456789abcdefABCDEF")
+
+
 def unescape(tok: str) -> str:
+    """A string literal's value, as MLIR's lexer reads it: `\\n`, `\\t`, `\\"`, `\\\\` and two hex
+    digits (a byte: `\\C3\\A9` is one "é", the value being UTF-8; bytes that are not UTF-8 are
+    kept as surrogate escapes, so they print back as they came)."""
     body = tok[1:-1]
     if "\\" not in body:
         return body
-    out: list[str] = []
+    out = bytearray()
     i = 0
     while i < len(body):
         c = body[i]
         if c == "\\" and i + 1 < len(body):
             n = body[i + 1]
             if n in "nt\"\\":
-                out.append({"n": "\n", "t": "\t", '"': '"', "\\": "\\"}[n])
+                out += {"n": b"\n", "t": b"\t", '"': b'"', "\\": b"\\"}[n]
                 i += 2
                 continue
-            if i + 2 < len(body):
-                try:
-                    out.append(chr(int(body[i + 1 : i + 3], 16)))
-                    i += 3
-                    continue
-                except ValueError:
-                    pass
-        out.append(c)
+            if i + 2 < len(body) and n in _HEX and body[i + 2] in _HEX:
+                out.append(int(body[i + 1 : i + 3], 16))
+                i += 3
+                continue
+        out += _utf8(c)
         i += 1
-    return "".join(out)
+    return out.decode("utf-8", "surrogateescape")
+
+
+def _utf8(c: str) -> bytes:
+    try:
+        return c.encode("utf-8", "surrogateescape")  # (a byte a file held that is not UTF-8)
+    except UnicodeEncodeError:  # a lone surrogate from an editor's text
+        return "\ufffd".encode()
 
 
 def escape(s: str) -> str:
+    """A string literal as MLIR prints it (llvm::printEscapedString): printable ASCII as itself,
+    `\\` doubled, and every other byte of the UTF-8 value, `"` included, as two hex digits
+    (`"a\\22b\\0A\\C3\\A9"`: what tileirdisasm and mlir-opt print)."""
+    if s.isascii() and s.isprintable() and '"' not in s and "\\" not in s:
+        return '"' + s + '"'
     out: list[str] = []
-    for c in s:
-        if c == '"' or c == "\\":
-            out.append("\\" + c)
-        elif c == "\n":
-            out.append("\\0A")
-        elif c == "\t":
-            out.append("\\09")
-        elif ord(c) < 0x20:
-            out.append(f"\\{ord(c):02X}")
+    for b in b"".join(_utf8(c) for c in s):
+        if b == 0x5C:
+            out.append("\\\\")
+        elif 0x20 <= b <= 0x7E and b != 0x22:
+            out.append(chr(b))
         else:
-            out.append(c)
+            out.append(f"\\{b:02X}")
     return '"' + "".join(out) + '"'
 
 
