@@ -1,4 +1,4 @@
-"""Provenance (PIPELINE.md): every line of the nvvm, llvm, llvm-ir and ptx stage texts maps back
+"""Provenance (docs/pipeline.md): every line of the nvvm, llvm, llvm-ir and ptx stage texts maps back
 to the source op it was lowered from, and each source line to the stage lines lowered from it."""
 
 from __future__ import annotations

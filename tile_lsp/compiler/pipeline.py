@@ -1,4 +1,4 @@
-"""The lowering pipeline as a table of named stages (see shared/design/PIPELINE.md): one loop runs
+"""The lowering pipeline as a table of named stages (see docs/pipeline.md): one loop runs
 them from the stage the input starts at, keeps every stage's output, and never raises.
 
 Stage functions belong to their own modules and are imported when their stage runs, so a stage

@@ -1,4 +1,4 @@
-"""Provenance: which source op each line of a stage's text came from (PIPELINE.md "Provenance").
+"""Provenance: which source op each line of a stage's text came from (docs/pipeline.md, "Provenance").
 
 Every stage text gets a list with one entry per line (0-based): the `SourceRef` of the source
 op the line was lowered from, or None for structural lines (blank lines, block labels,

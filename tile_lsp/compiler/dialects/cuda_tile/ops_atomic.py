@@ -1,4 +1,4 @@
-"""cuda_tile ops: atomic family (see ARCHITECTURE.md, "Adding an op").
+"""cuda_tile ops: atomic family (see docs/frontend.md, "Adding an op").
 
 Compare-and-swap and read-modify-write through pointer tiles, and the view-based
 atomic reduction; all token-ordered with explicit ordering and scope keywords.

@@ -1,4 +1,4 @@
-"""cuda_tile ops: memory family (see ARCHITECTURE.md, "Adding an op").
+"""cuda_tile ops: memory family (see docs/frontend.md, "Adding an op").
 
 Tokens, pointer arithmetic, pointer loads/stores and stack allocation here; the view
 ops (tensor/partition/strided/gather views and their loads/stores) in memory_views.py.

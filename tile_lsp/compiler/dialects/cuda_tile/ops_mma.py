@@ -1,4 +1,4 @@
-"""cuda_tile ops: matrix multiply-accumulate family (see ARCHITECTURE.md, "Adding an op").
+"""cuda_tile ops: matrix multiply-accumulate family (see docs/frontend.md, "Adding an op").
 
 mmaf (floats), mmai (8-bit integers) and mmaf_scaled (block-scaled fp8/fp4), each on
 2-D tiles or batched 3-D tiles; the result has the accumulator's type.
