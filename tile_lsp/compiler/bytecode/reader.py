@@ -169,6 +169,7 @@ class _FileReader:
         self.op_spans: dict[Operation, Span] = {}
         self.shape_errors: dict[tuple, str | None] = {}  # (opcode, counts, property names) -> structure_error
         self.dense_cache: dict[tuple[int, Attribute], Attribute] = {}
+        self.shared_attrs: dict[tuple[Callable, tuple], Attribute] = {}
         self._ct: Any = None
 
     # -- helpers ----------------------------------------------------------------
@@ -192,6 +193,14 @@ class _FileReader:
             return self.data[s:e].decode("utf-8")
         except UnicodeDecodeError:
             raise DecodeError(s, f"string {i} ({what}) is not valid UTF-8") from None
+
+    def shared(self, make: Callable[[tuple], Attribute], value: tuple) -> Attribute:
+        """`make(value)`, made once per file for each value (assume predicates, flag arrays repeat
+        op after op; attributes are immutable). `value` holds ints (and None) only."""
+        a = self.shared_attrs.get((make, value))
+        if a is None:
+            a = self.shared_attrs[(make, value)] = make(value)
+        return a
 
     def type_ref(self, r: ByteReader, what: str) -> Attribute:
         at = r.pos
@@ -603,15 +612,15 @@ class _FileReader:
             along = r.svarint("along") if fl & 2 else None
             if (every is None) != (along is None):
                 raise r.fail("div_by has only one of 'every' and 'along', which the dialect cannot hold", at)
-            return assume.DivByAttr((div,) if every is None else (div, every, along))
+            return self.shared(assume.DivByAttr, (div,) if every is None else (div, every, along))
         if tag == F.A_SAME_ELEMENTS:
             vals = r.int_list(8, "same_elements values")
-            return assume.SameElementsAttr(tuple(vals))
+            return self.shared(assume.SameElementsAttr, tuple(vals))
         if tag == F.A_BOUNDED:
             fl = r.byte("the bounded flags")
             lb = r.svarint("a lower bound") if fl & 1 else None
             ub = r.svarint("an upper bound") if fl & 2 else None
-            return assume.BoundedAttr((lb, ub))
+            return self.shared(assume.BoundedAttr, (lb, ub))
         if tag == F.A_DICT:
             return self.dictionary(r, depth)
         if tag == F.A_OPT_HINTS:
@@ -959,12 +968,12 @@ class _FileReader:
             vals = r.int_list(4, f"'{aname}' entries")
             if any(v in (-(1 << 31), (1 << 31) - 1) for v in vals):
                 raise r.fail(f"'{aname}' holds an unsupported value (INT32_MIN/INT32_MAX are reserved)", at)
-            return builtin.DenseArrayBase.from_list(builtin.i32, vals)
+            return self.shared(_dense_i32, tuple(vals))
         if kind == "dense_bool_array":
             vals = r.int_list(1, f"'{aname}' entries")
             if any(v > 1 for v in vals):
                 raise r.fail(f"'{aname}' holds a byte other than 0 or 1", at)
-            return builtin.DenseArrayBase.from_list(builtin.i1, vals)  # (see _drop_default_inbounds)
+            return self.shared(_dense_i1, tuple(vals))  # (see _drop_default_inbounds)
         if kind == "optimization_hints":
             return self.ct[5].OptimizationHintsAttr(self.dictionary(r))
         if kind == "typeid":
@@ -1029,6 +1038,14 @@ def _enum_attr(kind: str, v: int) -> Attribute | None:
     from tile_lsp.compiler.dialects.cuda_tile.attrs import enum
 
     return enum(kind, F.ENUM_CASES[kind][v])
+
+
+def _dense_i32(values: tuple[int, ...]) -> builtin.DenseArrayBase:
+    return builtin.DenseArrayBase.from_list(builtin.i32, values)
+
+
+def _dense_i1(values: tuple[int, ...]) -> builtin.DenseArrayBase:
+    return builtin.DenseArrayBase.from_list(builtin.i1, values)
 
 
 @lru_cache(maxsize=1024)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from xdsl.dialects import builtin
@@ -224,15 +224,21 @@ def _operand_shape(cls: type[Operation]) -> tuple[bool, int, tuple[str, ...], tu
     return fields.segmented, len(arities), arities, tuple(k for k, a in enumerate(arities) if a != "single")
 
 
-def _operand_groups(op: Operation) -> list[list[SSAValue]]:
+@lru_cache(maxsize=256)
+def _segment_values(sizes: Any) -> tuple[int, ...]:  # (a DenseArrayBase of i32)
+    return tuple(sizes.get_values())
+
+
+def _operand_groups(op: Operation) -> list[Sequence[SSAValue]]:
     segmented, ngroups, arities, flexible = _operand_shape(type(op))
-    ops = list(op.operands)
+    ops = tuple(op._operands)  # (`op.operands` is a view that iterates in Python)
     if segmented:
         sizes = op.properties.get("operandSegmentSizes")
-        vals = sizes.get_values() if isinstance(sizes, builtin.DenseArrayBase) else None
+        vals = _segment_values(sizes) if isinstance(sizes, builtin.DenseArrayBase) else None
         if vals is None or len(vals) != ngroups or sum(vals) != len(ops):
             raise _Unencodable(op, "operand count does not match 'operandSegmentSizes'")
-        out, i = [], 0
+        out: list[Sequence[SSAValue]] = []
+        i = 0
         for n in vals:
             out.append(ops[i : i + n])
             i += n
@@ -246,7 +252,8 @@ def _operand_groups(op: Operation) -> list[list[SSAValue]]:
         return [[v] for v in ops]
     if rest < 0 or (arities[flexible[0]] == "optional" and rest > 1):
         raise _Unencodable(op, f"{len(ops)} operands do not fit the op's operand groups")
-    out, i = [], 0
+    out = []
+    i = 0
     for a in arities:
         n = 1 if a == "single" else rest
         out.append(ops[i : i + n])
@@ -679,14 +686,15 @@ class _Writer:
         if not e.regions or len(e.regions[0].blocks) != 1:
             raise _Unencodable(e, "an entry needs a body of one block")
         block = e.regions[0].blocks[0]
-        values: dict[SSAValue, int] = {a: k for k, a in enumerate(block.args)}
+        # id(value) -> value index (ids, not the values: an SSA value's hash is a Python call)
+        values: dict[int, int] = {id(a): k for k, a in enumerate(block.args)}
         for op in block.ops:
             self._op(op, body, values, lst, synth)
         put_varint(func, len(body))
         func.extend(body)
 
     # -- instructions ---------------------------------------------------------------------------
-    def _op(self, op: Operation, buf: bytearray, values: dict[SSAValue, int], lst: list[int], synth) -> None:
+    def _op(self, op: Operation, buf: bytearray, values: dict[int, int], lst: list[int], synth) -> None:
         plan = _BY_NAME.get(op.name)
         if plan is None:
             raise _Unencodable(op, "this op has no Tile IR bytecode encoding")
@@ -744,7 +752,7 @@ class _Writer:
             if k == "sized":
                 put_varint(buf, len(g))
             for v in g:
-                i = values.get(v)
+                i = values.get(id(v))
                 if i is None:
                     raise _Unencodable(op, "an operand is not defined before its use (or outside the entry)")
                 put_varint(buf, i)
@@ -765,14 +773,14 @@ class _Writer:
                     put_varint(buf, self.t(arg.type, op))
                 inner = dict(values)
                 for arg in block.args:
-                    inner[arg] = len(inner)
+                    inner[id(arg)] = len(inner)
                 ops = list(block.ops)
                 put_varint(buf, len(ops))
                 for o in ops:
                     self._op(o, buf, inner, lst, synth)
         if not old_print:
             for r in op.results:
-                values[r] = len(values)
+                values[id(r)] = len(values)
 
     def _attr(self, buf, op, plan: _Plan, aname, kind, a, rtypes, groups) -> None:
         if kind == "dense_bool_array":  # inbounds (13.4+); absent: all false, one per index
