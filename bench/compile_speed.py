@@ -108,7 +108,7 @@ class Sample:
 
 
 def compile_once(text: str, name: str) -> Sample:
-    from tile_lsp.compiler.pipeline import compile_source
+    from tile_lsp.compiler.entry_cache import compile_source
     from tile_lsp.compiler.source import SourceText
     from tile_lsp.compiler.target import CompileOptions, Target
 

@@ -162,7 +162,7 @@ def run_tileiras(tileiras: str, bytecode: pathlib.Path, gpu: str, ptxas: str, re
 
 
 def run_ours(text: str, path: str, gpu: str, ptxas: str, repeat: int) -> Side:
-    from tile_lsp.compiler.pipeline import compile_source
+    from tile_lsp.compiler.entry_cache import compile_source
     from tile_lsp.compiler.source import SourceText
     from tile_lsp.compiler.target import CompileOptions, Target
 
@@ -194,8 +194,7 @@ def run_ours(text: str, path: str, gpu: str, ptxas: str, repeat: int) -> Side:
 def cache_target(gpu: str, ptxas: str, tileiras: str, repeat: int) -> dict[str, Any]:
     """Cold compile of the 10-entry file, then one entry changed: in this process (the language
     server's case) and in a fresh `tile-lsp compile` through the on-disk cache (the CLI's)."""
-    from tile_lsp.compiler.entry_cache import EntryCache
-    from tile_lsp.compiler.pipeline import compile_source
+    from tile_lsp.compiler.entry_cache import EntryCache, compile_source
     from tile_lsp.compiler.source import SourceText
     from tile_lsp.compiler.target import CompileOptions, Target
 

@@ -366,7 +366,7 @@ def measure_unit(unit: Unit) -> UnitOutcome:
 
 def _measure(unit: Unit) -> UnitOutcome:
     from tile_lsp.compiler.diagnostics import format_text
-    from tile_lsp.compiler.pipeline import compile_source
+    from tile_lsp.compiler.entry_cache import compile_source
     from tile_lsp.compiler.target import CompileOptions, Target
 
     chip = chip_for(unit.own or unit.text)

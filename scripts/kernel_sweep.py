@@ -102,7 +102,7 @@ def classify(path: pathlib.Path, kind: str) -> FileInfo:
 
 
 def compile_one(path: str, target: str) -> FileTarget:
-    from tile_lsp.compiler.pipeline import compile_source
+    from tile_lsp.compiler.entry_cache import compile_source
     from tile_lsp.compiler.source import SourceText
     from tile_lsp.compiler.target import CompileOptions, Target
 

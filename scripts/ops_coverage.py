@@ -128,7 +128,7 @@ class _Cutter:
 
 def compile_unit(unit: Unit, targets: tuple[str, ...]) -> Outcome:
     from tile_lsp.compiler.backend.cuda_tools import find_ptxas_binary
-    from tile_lsp.compiler.pipeline import compile_source
+    from tile_lsp.compiler.entry_cache import compile_source
     from tile_lsp.compiler.source import SourceText
     from tile_lsp.compiler.target import CompileOptions, Target
 

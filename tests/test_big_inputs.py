@@ -13,7 +13,7 @@ import pytest
 from tile_lsp.cli import main
 from tile_lsp.compiler import limits
 from tile_lsp.compiler.document import analyze, check_document
-from tile_lsp.compiler.pipeline import compile_source
+from tile_lsp.compiler.entry_cache import compile_source
 from tile_lsp.compiler.source import SourceText
 from tile_lsp.compiler.target import CompileOptions, Target
 from tile_lsp.compiler.textio import decode_source

@@ -214,7 +214,7 @@ def test_a_planted_link_is_not_followed(tmp_path: pathlib.Path, kernel: pathlib.
 
 @needs_tools
 def test_a_unit_read_back_from_disk_is_the_compile_that_wrote_it(tmp_path: pathlib.Path, fresh: None) -> None:
-    from tile_lsp.compiler.pipeline import compile_source
+    from tile_lsp.compiler.entry_cache import compile_source
     from tile_lsp.compiler.source import SourceText
 
     text = (DATA / "attention.mlir").read_text()

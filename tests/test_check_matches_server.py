@@ -17,7 +17,7 @@ from mutants import kernels, mutants
 
 from tile_lsp.cli import main
 from tile_lsp.compiler.diagnostics import to_json
-from tile_lsp.compiler.pipeline import compile_source
+from tile_lsp.compiler.entry_cache import compile_source
 from tile_lsp.compiler.source import SourceText
 from tile_lsp.compiler.target import CompileOptions, Target
 from tile_lsp.session import Session

@@ -74,7 +74,7 @@ def test_every_valid_name_compiles_to_ptx() -> None:
     """Each name through LLVM's NVPTX code generation, each in a child process of its own (LLVM
     aborts the process on a target its PTX version cannot take: sm_88, the `f` targets and
     sm_121 did). No ptxas: the PTX is what is checked (ptxas 13 has no sm_70, sm_72, sm_101)."""
-    code = ("import os, sys\nfrom tile_lsp.compiler.pipeline import compile_source\n"
+    code = ("import os, sys\nfrom tile_lsp.compiler.entry_cache import compile_source\n"
             "from tile_lsp.compiler.source import SourceText\nfrom tile_lsp.compiler.target import CompileOptions, Target\n"
             f"text = {TINY!r}\n"
             "compile_source(SourceText(text, 'k.mlir'), CompileOptions(Target(80), ptxas='/nonexistent/ptxas'), 'ptx', cache=None)\n"

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pathlib
 
 from tile_lsp.compiler.document import parse_document
-from tile_lsp.compiler.pipeline import compile_source
+from tile_lsp.compiler.entry_cache import compile_source
 from tile_lsp.compiler.source import SourceText
 from tile_lsp.compiler.target import CompileOptions, Target
 

@@ -182,7 +182,8 @@ _early_sink: Callable[[EarlyReport], None] | None = None
 def run_request(request: PipelineRequest) -> PipelineReport:
     """Compile one request (in a worker process) into a report. Never raises for user errors.
     In a worker, the stage diagnostics also go out early, before ptxas runs (`_early_sink`)."""
-    from tile_lsp.compiler.pipeline import MISSING_TARGET, compile_source
+    from tile_lsp.compiler.entry_cache import compile_source
+    from tile_lsp.compiler.pipeline import MISSING_TARGET
 
     started = time.perf_counter()
     source = SourceText(request.text, request.path)
@@ -347,7 +348,7 @@ def _worker_main(conn: Connection, compile_fn: Callable[[PipelineRequest], Pipel
         with contextlib.suppress(Exception):
             run_request(PipelineRequest(_WARM_TEXT, "warm.mlir", CompileOptions(target=Target(80))))
         with contextlib.suppress(Exception):  # the cuda_tile path's first-use costs too (~0.2 s)
-            from tile_lsp.compiler.pipeline import compile_source
+            from tile_lsp.compiler.entry_cache import compile_source
 
             compile_source(SourceText(_WARM_TILE, "warm.mlir"), CompileOptions(target=Target(80)), "ptx", cache=False)
     try:

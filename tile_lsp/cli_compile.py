@@ -15,9 +15,15 @@ from dataclasses import asdict, is_dataclass
 
 from tile_lsp.cli_input import load_input
 from tile_lsp.compiler.diagnostics import DiagnosticSink, format_text, to_json
-from tile_lsp.compiler.entry_cache import EntryCache, default_directory, disk_cache_folders, refused_notice
+from tile_lsp.compiler.entry_cache import (
+    EntryCache,
+    compile_source,
+    default_directory,
+    disk_cache_folders,
+    refused_notice,
+)
 from tile_lsp.compiler.limits import MAX_FILE_SIZE
-from tile_lsp.compiler.pipeline import MISSING_TARGET, CompileResult, StageOutput, compile_source
+from tile_lsp.compiler.pipeline import MISSING_TARGET, CompileResult, StageOutput
 from tile_lsp.compiler.source import SourceText, Span
 from tile_lsp.compiler.target import CompileOptions, Target, target_error
 

@@ -256,7 +256,7 @@ def _check(driver: Any, result: Any, what: str) -> Any:
 def compile_for_gpu(text: str, path: str, gpu_name: str) -> tuple[bytes, str]:
     """Compile with our pipeline: (cubin bytes, PTX text)."""
     from tile_lsp.compiler.diagnostics import format_text
-    from tile_lsp.compiler.pipeline import compile_source
+    from tile_lsp.compiler.entry_cache import compile_source
     from tile_lsp.compiler.source import SourceText
     from tile_lsp.compiler.target import CompileOptions, Target, target_error
 

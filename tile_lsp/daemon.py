@@ -354,9 +354,8 @@ def warm_up(prepare: Callable[[], object]) -> list[str]:
     import pkgutil
 
     import tile_lsp.compiler as compiler
-    from tile_lsp.compiler.entry_cache import compiler_fingerprint
+    from tile_lsp.compiler.entry_cache import compile_source, compiler_fingerprint
     from tile_lsp.compiler.mlir import context
-    from tile_lsp.compiler.pipeline import compile_source
     from tile_lsp.compiler.source import SourceText
     from tile_lsp.compiler.target import CompileOptions, Target
 

@@ -8,9 +8,9 @@ import pathlib
 
 import pytest
 
+from tile_lsp.compiler.entry_cache import compile_source
 from tile_lsp.compiler.lowering import cse
 from tile_lsp.compiler.mlir.context import parse_upstream, print_ir
-from tile_lsp.compiler.pipeline import compile_source
 from tile_lsp.compiler.source import SourceText
 from tile_lsp.compiler.target import CompileOptions, Target
 from tile_lsp.testing.tools import mlir_opt_path

@@ -352,7 +352,7 @@ GPU_KERNEL = """module attributes {gpu.container_module} {
 
 
 def test_driver_device_debug_to_cubin_on_sm_80() -> None:
-    from tile_lsp.compiler.pipeline import compile_source
+    from tile_lsp.compiler.entry_cache import compile_source
     from tile_lsp.compiler.source import SourceText
 
     if find_ptxas(CompileOptions()) is None:

@@ -10,7 +10,8 @@ import time
 import pytest
 
 from tile_lsp.compiler import forked, pipeline
-from tile_lsp.compiler.pipeline import MLIR_STAGES, compile_source
+from tile_lsp.compiler.entry_cache import compile_source
+from tile_lsp.compiler.pipeline import MLIR_STAGES
 from tile_lsp.compiler.source import SourceText
 from tile_lsp.compiler.target import CompileOptions, Target
 

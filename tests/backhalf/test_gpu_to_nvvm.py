@@ -419,7 +419,7 @@ gpu.module @m {
 def test_every_row_together_reaches_ptxas() -> None:
     """All GPU-table rows in one kernel go through the whole pipeline; ptxas accepts the PTX."""
     from tile_lsp.compiler.backend.ptxas import find_ptxas
-    from tile_lsp.compiler.pipeline import compile_source
+    from tile_lsp.compiler.entry_cache import compile_source
     from tile_lsp.compiler.source import SourceText
     from tile_lsp.compiler.target import CompileOptions, Target
 

@@ -1136,7 +1136,7 @@ BF16_MMA = """module attributes {gpu.container_module} {
 
 def test_bf16_mma_sync_reaches_ptx() -> None:
     """bf16 nvgpu.mma.sync to PTX (ptxas checks it when found): the bf16 instruction, f32 accumulators."""
-    from tile_lsp.compiler.pipeline import compile_source
+    from tile_lsp.compiler.entry_cache import compile_source
 
     result = compile_source(SourceText(BF16_MMA, "mma.mlir"), CompileOptions(target=Target(80)), "ptx")
     assert result.ok, [d.message for d in result.diagnostics]

@@ -11,7 +11,8 @@ import pytest
 from backhalf.util import mlir_opt
 from tile_lsp.cli import main
 from tile_lsp.compiler import pipeline
-from tile_lsp.compiler.pipeline import STAGES, compile_source, start_stage_of
+from tile_lsp.compiler.entry_cache import compile_source
+from tile_lsp.compiler.pipeline import STAGES, start_stage_of
 from tile_lsp.compiler.source import SourceText
 from tile_lsp.compiler.target import CompileOptions, Target
 

@@ -7,7 +7,8 @@ import pathlib
 
 import pytest
 
-from tile_lsp.compiler.pipeline import CompileResult, compile_source
+from tile_lsp.compiler.entry_cache import compile_source
+from tile_lsp.compiler.pipeline import CompileResult
 from tile_lsp.compiler.provenance import strip_llvm_debug, strip_ptx_debug
 from tile_lsp.compiler.source import SourceText, Span
 from tile_lsp.compiler.target import CompileOptions, Target

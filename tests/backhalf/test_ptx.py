@@ -433,7 +433,7 @@ def test_ptxas_splits_a_file_of_kernels_over_threads_with_the_same_cubin(monkeyp
     """Two kernels: ptxas optimizes them on two threads (`--split-compile`); the code, the -v
     report and every cubin section but ptxas's note of its command line are as on one thread."""
     from tile_lsp.compiler.backend import ptxas as ptxas_mod
-    from tile_lsp.compiler.pipeline import compile_source
+    from tile_lsp.compiler.entry_cache import compile_source
     from tile_lsp.compiler.source import SourceText
 
     path = needs_ptxas()

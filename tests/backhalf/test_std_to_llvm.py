@@ -231,8 +231,8 @@ def test_in_place_lowering_and_last_first_scf_leave_the_same_ir(name: str, monke
     turned into their llvm op in place (`_in_place`, `_branch_in_place`) vs a new op each, and scf ops lowered last first (each
     block split then moves only the ops up to the next, already lowered, one) vs in walk order.
     Every stage text, from nvvm to PTX, is the same."""
+    from tile_lsp.compiler.entry_cache import compile_source
     from tile_lsp.compiler.lowering import common, std_to_llvm, to_nvvm
-    from tile_lsp.compiler.pipeline import compile_source
     from tile_lsp.compiler.source import SourceText
     from tile_lsp.compiler.target import CompileOptions, Target
 

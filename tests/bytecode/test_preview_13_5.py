@@ -172,7 +172,7 @@ _CALL_LINE = next(i for i, line in enumerate(_TEXT.splitlines()) if "preview$cal
 
 
 def test_lowering_stops_at_the_call() -> None:
-    from tile_lsp.compiler.pipeline import compile_source
+    from tile_lsp.compiler.entry_cache import compile_source
     from tile_lsp.compiler.source import SourceText
     from tile_lsp.compiler.target import CompileOptions, Target
 

@@ -16,8 +16,8 @@ from tile_lsp.cli import main
 from tile_lsp.compiler.backend.cubin import elf_sections
 from tile_lsp.compiler.backend.ptx_link import merge_ptx
 from tile_lsp.compiler.backend.ptxas import find_ptxas, run_ptxas
-from tile_lsp.compiler.entry_cache import EntryCache, split_units
-from tile_lsp.compiler.pipeline import CompileResult, compile_source
+from tile_lsp.compiler.entry_cache import EntryCache, compile_source, split_units
+from tile_lsp.compiler.pipeline import CompileResult
 from tile_lsp.compiler.source import SourceText
 from tile_lsp.compiler.target import CompileOptions, Target
 

@@ -19,6 +19,7 @@ from frontend_half.hardware import run_kernel
 from frontend_half.stages import SM80, SM90A, Run, ops, to_gpu
 from tile_lsp.compiler.backend.cuda_tools import find_ptxas_binary
 from tile_lsp.compiler.dialects.cuda_tile import floats
+from tile_lsp.compiler.entry_cache import compile_source
 from tile_lsp.compiler.interp import numerics
 from tile_lsp.compiler.interp.launch import bind, entry_params, load_module
 from tile_lsp.compiler.lowering.gpu_convert import (
@@ -32,7 +33,6 @@ from tile_lsp.compiler.lowering.gpu_convert import (
     encode_formula,
     encode_host,
 )
-from tile_lsp.compiler.pipeline import compile_source
 from tile_lsp.compiler.source import SourceText
 from tile_lsp.compiler.target import CompileOptions, Target
 

@@ -174,7 +174,7 @@ def test_unsupported_op_is_a_diagnostic_at_the_cuda_tile_op_and_the_module_is_ke
 
 
 def test_unsupported_op_through_compile_source_stops_at_the_gpu_stage() -> None:
-    from tile_lsp.compiler.pipeline import compile_source
+    from tile_lsp.compiler.entry_cache import compile_source
 
     result = compile_source(SourceText(UNSUPPORTED_OPS, "k.mlir"), CompileOptions(target=SM80), emit="cubin")
     assert [s.name for s in result.stages] == ["cuda_tile", "tileaa"]
@@ -390,7 +390,7 @@ FP8_ROUND_TRIP = """cuda_tile.module @m {
 
 @pytest.mark.parametrize("target", [SM80, SM90A, Target(100, "a")], ids=lambda t: t.chip)
 def test_fp8_e5m2_round_trip_reaches_ptxas(target: Target) -> None:
-    from tile_lsp.compiler.pipeline import compile_source
+    from tile_lsp.compiler.entry_cache import compile_source
 
     result = compile_source(SourceText(FP8_ROUND_TRIP, "k.mlir"), CompileOptions(target=target), emit="ptx")
     assert result.ok, [d.message for d in result.diagnostics]
@@ -498,7 +498,7 @@ def test_global_early_return_and_mulhii_reach_ptx() -> None:
     """The global becomes an addrspace-1 llvm.mlir.global of the gpu.module; the `return` in the
     else branch makes the store after the if run under `kind == 0`; mulhii is the unsigned high
     half (as tileiras lowers it: mulhiui)."""
-    from tile_lsp.compiler.pipeline import compile_source
+    from tile_lsp.compiler.entry_cache import compile_source
 
     run = to_gpu(GLOBALS_AND_RETURN, SM80)
     assert run.ok, run.errors
@@ -534,7 +534,7 @@ ROUNDING = """cuda_tile.module @m {
 
 
 def test_rounding_modes_and_flush_to_zero_become_ptx_instructions() -> None:
-    from tile_lsp.compiler.pipeline import compile_source
+    from tile_lsp.compiler.entry_cache import compile_source
 
     result = compile_source(SourceText(ROUNDING, "k.mlir"), CompileOptions(target=SM80), emit="ptx")
     assert result.ok, [d.message for d in result.diagnostics]
@@ -565,7 +565,7 @@ CAT = """cuda_tile.module @m {
 
 
 def test_cat_reads_both_operands_from_one_exchange() -> None:
-    from tile_lsp.compiler.pipeline import compile_source
+    from tile_lsp.compiler.entry_cache import compile_source
 
     run = to_gpu(CAT)
     assert run.ok, run.errors

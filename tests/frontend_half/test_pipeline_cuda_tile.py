@@ -11,7 +11,8 @@ import pytest
 
 from tile_lsp.cli import COMPILE_EMITS, main
 from tile_lsp.compiler.backend.ptxas import find_ptxas
-from tile_lsp.compiler.pipeline import EMITS, CompileResult, compile_source
+from tile_lsp.compiler.entry_cache import compile_source
+from tile_lsp.compiler.pipeline import EMITS, CompileResult
 from tile_lsp.compiler.source import SourceText
 from tile_lsp.compiler.target import CompileOptions, Target
 

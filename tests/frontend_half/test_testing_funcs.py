@@ -18,11 +18,11 @@ from frontend_half.hardware import run_kernel
 from frontend_half.stages import SM80, SM90A, Run, ops
 from tile_lsp.compiler.backend.cuda_tools import find_ptxas_binary
 from tile_lsp.compiler.diagnostics import DiagnosticSink
+from tile_lsp.compiler.entry_cache import compile_source
 from tile_lsp.compiler.frontend import parse_text
 from tile_lsp.compiler.lowering.common import LoweringContext
 from tile_lsp.compiler.lowering.tile_to_tileaa import convert_cuda_tile_to_tileaa, cuda_tile_spans
 from tile_lsp.compiler.lowering.tileaa_to_gpu import convert_tileaa_to_gpu
-from tile_lsp.compiler.pipeline import compile_source
 from tile_lsp.compiler.source import SourceText
 from tile_lsp.compiler.target import CompileOptions, Target
 

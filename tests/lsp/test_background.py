@@ -402,7 +402,7 @@ def test_the_warm_up_kernels_compile() -> None:
     """A worker warms up on both paths (upstream gpu MLIR and cuda_tile) before its first job:
     a warm-up that failed would silently leave the first-use costs to the user's first edit."""
     from tile_lsp.background import _WARM_TEXT, _WARM_TILE
-    from tile_lsp.compiler.pipeline import compile_source
+    from tile_lsp.compiler.entry_cache import compile_source
     from tile_lsp.compiler.source import SourceText
 
     for text in (_WARM_TEXT, _WARM_TILE):

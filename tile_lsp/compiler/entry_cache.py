@@ -21,15 +21,15 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from functools import cache, cached_property
 from typing import TYPE_CHECKING, Any
 
 from tile_lsp import __version__
-from tile_lsp.compiler import cancel
+from tile_lsp.compiler import cancel, pipeline
 from tile_lsp.compiler.diagnostics import Diagnostic, DiagnosticSink, Related, Severity
-from tile_lsp.compiler.entry_merge import merge_units, merged_diagnostics
-from tile_lsp.compiler.pipeline import CompileResult, EarlyHook, StageOutput, compile_whole
+from tile_lsp.compiler.entry_merge import UnitResult, merge_units, merged_diagnostics
+from tile_lsp.compiler.pipeline import CompileResult, EarlyHook, StageOutput, UnitStats, compile_whole
 from tile_lsp.compiler.private_files import UnsafeLocation, private_dir
 from tile_lsp.compiler.provenance import SourceRef
 from tile_lsp.compiler.safe_codec import Codec, load_file, store_file
@@ -97,47 +97,6 @@ class Unit:
     @property
     def shape(self) -> str:
         return self._lines[1]
-
-
-@dataclass
-class UnitResult:
-    """One unit's compile, as cached: stage outputs at the positions of `layout`."""
-
-    layout: tuple[tuple[int, int], ...]
-    stages: list[StageOutput]
-    diagnostics: list[Diagnostic]
-    kernels: dict[str, Any]
-    ptxas_command: str | None
-    seconds: float
-    layouts: dict[int, str] = field(default_factory=dict)  # CompileResult.layouts
-    link_object: bytes | None = None  # `ptxas -ewp` object (units of a file with several)
-
-
-@dataclass
-class UnitStats:
-    """Which units one compile lowered and which it took from the cache."""
-
-    units: list[str] = field(default_factory=list)  # entry names, file order
-    compiled: list[str] = field(default_factory=list)
-    from_memory: list[str] = field(default_factory=list)
-    from_disk: list[str] = field(default_factory=list)
-    stage_runs: dict[str, int] = field(default_factory=dict)  # stage -> units that ran it now
-    merged_ptxas: str = "none"  # the whole file's cubin: "linked", "run", "cached" or "none"
-    merged_ptxas_beside: bool = False  # that run started beside the edited unit's ptxas
-    seconds: float = 0.0
-
-    def as_json(self) -> dict[str, Any]:
-        return {
-            "units": len(self.units),
-            "compiled": self.compiled,
-            "cached": len(self.from_memory) + len(self.from_disk),
-            "from_memory": len(self.from_memory),
-            "from_disk": len(self.from_disk),
-            "stage_runs": self.stage_runs,
-            "merged_ptxas": self.merged_ptxas,
-            "merged_ptxas_beside": self.merged_ptxas_beside,
-            "seconds": round(self.seconds, 6),
-        }
 
 
 class EntryCache:
@@ -450,6 +409,29 @@ def _context(path: str, options: CompileOptions, emit: str, provenance: bool) ->
 
 
 # -- compiling ----------------------------------------------------------------------------------
+
+
+def compile_source(
+    source: SourceText,
+    options: CompileOptions,
+    emit: str = "ptx",
+    *,
+    provenance: bool = True,
+    cache: EntryCache | None | bool = True,
+    early: EarlyHook | None = None,
+    max_size: int | None = None,
+) -> CompileResult:
+    """`pipeline.compile_source` with Tile IR compiled one entry at a time (`compile_by_entry`):
+    each unit's outputs are cached in `cache` (True: the process's in-memory cache; False/None:
+    no cache) and merged into one result, with `unit_stats` saying which units were compiled and
+    which were taken from it. What a compile of the CLI, the editor and the daemon goes through."""
+    store = process_cache() if cache is True else (cache or None)
+
+    def by_entry(text: SourceText, opts: CompileOptions, stage: str, lines: bool, hook: EarlyHook | None) -> CompileResult | None:
+        return compile_by_entry(text, opts, stage, lines, store, hook)
+
+    return pipeline.compile_source(source, options, emit, provenance=provenance, by_entry=by_entry, early=early,
+                                   max_size=max_size)
 
 
 def compile_by_entry(

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Protocol
+from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 from tile_lsp.compiler.backend.ptx_link import merge_ptx
 from tile_lsp.compiler.diagnostics import Diagnostic
@@ -18,13 +19,24 @@ from tile_lsp.compiler.provenance import SourceIndex, SourceRef
 from tile_lsp.compiler.source import SourceText
 from tile_lsp.compiler.target import CompileOptions
 
-if TYPE_CHECKING:
-    from tile_lsp.compiler.entry_cache import UnitResult
-
 # Between two units' texts of a stage: MLIR's split marker (mlir-opt --split-input-file reads the
 # merged text), and the same as an LLVM IR comment.
 SEPARATOR = {"llvm-ir": "; -----"} | {name: "// -----" for name in MLIR_STAGES}
 _STAGE_OF_DIAGNOSTIC = {v: k for k, v in DIAGNOSTIC_STAGE.items()}
+
+
+@dataclass
+class UnitResult:
+    """One unit's compile, as cached: stage outputs at the positions of `layout`."""
+
+    layout: tuple[tuple[int, int], ...]
+    stages: list[StageOutput]
+    diagnostics: list[Diagnostic]
+    kernels: dict[str, Any]
+    ptxas_command: str | None
+    seconds: float
+    layouts: dict[int, str] = field(default_factory=dict)  # CompileResult.layouts
+    link_object: bytes | None = None  # `ptxas -ewp` object (units of a file with several)
 
 
 def merge_units(

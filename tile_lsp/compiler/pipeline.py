@@ -26,7 +26,6 @@ if TYPE_CHECKING:  # (xDSL is imported by the stages: a compile served from the 
     from xdsl.dialects import builtin
     from xdsl.ir import Operation
 
-    from tile_lsp.compiler.entry_cache import EntryCache, UnitStats
     from tile_lsp.compiler.lowering.common import LoweringContext
 
 STAGES = ("cuda_tile", "tileaa", "gpu", "nvvm", "llvm", "llvm-ir", "ptx", "cubin")
@@ -74,6 +73,33 @@ class StageOutput:
 
 
 @dataclass
+class UnitStats:
+    """Which units one compile lowered and which it took from the cache."""
+
+    units: list[str] = field(default_factory=list)  # entry names, file order
+    compiled: list[str] = field(default_factory=list)
+    from_memory: list[str] = field(default_factory=list)
+    from_disk: list[str] = field(default_factory=list)
+    stage_runs: dict[str, int] = field(default_factory=dict)  # stage -> units that ran it now
+    merged_ptxas: str = "none"  # the whole file's cubin: "linked", "run", "cached" or "none"
+    merged_ptxas_beside: bool = False  # that run started beside the edited unit's ptxas
+    seconds: float = 0.0
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "units": len(self.units),
+            "compiled": self.compiled,
+            "cached": len(self.from_memory) + len(self.from_disk),
+            "from_memory": len(self.from_memory),
+            "from_disk": len(self.from_disk),
+            "stage_runs": self.stage_runs,
+            "merged_ptxas": self.merged_ptxas,
+            "merged_ptxas_beside": self.merged_ptxas_beside,
+            "seconds": round(self.seconds, 6),
+        }
+
+
+@dataclass
 class CompileResult:
     """Everything one compile produced: per-stage outputs, diagnostics, ptxas resources."""
 
@@ -117,6 +143,11 @@ class CompileResult:
     def output(self) -> StageOutput | None:
         """The requested stage's output, if the compile got that far."""
         return self.stage(self.emit)
+
+
+# `compile_source(by_entry=...)`: Tile IR compiled one entry at a time (source, options, emit,
+# provenance, early), None where the file must be compiled whole (`entry_cache.compile_source`).
+ByEntry = Callable[[SourceText, CompileOptions, str, bool, EarlyHook | None], CompileResult | None]
 
 
 class _Run:
@@ -199,7 +230,7 @@ def compile_source(
     emit: str = "ptx",
     *,
     provenance: bool = True,
-    cache: EntryCache | None | bool = True,
+    by_entry: ByEntry | None = None,
     early: EarlyHook | None = None,
     max_size: int | None = None,
 ) -> CompileResult:
@@ -210,9 +241,9 @@ def compile_source(
     LLVM IR and PTX are then built with line info even without `options.lineinfo`, and shown
     without it (the user's `lineinfo` still decides the shown text and ptxas's `-lineinfo`).
 
-    Tile IR is compiled one entry at a time (`entry_cache`): each unit's outputs are cached in
-    `cache` (True: the process's in-memory cache; False/None: no cache) and merged into one
-    result, with `unit_stats` saying which units were compiled and which were taken from it.
+    With `by_entry`, Tile IR is compiled by it, one entry at a time, where it can be (None: the
+    file whole): `entry_cache.compile_source`, the compile of the CLI and the editor, passes its
+    units' compile and cache here; this module knows nothing of units.
 
     `early` (see `EarlyHook`) gets the diagnostics through the ptx stage before ptxas runs, or
     those of the stages that ran when one's errors stopped the compile; it is not called when a
@@ -234,11 +265,8 @@ def compile_source(
         )
         DiagnosticSink("cuda_tile", refused.diagnostics).error(_file_start(source), message)
         return refused
-    if emit in EMITS and detect_start(source) == "cuda_tile":
-        from tile_lsp.compiler import entry_cache
-
-        store = entry_cache.process_cache() if cache is True else (cache or None)
-        merged = entry_cache.compile_by_entry(source, options, emit, provenance, store, early)
+    if by_entry is not None and emit in EMITS and detect_start(source) == "cuda_tile":
+        merged = by_entry(source, options, emit, provenance, early)
         if merged is not None:
             return merged
     hook = None if early is None else (lambda partial: early(list(partial.diagnostics)))
