@@ -24,9 +24,18 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 
-from tile_lsp.compiler.lowering import tileaa_to_gpu as g
 from tile_lsp.compiler.lowering.common import LoweringContext
 from tile_lsp.compiler.lowering.gpu_convert import f8_format
+from tile_lsp.compiler.lowering.gpu_core import (
+    KernelConverter,
+    Unsupported,
+    create_op,
+    get_attr,
+    narrow_float,
+    num_elements,
+    scalar_type,
+    unsupported_message,
+)
 from tile_lsp.compiler.lowering.types import llvm_ptr
 from tile_lsp.compiler.mlir.dialects import gpu, llvm_memory
 
@@ -35,16 +44,16 @@ def lower_global(lctx: LoweringContext, op: Operation) -> Operation | None:
     """The llvm.mlir.global of `op`; None after a diagnostic at it."""
     name, t, value = op.attributes.get("sym_name"), op.attributes.get("type"), op.attributes.get("value")
     if not isinstance(name, StringAttr) or not isinstance(t, TensorType):
-        lctx.error(op, g.unsupported_message(lctx, op, "a global that is not a tile"))
+        lctx.error(op, unsupported_message(lctx, op, "a global that is not a tile"))
         return None
-    if f8_format(t) is not None or g._narrow_float(t) is not None:
-        lctx.error(op, g.unsupported_message(lctx, op, f"a global of {t.element_type}"))
+    if f8_format(t) is not None or narrow_float(t) is not None:
+        lctx.error(op, unsupported_message(lctx, op, f"a global of {t.element_type}"))
         return None
-    elem = g._elem(t)
-    count = g._num_elements(t.get_shape())
+    elem = scalar_type(t)
+    count = num_elements(t.get_shape())
     dense = _dense(value, TensorType(elem, [count]))
     if dense is None:
-        lctx.error(op, g.unsupported_message(lctx, op, "its initial value"))
+        lctx.error(op, unsupported_message(lctx, op, "its initial value"))
         return None
     align = op.attributes.get("alignment")
     visibility = op.attributes.get("sym_visibility")
@@ -71,26 +80,26 @@ def _dense(value: Attribute | None, t: TensorType) -> Attribute | None:
     return None
 
 
-def get_global(cv: g._KernelConverter, op: Operation) -> None:
+def get_global(cv: KernelConverter, op: Operation) -> None:
     """The global's address (address space 1) as a generic pointer."""
     ref = op.attributes.get("name", op.properties.get("name"))
     if not isinstance(ref, SymbolRefAttr):
-        raise g.Unsupported(op, "no global name")
+        raise Unsupported(op, "no global name")
     address = cv.v(llvm.AddressOfOp(ref.root_reference.data, llvm_ptr(1)))
-    cv.values[op.results[0]] = cv.v(g._create("llvm.addrspacecast", [address], op.results[0].type))
+    cv.values[op.results[0]] = cv.v(create_op("llvm.addrspacecast", [address], op.results[0].type))
 
 
 MAX_ELEMENT_BYTES = 8  # the widest element a pointer tile can point to (i64, f64, pointers)
 
 
-def alloca(cv: g._KernelConverter, op: Operation) -> None:
+def alloca(cv: KernelConverter, op: Operation) -> None:
     """alloca (private): scratch memory of one tile block, so one CTA-shared buffer per op
     (every thread of the block sees the same memory, as the tile block's one logical thread
     does), its address cast to a generic pointer. nv_tileaa keeps no element type, so the
     buffer takes `num_elem` of the widest elements. `global`: see `_global_alloca`."""
-    count, align = g._get(op, "num_elem"), g._get(op, "alignment")
+    count, align = get_attr(op, "num_elem"), get_attr(op, "alignment")
     if not isinstance(count, IntegerAttr) or not isinstance(align, IntegerAttr):
-        raise g.Unsupported(op, "num_elem and alignment")
+        raise Unsupported(op, "num_elem and alignment")
     size = max(1, count.value.data * MAX_ELEMENT_BYTES)
     if "global" in op.attributes or "global" in op.properties:
         _global_alloca(cv, op, size, align.value.data)
@@ -101,14 +110,14 @@ def alloca(cv: g._KernelConverter, op: Operation) -> None:
     buffer.location = op.location
     cv.globals.append(buffer)
     address = cv.v(llvm.AddressOfOp(name, llvm_ptr(3)))
-    cv.values[op.results[0]] = cv.v(g._create("llvm.addrspacecast", [address], op.results[0].type))
+    cv.values[op.results[0]] = cv.v(create_op("llvm.addrspacecast", [address], op.results[0].type))
 
 
 MALLOC_ALIGNMENT = 16  # what device-side malloc guarantees
 HEAP_EXHAUSTED = "alloca global: device-side malloc found no room for the scratch buffer (cudaLimitMallocHeapSize)"
 
 
-def _global_alloca(cv: g._KernelConverter, op: Operation, size: int, align: int) -> None:
+def _global_alloca(cv: KernelConverter, op: Operation, size: int, align: int) -> None:
     """alloca global: one buffer per op and tile block in global memory, from device-side
     `malloc` (a PTX system call, like vprintf). Thread 0 allocates it the first time the op runs
     in the CTA (again in a loop: the same buffer, as private scratch is) and keeps the address in
@@ -144,7 +153,7 @@ def _global_alloca(cv: g._KernelConverter, op: Operation, size: int, align: int)
     cv.values[op.results[0]] = cv.v(llvm.IntToPtrOp(address))
 
 
-def free_global_scratch(cv: g._KernelConverter) -> None:
+def free_global_scratch(cv: KernelConverter) -> None:
     """Before the kernel returns: once every thread is done with them (a barrier), thread 0
     frees the global scratch buffers this CTA allocated."""
     if not cv.global_scratch:
@@ -162,7 +171,7 @@ def free_global_scratch(cv: g._KernelConverter) -> None:
     cv.when(cv.first_thread(), free_all)
 
 
-def _slot(cv: g._KernelConverter, name: str) -> SSAValue:
+def _slot(cv: KernelConverter, name: str) -> SSAValue:
     return cv.v(llvm.AddressOfOp(name, llvm_ptr(3)))
 
 

@@ -48,8 +48,8 @@ from xdsl.dialects.llvm import GEP_USE_SSA_VAL
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from tile_lsp.compiler.lowering.gpu_convert import F8Format, convert_f8, f8_format
+from tile_lsp.compiler.lowering.gpu_core import Dist, KernelConverter, create_op, scalar_type
 from tile_lsp.compiler.lowering.layout import Layout
-from tile_lsp.compiler.lowering.tileaa_to_gpu import Dist, _create, _elem, _KernelConverter
 from tile_lsp.compiler.mlir.dialects import llvm_memory
 from tile_lsp.compiler.mlir.dialects import nvgpu as ng
 from tile_lsp.compiler.mlir.dialects import nvvm_arch as na
@@ -195,7 +195,7 @@ def plan_mma(a_t: Attribute, b_t: Attribute, c_t: Attribute, threads: int, cc: i
     sa, sb, sc = _matrix_shape(a_t), _matrix_shape(b_t), _matrix_shape(c_t)
     if sa is None or sb is None or sc is None:
         return None
-    ea, eb, ec = _elem(a_t), _elem(b_t), _elem(c_t)
+    ea, eb, ec = scalar_type(a_t), scalar_type(b_t), scalar_type(c_t)
     tf32 = all(isinstance(t, TensorType) and isinstance(t.element_type, FloatTF32Type) for t in (a_t, b_t))
     if not (tf32 or isinstance(ea, (Float16Type, BFloat16Type))) or ea != eb:
         return None
@@ -248,7 +248,7 @@ def _byte_width(t: Attribute) -> int:
 # Emission
 
 
-def lower_dot_mma(cv: _KernelConverter, op: Operation) -> bool:
+def lower_dot_mma(cv: KernelConverter, op: Operation) -> bool:
     """`dot` through mma.sync when `plan_mma` allows it; False (nothing emitted) otherwise.
     fp8 operands (e4m3fn, e5m2, or one of each) are decoded to f16 first, which holds every
     value of both formats exactly, and take the f16 path: the products are exact in the f32
@@ -276,16 +276,16 @@ def _as_f16(t: Attribute) -> Attribute:
     return TensorType(Float16Type(), t.get_shape())
 
 
-def _decoded(cv: _KernelConverter, value: Dist, fmt: F8Format, cc: int) -> Dist:
+def _decoded(cv: KernelConverter, value: Dist, fmt: F8Format, cc: int) -> Dist:
     """The fp8 bytes of `value` as f16 values (same layout)."""
     return Dist(value.layout, value.shape, [convert_f8(cv.v, x, Float16Type(), fmt, None, cc) for x in value.slots])
 
 
 class _Mma:
-    def __init__(self, cv: _KernelConverter, op: Operation, plan: MmaPlan, in_elem: Attribute | None = None) -> None:
+    def __init__(self, cv: KernelConverter, op: Operation, plan: MmaPlan, in_elem: Attribute | None = None) -> None:
         self.cv, self.op, self.plan = cv, op, plan
-        self.in_elem = in_elem or _elem(op.operands[0].type)  # (fp8 operands: f16, see lower_dot_mma)
-        self.acc = _elem(op.operands[2].type)
+        self.in_elem = in_elem or scalar_type(op.operands[0].type)  # (fp8 operands: f16, see lower_dot_mma)
+        self.acc = scalar_type(op.operands[2].type)
 
     def c(self, value: int) -> SSAValue:
         return self.cv.i32c(value)
@@ -386,9 +386,9 @@ class _Mma:
     def vector_of(self, parts: Sequence[SSAValue]) -> SSAValue:
         """A 1-D vector of `parts` (poison + vector.insert per lane)."""
         t = vector_type(parts[0].type, (len(parts),))
-        vec = self.cv.v(_create("ub.poison", [], t))
+        vec = self.cv.v(create_op("ub.poison", [], t))
         for q, x in enumerate(parts):
-            vec = self.cv.v(_create("vector.insert", [x, vec], t, {"static_position": DenseArrayBase.from_list(i64, [q])}))
+            vec = self.cv.v(create_op("vector.insert", [x, vec], t, {"static_position": DenseArrayBase.from_list(i64, [q])}))
         return vec
 
     # -- 3. the K loop -----------------------------------------------------------------------
@@ -470,21 +470,21 @@ class _Mma:
         props = {
             "shape": na.MMAShapeAttr.get(*shape), "layoutA": na.MMALayoutAttr.get("row"),
             "layoutB": na.MMALayoutAttr.get("col"), "multiplicandAPtxType": ptx, "multiplicandBPtxType": ptx}
-        c = [cv.v(_create("vector.extract", [acc], self.acc, {"static_position": DenseArrayBase.from_list(i64, [h, q])}))
+        c = [cv.v(create_op("vector.extract", [acc], self.acc, {"static_position": DenseArrayBase.from_list(i64, [h, q])}))
              for h in range(2) for q in range(2)]
         res_t = llvm.LLVMStructType.from_type_list([self.acc] * 4)
         res = cv.v(na.MmaSyncOp.build(operands=[a, b, c], result_types=[res_t], properties=props))
-        vec = cv.v(_create("ub.poison", [], self.acc_vec))
+        vec = cv.v(create_op("ub.poison", [], self.acc_vec))
         for q in range(4):
-            d = cv.v(_create("llvm.extractvalue", [res], self.acc, {"position": DenseArrayBase.from_list(i64, [q])}))
-            vec = cv.v(_create("vector.insert", [d, vec], self.acc_vec,
-                               {"static_position": DenseArrayBase.from_list(i64, [q // 2, q % 2])}))
+            d = cv.v(create_op("llvm.extractvalue", [res], self.acc, {"position": DenseArrayBase.from_list(i64, [q])}))
+            vec = cv.v(create_op("vector.insert", [d, vec], self.acc_vec,
+                                 {"static_position": DenseArrayBase.from_list(i64, [q // 2, q % 2])}))
         return vec
 
     def acc_pair(self, acc: SSAValue, h: int) -> SSAValue:
         """`vector<2xacc>` of accumulator row h (mma_fragment_c elements 2h, 2h+1)."""
-        return self.cv.v(_create("vector.extract", [acc], vector_type(self.acc, (2,)),
-                                 {"static_position": DenseArrayBase.from_list(i64, [h])}))
+        return self.cv.v(create_op("vector.extract", [acc], vector_type(self.acc, (2,)),
+                                   {"static_position": DenseArrayBase.from_list(i64, [h])}))
 
     @property
     def acc_vec(self) -> VectorType:
@@ -499,11 +499,11 @@ class _Mma:
 
     def splat_acc(self, value: SSAValue) -> SSAValue:
         """The accumulator of a tile whose every element is `value`."""
-        vec = self.cv.v(_create("ub.poison", [], self.acc_vec))
+        vec = self.cv.v(create_op("ub.poison", [], self.acc_vec))
         for h in range(2):
             for q in range(2):
-                vec = self.cv.v(_create("vector.insert", [value, vec], self.acc_vec,
-                                        {"static_position": DenseArrayBase.from_list(i64, [h, q])}))
+                vec = self.cv.v(create_op("vector.insert", [value, vec], self.acc_vec,
+                                          {"static_position": DenseArrayBase.from_list(i64, [h, q])}))
         return vec
 
     def ldmatrix(self, base: SSAValue, index: SSAValue, count: int, trans: bool) -> list[SSAValue]:
@@ -516,7 +516,7 @@ class _Mma:
         ld = cv.v(na.LdMatrixOp.create(operands=[ptr], result_types=[res_t], properties=props))
         if count == 1:
             return [ld]
-        return [cv.v(_create("llvm.extractvalue", [ld], i32, {"position": DenseArrayBase.from_list(i64, [i])}))
+        return [cv.v(create_op("llvm.extractvalue", [ld], i32, {"position": DenseArrayBase.from_list(i64, [i])}))
                 for i in range(count)]
 
     def pack(self, regs: Sequence[SSAValue], t: VectorType) -> SSAValue:
@@ -524,10 +524,10 @@ class _Mma:
         nvgpu.mma.sync takes."""
         cv = self.cv
         row_t = vector_type(self.in_elem, (t.get_shape()[1],))
-        vec = cv.v(_create("ub.poison", [], t))
+        vec = cv.v(create_op("ub.poison", [], t))
         for i, reg in enumerate(regs):
-            pair = cv.v(_create("llvm.bitcast", [reg], row_t))
-            vec = cv.v(_create("vector.insert", [pair, vec], t, {"static_position": DenseArrayBase.from_list(i64, [i])}))
+            pair = cv.v(create_op("llvm.bitcast", [reg], row_t))
+            vec = cv.v(create_op("vector.insert", [pair, vec], t, {"static_position": DenseArrayBase.from_list(i64, [i])}))
         return vec
 
     # -- 1. and 4. C between the baseline layout and the mma fragments ---------------------
@@ -593,10 +593,10 @@ class _Mma:
         cv.finish_exchange()
 
     def acc_from_pairs(self, pairs: list[SSAValue]) -> SSAValue:
-        vec = self.cv.v(_create("ub.poison", [], self.acc_vec))
+        vec = self.cv.v(create_op("ub.poison", [], self.acc_vec))
         for h, pair in enumerate(pairs):
-            vec = self.cv.v(_create("vector.insert", [pair, vec], self.acc_vec,
-                                    {"static_position": DenseArrayBase.from_list(i64, [h])}))
+            vec = self.cv.v(create_op("vector.insert", [pair, vec], self.acc_vec,
+                                      {"static_position": DenseArrayBase.from_list(i64, [h])}))
         return vec
 
     def write_back(self, accs: list[list[SSAValue]], tiles: tuple[int, ...], layout: Layout,
@@ -619,8 +619,8 @@ class _Mma:
                 continue
             vec = cv.v(llvm_memory.LoadOp(ptr, vector_type(self.acc, (v,))))
             for q in range(v):
-                slots[r + q] = cv.v(_create("vector.extract", [vec], self.acc,
-                                            {"static_position": DenseArrayBase.from_list(i64, [q])}))
+                slots[r + q] = cv.v(create_op("vector.extract", [vec], self.acc,
+                                              {"static_position": DenseArrayBase.from_list(i64, [q])}))
         cv.finish_exchange()
 
 

@@ -25,7 +25,6 @@ other targets at the op that makes the multicast view (`multicast_target_error`)
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import (
@@ -44,12 +43,24 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from tile_lsp.compiler.dialects.cuda_tile import types as ct
+from tile_lsp.compiler.lowering.gpu_core import (
+    KernelConverter,
+    TileView,
+    Token,
+    Unsupported,
+    and_guards,
+    get_attr,
+    guarded_value,
+    inbounds_dims,
+    order_by_token,
+    padding_value,
+    split_operands,
+    view_access,
+    view_operands,
+)
 from tile_lsp.compiler.lowering.layout import Layout
 from tile_lsp.compiler.mlir.dialects import gpu
 from tile_lsp.compiler.mlir.dialects.llvm_ext import InlineAsmOp
-
-if TYPE_CHECKING:
-    from tile_lsp.compiler.lowering.tileaa_to_gpu import TileView, _KernelConverter
 
 MULTICAST_TARGETS = (100, 103, 107)
 _SCOPES = {"tl_blk": "cta", "device": "gpu", "sys": "sys"}
@@ -91,10 +102,8 @@ def _ptx_type(elem: Attribute, kind: str) -> tuple[str, str]:
 
 def _semantics(op: Operation) -> str:
     """`.relaxed.sys` etc. (weak: `.weak`, no scope)."""
-    from tile_lsp.compiler.lowering.tileaa_to_gpu import _get
-
-    sem = _get(op, "memory_ordering_semantics")
-    scope = _get(op, "memory_scope")
+    sem = get_attr(op, "memory_ordering_semantics")
+    scope = get_attr(op, "memory_scope")
     ordering = _ORDERINGS[sem.value.data] if sem is not None else "weak"  # type: ignore[attr-defined]
     if ordering == "weak":
         return ".weak"
@@ -104,36 +113,23 @@ def _semantics(op: Operation) -> str:
 
 def _op_word(op: Operation) -> tuple[str, str]:
     """(PTX .op word, cuda_tile reduction kind): umin/umax are .min/.max on an unsigned type."""
-    from tile_lsp.compiler.lowering.tileaa_to_gpu import _get
-
-    a = _get(op, "reduction")  # stage 2 carries cuda_tile enums as their case string
+    a = get_attr(op, "reduction")  # stage 2 carries cuda_tile enums as their case string
     kind = a.data if isinstance(a, StringAttr) else str(getattr(a, "case", "add"))
     return {"umin": "min", "umax": "max"}.get(kind, kind), kind
 
 
-def lower_multimem(cv: _KernelConverter, op: Operation) -> None:
+def lower_multimem(cv: KernelConverter, op: Operation) -> None:
     """nv_tileaa.multimem_{load_reduce,reduce,store}_view."""
-    from tile_lsp.compiler.lowering.tileaa_to_gpu import (
-        Token,
-        Unsupported,
-        _and,
-        _guarded_value,
-        _order,
-        _split,
-        _view_access,
-        _view_operands,
-    )
-
     name = op.name.removeprefix("nv_tileaa.")
-    groups = _split(op)
+    groups = split_operands(op)
     load = name == "multimem_load_reduce_view"
     if load:
-        view, index, token = _view_operands(cv, op, groups)
+        view, index, token = view_operands(cv, op, groups)
         t = op.results[0].type
         values: list[SSAValue] = []
     else:
         value_v = groups[1][0]
-        view, index, token = _view_operands(cv, op, [groups[0], *groups[2:]])
+        view, index, token = view_operands(cv, op, [groups[0], *groups[2:]])
         t = value_v.type
     elem = t.element_type if isinstance(t, TensorType) else t
     word, kind = _op_word(op)
@@ -146,22 +142,22 @@ def lower_multimem(cv: _KernelConverter, op: Operation) -> None:
         raise Unsupported(op, str(exc)) from None
     sem = _semantics(op)
     layout = cv.layout_of(t) or Layout(1, cv.threads)
-    _order(cv, op, token)
+    order_by_token(cv, op, token)
     if not load:
         values = cv.slots(op, value_v, layout) if not layout.uniform else [cv.scalar(op, value_v)]
     slots = []
     for r in range(layout.slots):
-        ptr, guard = _view_access(cv, op, view, index, layout, r)
+        ptr, guard = view_access(cv, op, view, index, layout, r)
         if load:
 
             def build(p: SSAValue = ptr) -> SSAValue:
                 asm = f"multimem.ld_reduce{sem}.global.{word}.{ptx_t} $0, [$1];"
                 return cv.v(InlineAsmOp(asm, f"={reg},l", [p], [elem], has_side_effects=True))
 
-            slots.append(_guarded_value(cv, guard, elem, build))
+            slots.append(guarded_value(cv, guard, elem, build))
             continue
         if layout.uniform:
-            guard = _and(cv, guard, cv.first_thread())
+            guard = and_guards(cv, guard, cv.first_thread())
         if name == "multimem_store_view":
             asm = f"multimem.st{sem}.global.{ptx_t} [$0], $1;"
         else:
@@ -192,8 +188,6 @@ def _static_int(value: SSAValue) -> int | None:
 def _pair_checks(op: Operation, view: TileView, layout: Layout | None, ename: str, what: str) -> bool:
     """Raise Unsupported where the tile's elements cannot go by aligned pairs; whether the view's
     innermost dimension may end inside a pair (its extent is not known even)."""
-    from tile_lsp.compiler.lowering.tileaa_to_gpu import Unsupported, _inbounds
-
     pairs = f"PTX multimem takes {ename} only as pairs (.{ename}x2)"
     if layout is None or layout.uniform:
         raise Unsupported(op, f"{what} of one {ename} element: {pairs}")
@@ -212,39 +206,39 @@ def _pair_checks(op: Operation, view: TileView, layout: Layout | None, ename: st
                                   f"stride of view dimension {d} is odd ({s})")
     if layout.vector == 1 and layout.threads % 2:
         raise Unsupported(op, f"{what} of {ename} on {layout.threads} threads (an odd count)")
-    if inner in _inbounds(op):
+    if inner in inbounds_dims(op):
         return False  # the tile lies inside the view there: its pairs too
     extent = _static_int(view.view.shape[dim])
     return extent is None or extent % 2 == 1
 
 
-def _to_bits(cv: _KernelConverter, value: SSAValue) -> SSAValue:
+def _to_bits(cv: KernelConverter, value: SSAValue) -> SSAValue:
     """A 16-bit float as the low half of an i32."""
     return cv.v(arith.ExtUIOp(cv.v(arith.BitcastOp(value, i16)), i32))
 
 
-def _pack(cv: _KernelConverter, lo: SSAValue, hi: SSAValue) -> SSAValue:
+def _pack(cv: KernelConverter, lo: SSAValue, hi: SSAValue) -> SSAValue:
     """Two i32 holding 16 bits each -> lo | hi << 16 (the b32 of an .f16x2 pair)."""
     return cv.v(arith.OrIOp(lo, cv.v(arith.ShLIOp(hi, cv.i32c(16)))))
 
 
-def _half(cv: _KernelConverter, word: SSAValue, high: bool, elem: Attribute) -> SSAValue:
+def _half(cv: KernelConverter, word: SSAValue, high: bool, elem: Attribute) -> SSAValue:
     """One element of a b32 pair."""
     if high:
         word = cv.v(arith.ShRUIOp(word, cv.i32c(16)))
     return cv.v(arith.BitcastOp(cv.v(arith.TruncIOp(word, i16)), elem))
 
 
-def _partner(cv: _KernelConverter, value: SSAValue) -> SSAValue:
+def _partner(cv: KernelConverter, value: SSAValue) -> SSAValue:
     """The i32 `value` of the lane whose id differs in bit 0 (`shfl.sync.bfly 1`, the whole warp)."""
     return cv.v(gpu.ShuffleOp("xor", value, cv.i32c(1), cv.i32c(32)))
 
 
-def _select(cv: _KernelConverter, cond: SSAValue | None, a: SSAValue, b: SSAValue) -> SSAValue:
+def _select(cv: KernelConverter, cond: SSAValue | None, a: SSAValue, b: SSAValue) -> SSAValue:
     return a if cond is None else cv.v(arith.SelectOp(cond, a, b))
 
 
-def _if_word(cv: _KernelConverter, cond: SSAValue | None, build: Callable[[], SSAValue]) -> SSAValue:
+def _if_word(cv: KernelConverter, cond: SSAValue | None, build: Callable[[], SSAValue]) -> SSAValue:
     """`build()` (an i32) under `cond`, 0 where it is false."""
     if cond is None:
         return build()
@@ -258,11 +252,9 @@ def _if_word(cv: _KernelConverter, cond: SSAValue | None, build: Callable[[], SS
     return cv.v(scf.IfOp(cond, [i32], Region(then_block), Region(else_block)))
 
 
-def _lower_pairs(cv: _KernelConverter, op: Operation, view: TileView, index: list[SSAValue],
+def _lower_pairs(cv: KernelConverter, op: Operation, view: TileView, index: list[SSAValue],
                  token: SSAValue | None, t: Attribute, value_v: SSAValue | None, word: str) -> None:
     """A multimem op on f16/bf16: each aligned pair of adjacent elements is one b32 access."""
-    from tile_lsp.compiler.lowering.tileaa_to_gpu import Token, Unsupported, _and, _order, _padding_value, _view_access
-
     name = op.name.removeprefix("nv_tileaa.")
     elem = t.element_type if isinstance(t, TensorType) else t
     ename = "f16" if isinstance(elem, Float16Type) else "bf16"
@@ -283,11 +275,11 @@ def _lower_pairs(cv: _KernelConverter, op: Operation, view: TileView, index: lis
         asm = f"multimem.st{sem}.global.{ename}x2 [$0], $1;"
     else:
         asm = f"multimem.red{sem}.global.{word}.{ename}x2 [$0], $1;"
-    _order(cv, op, token)
+    order_by_token(cv, op, token)
     values: list[SSAValue] = []
     if value_v is not None:
         values = cv.slots(op, value_v, layout)
-    padding = _padding_value(cv, op, view.padding, elem) if load else None
+    padding = padding_value(cv, op, view.padding, elem) if load else None
     lanes = layout.vector == 1  # a pair is two lanes' (same slot), not two slots of one lane
     even: SSAValue | None = None
     if lanes:
@@ -302,15 +294,15 @@ def _lower_pairs(cv: _KernelConverter, op: Operation, view: TileView, index: lis
         assert packed is not None
         if second_in is not None and store:
             outside = cv.v(arith.XOrIOp(second_in, cv.const(1, i1)))
-            cv.when(_and(cv, active, outside), lambda: cv.emit(InlineAsmOp("trap;", "", [], [], has_side_effects=True)))
+            cv.when(and_guards(cv, active, outside), lambda: cv.emit(InlineAsmOp("trap;", "", [], [], has_side_effects=True)))
         cv.when(active, lambda: cv.emit(InlineAsmOp(asm, "l,r", [ptr, packed], [], has_side_effects=True)))
         return None
 
     slots: list[SSAValue] = []
     if not lanes:
         for r in range(0, layout.slots, 2):
-            ptr, guard = _view_access(cv, op, view, index, layout, r)
-            second_in = _view_access(cv, op, view, index, layout, r + 1)[1] if ragged else None
+            ptr, guard = view_access(cv, op, view, index, layout, r)
+            second_in = view_access(cv, op, view, index, layout, r + 1)[1] if ragged else None
             packed = None
             if values:
                 hi = _to_bits(cv, values[r + 1])
@@ -324,8 +316,8 @@ def _lower_pairs(cv: _KernelConverter, op: Operation, view: TileView, index: lis
                 slots.append(_select(cv, second_in if second_in is not None else guard, _half(cv, got, True, elem), padding))
     else:
         for r in range(layout.slots):
-            ptr, guard = _view_access(cv, op, view, index, layout, r)
-            active = _and(cv, even, guard)
+            ptr, guard = view_access(cv, op, view, index, layout, r)
+            active = and_guards(cv, even, guard)
             second_in = None
             if ragged and guard is not None:
                 second_in = cv.v(arith.CmpiOp(_partner(cv, cv.v(arith.ExtUIOp(guard, i32))), cv.i32c(0), "ne"))

@@ -26,8 +26,9 @@ from xdsl.dialects.builtin import ArrayAttr, Float32Type, FloatAttr, IntegerAttr
 from xdsl.dialects.llvm import GEP_USE_SSA_VAL
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
+from tile_lsp.compiler.lowering.gpu_core import Dist, KernelConverter, scalar_type
 from tile_lsp.compiler.lowering.layout import Layout
-from tile_lsp.compiler.lowering.tileaa_to_gpu import _ELEMENTWISE, Dist, _elem, _KernelConverter
+from tile_lsp.compiler.lowering.tileaa_to_gpu import ELEMENTWISE
 from tile_lsp.compiler.mlir.dialects import gpu, llvm_memory
 
 COMMUTATIVE = ("addf", "addi", "maxf", "minf", "maxi", "mini", "mulf", "muli", "andi", "ori", "xori")
@@ -123,14 +124,14 @@ def simple_combiner(op: Operation) -> Operation | None:
     return inner
 
 
-def lower_reduce_shuffle(cv: _KernelConverter, op: Operation) -> bool:
+def lower_reduce_shuffle(cv: KernelConverter, op: Operation) -> bool:
     """`reduce` by shuffles when `simple_combiner` and `plan_reduce` allow; False (nothing
     emitted) otherwise."""
     if len(op.operands) != 1 or len(op.results) != 1:
         return False
     inner = simple_combiner(op)
     src_t, res_t = op.operands[0].type, op.results[0].type
-    elem = _elem(src_t)
+    elem = scalar_type(src_t)
     if inner is None or not isinstance(src_t, TensorType) or not _is_32bit(elem):
         return False
     dim_attr = op.properties.get("dim") or op.attributes.get("dim")
@@ -141,7 +142,7 @@ def lower_reduce_shuffle(cv: _KernelConverter, op: Operation) -> bool:
     plan = plan_reduce(src.layout, src_t.get_shape(), dim)
     if plan is None:
         return False
-    build = _ELEMENTWISE[inner.name.removeprefix("nv_tileaa.")]
+    build = ELEMENTWISE[inner.name.removeprefix("nv_tileaa.")]
 
     def combine(x: SSAValue, y: SSAValue) -> SSAValue:
         return build(cv, inner, [x, y], elem)
@@ -154,9 +155,9 @@ def _is_32bit(t: Attribute) -> bool:
     return isinstance(t, Float32Type) or (isinstance(t, IntegerType) and t.width.data == 32)
 
 
-def _emit(cv: _KernelConverter, op: Operation, src: Dist, plan: ReducePlan, dim: int, res_t: Attribute,
+def _emit(cv: KernelConverter, op: Operation, src: Dist, plan: ReducePlan, dim: int, res_t: Attribute,
           combine: Callable[[SSAValue, SSAValue], SSAValue]) -> None:
-    elem = _elem(op.operands[0].type)
+    elem = scalar_type(op.operands[0].type)
     shape = list(src.shape)
     kept = [d for i, d in enumerate(shape) if i != dim]
     width = cv.i32c(32)
@@ -220,7 +221,7 @@ def _emit(cv: _KernelConverter, op: Operation, src: Dist, plan: ReducePlan, dim:
     cv.values[op.results[0]] = cv.tile(res_t, slots)
 
 
-def lower_scan_shuffle(cv: _KernelConverter, op: Operation) -> bool:
+def lower_scan_shuffle(cv: KernelConverter, op: Operation) -> bool:
     """Forward `scan` of a tile that is one row along `dim` (every other extent 1), with a
     simple commutative combiner on 32-bit values: per round of the layout (T*V consecutive
     elements) each thread scans its vector, lanes scan their totals with `gpu.shuffle up`, warps
@@ -230,7 +231,7 @@ def lower_scan_shuffle(cv: _KernelConverter, op: Operation) -> bool:
         return False
     inner = simple_combiner(op)
     src_t = op.operands[0].type
-    elem = _elem(src_t)
+    elem = scalar_type(src_t)
     rev = op.properties.get("reverse") or op.attributes.get("reverse")
     ids = op.properties.get("identities") or op.attributes.get("identities")
     dim_attr = op.properties.get("dim") or op.attributes.get("dim")
@@ -247,7 +248,7 @@ def lower_scan_shuffle(cv: _KernelConverter, op: Operation) -> bool:
     layout = src.layout
     if layout.uniform or layout.has_ghosts or layout.threads % WARP:
         return False
-    build = _ELEMENTWISE[inner.name.removeprefix("nv_tileaa.")]
+    build = ELEMENTWISE[inner.name.removeprefix("nv_tileaa.")]
 
     def combine(x: SSAValue, y: SSAValue) -> SSAValue:
         return build(cv, inner, [x, y], elem)
@@ -257,7 +258,7 @@ def lower_scan_shuffle(cv: _KernelConverter, op: Operation) -> bool:
     return True
 
 
-def _emit_scan(cv: _KernelConverter, op: Operation, src: Dist, combine: Callable[[SSAValue, SSAValue], SSAValue],
+def _emit_scan(cv: KernelConverter, op: Operation, src: Dist, combine: Callable[[SSAValue, SSAValue], SSAValue],
                identity: SSAValue) -> None:
     layout = src.layout
     elem = identity.type

@@ -16,28 +16,29 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import Float32Type, TensorType, i8
 from xdsl.ir import Operation, SSAValue
 
-from tile_lsp.compiler.lowering import tileaa_to_gpu as g
 from tile_lsp.compiler.lowering.gpu_convert import F8Format, f8_format, f8_to_f32
+from tile_lsp.compiler.lowering.gpu_core import KernelConverter, Unsupported, target_sm
+from tile_lsp.compiler.lowering.tileaa_to_gpu import dot_loop, dot_types
 
 
-def lower_dot_scaled(cv: g._KernelConverter, op: Operation) -> None:
+def lower_dot_scaled(cv: KernelConverter, op: Operation) -> None:
     a, b, c, scale_a, scale_b = op.operands[:5]
-    ta, tb, tc = g._dot_types(op, a, b, c)
+    ta, tb, tc = dot_types(op, a, b, c)
     tsa, tsb = scale_a.type, scale_b.type
     if not (isinstance(tsa, TensorType) and isinstance(tsb, TensorType)):
-        raise g.Unsupported(op, "scale shapes")
+        raise Unsupported(op, "scale shapes")
     formats = [f8_format(t) for t in (ta, tb, tsa, tsb)]
     fa, fb, fsa, fsb = formats
     if fa is None or fb is None or fsa is None or fsb is None:
-        raise g.Unsupported(op, "operands or scales that are not fp8, fp4 or e8m0")
+        raise Unsupported(op, "operands or scales that are not fp8, fp4 or e8m0")
     if not isinstance(tc.element_type, Float32Type):
-        raise g.Unsupported(op, f"a {tc.element_type} accumulator")
+        raise Unsupported(op, f"a {tc.element_type} accumulator")
     sa, sb, ssa, ssb = ta.get_shape(), tb.get_shape(), tsa.get_shape(), tsb.get_shape()
     k_extent = sa[-1]
     block_a, block_b = _block(op, k_extent, ssa[-1]), _block(op, k_extent, ssb[-2])
     bases = [cv.share(op, x) for x in (a, b, scale_a, scale_b)]
     cv.exchange_barrier()
-    sm = g._sm(cv)
+    sm = target_sm(cv)
 
     def decoded(base: SSAValue, index: SSAValue, fmt: F8Format) -> SSAValue:
         return f8_to_f32(cv.v, cv.read_shared(base, index, i8), fmt, sm)
@@ -55,17 +56,17 @@ def lower_dot_scaled(cv: g._KernelConverter, op: Operation) -> None:
         s = decoded(bases[3], cv.linear([*batch, _scale_index(cv, k, block_b), col], ssb), fsb)
         return scaled(x, s)
 
-    cv.values[op.results[0]] = g.dot_loop(cv, op, c, k_extent, read_a, read_b)
+    cv.values[op.results[0]] = dot_loop(cv, op, c, k_extent, read_a, read_b)
 
 
 def _block(op: Operation, k_extent: int, scale_extent: int) -> int:
     """How many consecutive K elements one scale covers."""
     if scale_extent <= 0 or k_extent % scale_extent:
-        raise g.Unsupported(op, f"{scale_extent} scales for K = {k_extent}")
+        raise Unsupported(op, f"{scale_extent} scales for K = {k_extent}")
     return k_extent // scale_extent
 
 
-def _scale_index(cv: g._KernelConverter, k: SSAValue, block: int) -> SSAValue:
+def _scale_index(cv: KernelConverter, k: SSAValue, block: int) -> SSAValue:
     """k // block (a shift: tile extents are powers of two)."""
     if block == 1:
         return k

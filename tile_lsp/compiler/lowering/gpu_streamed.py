@@ -17,52 +17,61 @@ Any other op on such a tile is reported at the op as not yet supported.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import TensorType, i64
 from xdsl.dialects.llvm import GEP_USE_SSA_VAL
 from xdsl.ir import Block, Operation, Region, SSAValue
 
+from tile_lsp.compiler.lowering.gpu_core import (
+    MAX_SLOTS,
+    KernelConverter,
+    Streamed,
+    Token,
+    Unsupported,
+    and_guards,
+    check_ordering,
+    fence_after,
+    fence_before,
+    guarded_store,
+    load_element,
+    order_by_token,
+    scalar_type,
+    split_operands,
+    tile_origin,
+    view_operands,
+)
 from tile_lsp.compiler.mlir.dialects import llvm_memory
 
-if TYPE_CHECKING:
-    from tile_lsp.compiler.lowering.tileaa_to_gpu import Streamed, _KernelConverter
 
-
-def convert_huge(cv: _KernelConverter, op: Operation) -> None:
+def convert_huge(cv: KernelConverter, op: Operation) -> None:
     """`op` touches a tile over MAX_SLOTS slots per thread: the copy or the dead load the module
     docstring names, else `Unsupported` at `op`."""
-    from tile_lsp.compiler.lowering import tileaa_to_gpu as g
-
     if op.name == "nv_tileaa.store_view":
-        value = g._split(op)[0][0]
+        value = split_operands(op)[0][0]
         got = cv.values.get(value)
-        if isinstance(got, g.Streamed) and not any(isinstance(cv.values.get(x), g.Streamed) for x in op.operands[1:]):
+        if isinstance(got, Streamed) and not any(isinstance(cv.values.get(x), Streamed) for x in op.operands[1:]):
             _store_streamed(cv, op, got)
             return
     if op.name == "nv_tileaa.load_view" and not op.results[0].uses:
         if len(op.results) > 1:
-            cv.values[op.results[1]] = g.Token(False)
+            cv.values[op.results[1]] = Token(False)
         return
     huge = next((v.type for v in (*op.operands, *op.results) if cv.too_large(v.type)), None)
-    raise g.Unsupported(
+    raise Unsupported(
         op,
-        f"a {huge} tile: more than {g.MAX_SLOTS} register slots per thread (a tile that large is only "
+        f"a {huge} tile: more than {MAX_SLOTS} register slots per thread (a tile that large is only "
         "copied from a test function's argument to a view by store_view, or loaded and never used)",
     )
 
 
-def _store_streamed(cv: _KernelConverter, op: Operation, src: Streamed) -> None:
-    from tile_lsp.compiler.lowering import tileaa_to_gpu as g
-
-    ordered = g._check_ordering(op)
-    view, index, token = g._view_operands(cv, op, g._split(op)[1:])
+def _store_streamed(cv: KernelConverter, op: Operation, src: Streamed) -> None:
+    ordered = check_ordering(op)
+    view, index, token = view_operands(cv, op, split_operands(op)[1:])
     if tuple(view.tile) != src.shape:
-        raise g.Unsupported(op, "a tile whose shape is not the view's tile")
-    g._order(cv, op, token)
-    g._fence_before(cv, ordered)
-    origin = g._tile_origin(cv, view, index)
+        raise Unsupported(op, "a tile whose shape is not the view's tile")
+    order_by_token(cv, op, token)
+    fence_before(cv, ordered)
+    origin = tile_origin(cv, view, index)
     count = 1
     for d in src.shape:
         count *= d
@@ -86,26 +95,24 @@ def _store_streamed(cv: _KernelConverter, op: Operation, src: Streamed) -> None:
     for d, c in enumerate(coords):
         dim = view.dim_map[d]
         at = cv.v(arith.AddiOp(origin[d], c))
-        guard = g._and(cv, guard, cv.v(arith.CmpiOp(at, view.view.shape[dim], "ult")))
+        guard = and_guards(cv, guard, cv.v(arith.CmpiOp(at, view.view.shape[dim], "ult")))
         term = cv.v(arith.MuliOp(at, view.view.strides[dim]))
         offset = term if offset is None else cv.v(arith.AddiOp(offset, term))
     assert offset is not None
-    element = g._load(cv, cv.v(llvm_memory.GEPOp(src.base, [GEP_USE_SSA_VAL], src.elem, ssa_indices=[i])), src.elem, None)
+    element = load_element(cv, cv.v(llvm_memory.GEPOp(src.base, [GEP_USE_SSA_VAL], src.elem, ssa_indices=[i])), src.elem, None)
     target = cv.v(llvm_memory.GEPOp(view.view.base, [GEP_USE_SSA_VAL], view.view.element_type, ssa_indices=[offset]))
-    g._guarded_store(cv, element, target, guard, ordered)
+    guarded_store(cv, element, target, guard, ordered)
     cv.emit(scf.YieldOp())
     cv.block = outer
     cv.emit(scf.ForOp(cv.i64c(0), cv.i64c(count), cv.i64c(cv.threads), [], Region(body)))
-    g._fence_after(cv, ordered)
+    fence_after(cv, ordered)
     if op.results:
-        cv.values[op.results[0]] = g.Token(True)
+        cv.values[op.results[0]] = Token(True)
 
 
-def streamed_argument(cv: _KernelConverter, base: SSAValue, t: TensorType) -> Streamed:
+def streamed_argument(cv: KernelConverter, base: SSAValue, t: TensorType) -> Streamed:
     """The value of a test function's tile argument of type `t` too large for registers."""
-    from tile_lsp.compiler.lowering import tileaa_to_gpu as g
-
-    return g.Streamed(base, tuple(t.get_shape()), g._elem(t))
+    return Streamed(base, tuple(t.get_shape()), scalar_type(t))
 
 
 __all__ = ["convert_huge", "streamed_argument"]

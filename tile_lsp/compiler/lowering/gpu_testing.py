@@ -25,19 +25,29 @@ Other view kinds are reported as `not yet supported by the gpu stage` at the fun
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from xdsl.dialects import func
 from xdsl.dialects.builtin import TensorType, i64
 from xdsl.dialects.llvm import GEP_USE_SSA_VAL
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
+from tile_lsp.compiler.lowering.gpu_core import (
+    KernelConverter,
+    TensorView,
+    TileView,
+    Token,
+    Unsupported,
+    Value,
+    guarded_load,
+    guarded_store,
+    narrow_float,
+    scalar_type,
+    unsupported_message,
+    zero_value,
+)
+from tile_lsp.compiler.lowering.gpu_streamed import streamed_argument
 from tile_lsp.compiler.lowering.types import llvm_ptr
 from tile_lsp.compiler.mlir.dialects import llvm_memory
 from tile_lsp.compiler.mlir.dialects.nv_tileaa import MemTokenType, TensorViewType, TileViewType
-
-if TYPE_CHECKING:
-    from tile_lsp.compiler.lowering.tileaa_to_gpu import Value, _KernelConverter
 
 GLOBAL = 1  # address space of the memory a tile argument or result is passed in
 
@@ -62,15 +72,13 @@ def _argument_types(t: Attribute) -> list[Attribute] | str:
     return [t]
 
 
-def testing_signature(cv: _KernelConverter, fn: func.FuncOp) -> list[Attribute] | None:
+def testing_signature(cv: KernelConverter, fn: func.FuncOp) -> list[Attribute] | None:
     """The kernel parameters of test function `fn` (module docstring); None after a diagnostic
     at `fn` when an argument or result cannot be passed."""
-    from tile_lsp.compiler.lowering.tileaa_to_gpu import _narrow_float, unsupported_message
-
     params: list[Attribute] = []
     ftype = fn.function_type
     for t in ftype.inputs.data:
-        if (narrow := _narrow_float(t)) is not None:
+        if (narrow := narrow_float(t)) is not None:
             got: list[Attribute] | str = f"an argument of {narrow} values"
         else:
             got = _argument_types(t)  # (a tile too large for registers stays in memory: Streamed)
@@ -79,7 +87,7 @@ def testing_signature(cv: _KernelConverter, fn: func.FuncOp) -> list[Attribute] 
             return None
         params += got
     for t in ftype.outputs.data:
-        if isinstance(t, (TensorViewType, TileViewType)) or _narrow_float(t) is not None or cv.too_large(t):
+        if isinstance(t, (TensorViewType, TileViewType)) or narrow_float(t) is not None or cv.too_large(t):
             cv.lctx.error(fn, unsupported_message(cv.lctx, fn, f"a result of type {t}"))
             return None
         if not isinstance(t, MemTokenType):
@@ -87,11 +95,9 @@ def testing_signature(cv: _KernelConverter, fn: func.FuncOp) -> list[Attribute] 
     return params
 
 
-def bind_testing_arguments(cv: _KernelConverter, fn: func.FuncOp, old: Block) -> None:
+def bind_testing_arguments(cv: KernelConverter, fn: func.FuncOp, old: Block) -> None:
     """Give each argument of the test function's body its per-thread value from the kernel's
     parameters (tiles loaded into their slots); the result pointers go to `cv.result_ptrs`."""
-    from tile_lsp.compiler.lowering.tileaa_to_gpu import TensorView, TileView, Token, _elem
-
     params = iter(cv.entry.args)
     for a in old.args:
         t = a.type
@@ -102,8 +108,6 @@ def bind_testing_arguments(cv: _KernelConverter, fn: func.FuncOp, old: Block) ->
         if a.name_hint:
             first.name_hint = a.name_hint
         if isinstance(t, TensorType) and cv.too_large(t):
-            from tile_lsp.compiler.lowering.gpu_streamed import streamed_argument
-
             cv.values[a] = streamed_argument(cv, first, t)
         elif isinstance(t, TensorType):
             cv.values[a] = load_tile(cv, first, t)
@@ -111,7 +115,7 @@ def bind_testing_arguments(cv: _KernelConverter, fn: func.FuncOp, old: Block) ->
             tv = t.tensor_view if isinstance(t, TileViewType) else t
             shape = [next(params) if d.data < 0 else cv.i64c(d.data) for d in tv.shape.data]
             strides = [next(params) if s.data < 0 else cv.i64c(s.data) for s in tv.strides.data]
-            view = TensorView(first, _elem(tv.element_type), shape, strides)
+            view = TensorView(first, scalar_type(tv.element_type), shape, strides)
             if isinstance(t, TileViewType):
                 rank = len(t.tile.data)
                 dim_map = tuple(d.data for d in t.dim_map.data) or tuple(range(rank))
@@ -123,45 +127,41 @@ def bind_testing_arguments(cv: _KernelConverter, fn: func.FuncOp, old: Block) ->
     cv.result_ptrs = list(params)
 
 
-def _element_ptr(cv: _KernelConverter, base: SSAValue, index: SSAValue, elem: Attribute) -> SSAValue:
+def _element_ptr(cv: KernelConverter, base: SSAValue, index: SSAValue, elem: Attribute) -> SSAValue:
     return cv.v(llvm_memory.GEPOp(base, [GEP_USE_SSA_VAL], elem, ssa_indices=[index]))
 
 
-def load_tile(cv: _KernelConverter, base: SSAValue, t: TensorType) -> Value:
+def load_tile(cv: KernelConverter, base: SSAValue, t: TensorType) -> Value:
     """The converted value of a whole row-major tile of type `t` at `base`: each thread loads
     the elements of its slots (a ghost slot, past the tile's end, loads nothing)."""
-    from tile_lsp.compiler.lowering.tileaa_to_gpu import _elem, _guarded_load, _zero
-
-    elem = _elem(t)
+    elem = scalar_type(t)
     layout = cv.layout_of(t)
     assert layout is not None
     slots = []
     for r in range(1 if layout.uniform else layout.slots):
         e = cv.element_index(layout, r)
         guard = cv.not_ghost(layout, e)
-        slots.append(_guarded_load(cv, _element_ptr(cv, base, e, elem), guard, elem, lambda: _zero(cv, elem)))
+        slots.append(guarded_load(cv, _element_ptr(cv, base, e, elem), guard, elem, lambda: zero_value(cv, elem)))
     return cv.tile(t, slots)
 
 
-def store_results(cv: _KernelConverter, op: Operation) -> None:
+def store_results(cv: KernelConverter, op: Operation) -> None:
     """`func.return` with values in a test function: each non-token value is stored whole,
     row-major, through its result pointer (rank 0 and one-element tiles: by thread 0)."""
-    from tile_lsp.compiler.lowering.tileaa_to_gpu import Unsupported, _elem, _guarded_store
-
     values = [v for v in op.operands if not isinstance(v.type, MemTokenType)]
     if len(values) != len(cv.result_ptrs):
         raise Unsupported(op, "a kernel returns no values")
     for value, base in zip(values, cv.result_ptrs, strict=True):
         t = value.type
-        elem = _elem(t)
+        elem = scalar_type(t)
         layout = cv.layout_of(t)
         if layout is None or layout.uniform:
             first = cv.first_thread()
-            _guarded_store(cv, cv.scalar(op, value), _element_ptr(cv, base, cv.i32c(0), elem), first)
+            guarded_store(cv, cv.scalar(op, value), _element_ptr(cv, base, cv.i32c(0), elem), first)
             continue
         slots = cv.slots(op, value, layout)
         for r in range(layout.slots):
             e = cv.element_index(layout, r)
-            _guarded_store(cv, slots[r], _element_ptr(cv, base, e, elem), cv.not_ghost(layout, e))
+            guarded_store(cv, slots[r], _element_ptr(cv, base, e, elem), cv.not_ghost(layout, e))
     cv.kernel_return()
 

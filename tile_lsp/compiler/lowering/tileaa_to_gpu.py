@@ -10,7 +10,8 @@ Covered: block ids and grid dims, constants and splats, element-wise arith/math,
 selects, conversions, iota, reshape, broadcast of one-element tiles, tensor/partition views
 with bounds-checked loads (padding value) and masked stores, pointer tiles (offset, masked
 load/store), `for`/`if` with loop-carried tiles, tokens (a CTA barrier before an access whose
-token comes from a store), return. Modules of their own: `gpu_convert.py` (fp8, fp4, e8m0 in
+token comes from a store), return. The conversion state and the helpers every op family
+shares are `gpu_core.py`'s (`KernelConverter`). Modules of their own: `gpu_convert.py` (fp8, fp4, e8m0 in
 i8 registers, conversions), `gpu_scaled.py` (mmaf_scaled), `gpu_views.py` (gather/scatter views,
 pack/unpack), `gpu_globals.py` (globals), `gpu_rounding.py` (directed rounding, flush-to-zero).
 Every other op is reported at the op as `not yet supported by the gpu stage: '<op>'` (naming
@@ -22,8 +23,6 @@ one, so no op is half-converted; every op it creates gets the location of its so
 
 from __future__ import annotations
 
-import functools
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import cast
@@ -42,17 +41,13 @@ from xdsl.dialects.builtin import (
     FloatAttr,
     FloatTF32Type,
     FunctionType,
-    IndexType,
     IntAttr,
     IntegerAttr,
     IntegerType,
-    LocationAttr,
     ModuleOp,
-    StringAttr,
     TensorType,
     TypeAttribute,
     UnitAttr,
-    UnknownLoc,
     i1,
     i8,
     i32,
@@ -65,132 +60,59 @@ from tile_lsp.compiler import cancel
 from tile_lsp.compiler.dialects.cuda_tile.floats import float_format
 from tile_lsp.compiler.dialects.cuda_tile.ops_conversion import is_widening_float
 from tile_lsp.compiler.lowering.common import LoweringContext
-from tile_lsp.compiler.lowering.gpu_convert import F8Format, convert_f8, f8_format, storage_type
+from tile_lsp.compiler.lowering.gpu_convert import F8Format, convert_f8, f8_format
+from tile_lsp.compiler.lowering.gpu_core import (
+    UNSUPPORTED,
+    Dist,
+    Failed,
+    KernelConverter,
+    Streamed,
+    TensorView,
+    ThreadBase,
+    TileView,
+    Token,
+    Unsupported,
+    Value,
+    and_guards,
+    atomic_params,
+    bit_width,
+    cast_value,
+    check_ordering,
+    create_op,
+    fence_after,
+    fence_before,
+    get_attr,
+    guarded_load,
+    guarded_store,
+    guarded_value,
+    is_unsigned,
+    narrow_float,
+    num_elements,
+    order_by_token,
+    padding_value,
+    scalar_type,
+    slot_deltas,
+    split_operands,
+    str_attr,
+    target_sm,
+    tensor_elem,
+    tile_origin,
+    unsupported_message,
+    view_access,
+    view_operands,
+    zero_value,
+)
 from tile_lsp.compiler.lowering.gpu_rounding import needs_ptx, ptx_float_op
-from tile_lsp.compiler.lowering.layout import DEFAULT_THREADS, Layout, unravel
+from tile_lsp.compiler.lowering.layout import DEFAULT_THREADS, Layout
 from tile_lsp.compiler.lowering.types import llvm_ptr
 from tile_lsp.compiler.mlir.dialects import gpu, llvm_memory, nvvm
 from tile_lsp.compiler.mlir.dialects.llvm_ext import InlineAsmOp
-from tile_lsp.compiler.mlir.dialects.llvm_syntax import ORDERINGS
 from tile_lsp.compiler.mlir.dialects.nv_tileaa import MemTokenType, TensorViewType, TileViewType
-from tile_lsp.compiler.mlir.xdsl_fast import int_attr, walk_ops
+from tile_lsp.compiler.mlir.xdsl_fast import walk_ops
 
-UNSUPPORTED = "not yet supported by the gpu stage: '{name}'"
 KERNEL_ATTR = "nv_tileaa.kernel"
 MODULE_ATTRS = ("nv_tileaa.compute_capability", "nv_tileaa.target_spec", "nv_tileaa.libnvvm_use_nvgpucomp")
 DEFAULT_MODULE_NAME = "kernels"
-
-
-class Unsupported(Exception):
-    """Raised inside the converter for an op this slice cannot lower; reported at `op`."""
-
-    def __init__(self, op: Operation, detail: str = "") -> None:
-        super().__init__(detail)
-        self.op = op
-        self.detail = detail
-
-
-# The op name at the start of an op's source text (results, `=`, optional quote and dialect).
-_SOURCE_OP = re.compile(r'(?:%[\w.$#:-]+(?:\s*,\s*%[\w.$#:-]+)*\s*=\s*)?"?(?:cuda_tile\.)?([a-z_][\w$]*)')
-
-
-def unsupported_message(lctx: LoweringContext, op: Operation, detail: str = "") -> str:
-    """`not yet supported by the gpu stage: '<op>'`, naming the cuda_tile op `op` came from
-    (read at its source location): `'cuda_tile.x' (detail)`, or `'cuda_tile.x' (nv_tileaa.y:
-    detail)` when stage 2 renamed it."""
-    name = op.name
-    span = lctx.span_of(op)
-    found = _SOURCE_OP.match(lctx.source.text, span.start, span.end) if span.end > span.start else None
-    source = found.group(1) if found and found.group(1) not in ("entry", "module") else None  # (an op's own text)
-    if source and (not name.startswith("nv_tileaa.") or source != name.removeprefix("nv_tileaa.")):
-        inner = f"{name}: {detail}" if detail else name
-        return UNSUPPORTED.format(name=f"cuda_tile.{source}") + f" ({inner})"
-    if source:  # the same op in both dialects: the name the user wrote
-        return UNSUPPORTED.format(name=f"cuda_tile.{source}") + (f" ({detail})" if detail else "")
-    return UNSUPPORTED.format(name=name) + (f" ({detail})" if detail else "")
-
-
-# ---------------------------------------------------------------------------------------------
-# What a converted nv_tileaa value is in per-thread code
-
-
-@dataclass
-class Dist:
-    """A shaped tile: `slots[r]` is this thread's element in register slot r of `layout`."""
-
-    layout: Layout
-    shape: tuple[int, ...]
-    slots: list[SSAValue]
-
-
-@dataclass
-class TensorView:
-    """Strided global memory: base pointer, per-dimension extent and stride (i64 values)."""
-
-    base: SSAValue
-    element_type: Attribute
-    shape: list[SSAValue]
-    strides: list[SSAValue]
-
-
-@dataclass
-class TileView:
-    """A partition view: tile dimension d covers tensor dimension `dim_map[d]` (cuTile's load
-    `order`): element c of the tile at index i is tensor element g[dim_map[d]] = i[d] * tile[d] + c[d]."""
-
-    tile: tuple[int, ...]
-    view: TensorView
-    padding: str
-    dim_map: tuple[int, ...]
-
-
-@dataclass
-class Token:
-    """A memory token has no runtime value; `after_write`: it orders after a store, so the next
-    access that takes it needs a CTA barrier first."""
-
-    after_write: bool
-
-
-class _Failed:
-    """The value of an op that was reported as not supported."""
-
-
-@dataclass(frozen=True)
-class Streamed:
-    """A tile too large for registers (more than MAX_SLOTS slots per thread), whole in global
-    memory, row-major and dense: a test function's tile argument. It is only ever copied:
-    `store_view` writes it with a loop over its elements (gpu_streamed.py); any other use is
-    reported at the op."""
-
-    base: SSAValue  # !llvm.ptr<1>
-    shape: tuple[int, ...]
-    elem: Attribute
-
-
-Value = SSAValue | Dist | TensorView | TileView | Token | Streamed | _Failed
-
-
-def _elem(t: Attribute) -> Attribute:
-    """The per-thread scalar type of a tile (or scalar) type: tf32 values live in f32 registers
-    and memory words (rounded to tf32 where a conversion makes them)."""
-    if type(t) is TensorType:  # (exact type tests: asked of every value; an ABC miss costs ~0.3 us)
-        t = t.element_type
-    return Float32Type() if type(t) is FloatTF32Type else storage_type(t)
-
-
-def _narrow_float(t: Attribute) -> Attribute | None:
-    """The sub-16-bit float type a value of type `t` holds that this stage cannot lower (fp6;
-    fp8 e4m3fn/e5m2, fp4 e2m1 and e8m0 live in i8 registers, see gpu_convert.py)."""
-    if isinstance(t, TensorType):
-        t = t.element_type
-    if isinstance(t, TileViewType):
-        t = t.tensor_view
-    if isinstance(t, TensorViewType):
-        t = t.element_type
-    if isinstance(t, AnyFloat) and not isinstance(t, FloatTF32Type) and t.bitwidth < 16 and f8_format(t) is None:
-        return t
-    return None
 
 
 def _f8_in(op: Operation) -> F8Format | None:
@@ -214,25 +136,7 @@ def _f4_in_memory(op: Operation) -> bool:
         return False
     elem = op.attributes.get("element_type")  # offset: the pointee type
     return isinstance(elem, Float4E2M1FNType) or any(
-        isinstance(_tensor_elem(v.type), Float4E2M1FNType) for v in (*op.operands, *op.results))
-
-
-def _byte_size(t: Attribute) -> int:
-    """Bytes one element of `t` takes in memory (i1 and 8-bit floats: one byte)."""
-    if isinstance(t, LLVMPointerType):
-        return 8
-    if isinstance(t, IntegerType):
-        return max(1, (t.width.data + 7) // 8)
-    if isinstance(t, AnyFloat):
-        return max(1, t.bitwidth // 8)
-    return 8
-
-
-def _num_elements(shape: Sequence[int]) -> int:
-    n = 1
-    for d in shape:
-        n *= d
-    return n
+        isinstance(tensor_elem(v.type), Float4E2M1FNType) for v in (*op.operands, *op.results))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -241,7 +145,6 @@ def _num_elements(shape: Sequence[int]) -> int:
 
 MAX_THREADS = 512
 SLOTS_TARGET = 16  # register slots per thread the block size aims for (per tile value)
-MAX_SLOTS = 256  # register slots per thread of the largest tile the stage lowers
 
 
 def block_size(kernel: Operation, cc: int = 0) -> int:
@@ -259,7 +162,7 @@ def block_size(kernel: Operation, cc: int = 0) -> int:
             dots.append(op)
         for v in (*op.results, *(a for r in op.regions for b in r.blocks for a in b.args)):
             if isinstance(v.type, TensorType):
-                largest = max(largest, _num_elements(v.type.get_shape()))
+                largest = max(largest, num_elements(v.type.get_shape()))
     threads = DEFAULT_THREADS
     while threads < MAX_THREADS and largest > SLOTS_TARGET * threads:
         threads *= 2
@@ -311,7 +214,7 @@ def convert_tileaa_to_gpu(module: ModuleOp, lctx: LoweringContext, threads: int 
             ok = False
             continue
         target = lctx.options.target
-        cv = _KernelConverter(lctx, threads or block_size(op, target.cc if target is not None else 0))
+        cv = _StageConverter(lctx, threads or block_size(op, target.cc if target is not None else 0))
         new = cv.convert(op)
         if new is None:
             ok = False
@@ -374,120 +277,9 @@ def _module_attr(op: Operation | None, key: str) -> Attribute | None:
 # One kernel
 
 
-class _KernelConverter:
-    def __init__(self, lctx: LoweringContext, threads: int) -> None:
-        self.lctx = lctx
-        self.threads = threads
-        self.values: dict[SSAValue, Value] = {}
-        self.block = Block()
-        self.loc: LocationAttr | None = None
-        self.entry = Block()
-        self.tid_anchor: Operation | None = None
-        self.tid_times: dict[int, SSAValue] = {}
-        self.failed = False
-        self.name = ""
-        self.globals: list[Operation] = []  # the kernel's shared-memory buffer (made at the end)
-        self.smem_bytes = 0  # size of that buffer: the largest exchange
-        self.smem_offset = 0  # next free byte of the exchange being built
-        self.constants = 0  # constant globals made so far
-        # (block, type, value) -> a constant already made in that block (reused: it dominates
-        # every later op of the block and of the regions nested in it).
-        self.const_cache: dict[tuple[Block, Attribute, int | str], SSAValue] = {}
-        self.result_ptrs: list[SSAValue] = []  # a testing$func's result pointers (gpu_testing.py)
-        self.global_scratch: list[str] = []  # `alloca global` address slots, freed at return (gpu_globals.py)
-
-    # -- building ------------------------------------------------------------------------------
-
-    def emit(self, op: Operation) -> Operation:
-        """Append `op` at the current source op's location; ops nested in its regions keep the
-        location they were emitted with (a loop body's ops are its body's source ops) and only
-        those made without one (terminators) take the op's."""
-        if self.loc is not None:
-            op.location = self.loc
-            for nested in walk_ops(op):
-                if nested is not op and type(nested.location) is UnknownLoc:
-                    nested.location = self.loc
-        self.block.add_op(op)
-        return op
-
-    def v(self, op: Operation) -> SSAValue:
-        return self.emit(op).results[0]
-
-    def const(self, value: int | float, t: Attribute) -> SSAValue:
-        if isinstance(value, float) and (fmt := float_format(_tensor_elem(t))) is not None and f8_format(t):
-            value = fmt.encode(value)  # a narrow float constant: its code
-        t = _elem(t)
-        key = (self.block, t, value if isinstance(value, int) else repr(value))  # repr: -0.0 != 0.0
-        cached = self.const_cache.get(key)
-        if cached is None:
-            cached = self.const_cache[key] = self._new_const(value, t)
-        return cached
-
-    def _new_const(self, value: int | float, t: Attribute) -> SSAValue:
-        if isinstance(t, IntegerType):
-            width = t.width.data
-            value = int(value)
-            if width == 1:
-                value = -1 if value else 0
-            elif value >= 1 << (width - 1):
-                value -= 1 << width
-            return self.v(arith.ConstantOp(int_attr(int(value), t)))
-        if isinstance(t, IndexType):
-            return self.v(arith.ConstantOp(int_attr(int(value), t)))
-        assert isinstance(t, AnyFloat)
-        return self.v(arith.ConstantOp(FloatAttr(float(value), t)))
-
-    def i32c(self, value: int) -> SSAValue:
-        return self.const(value, i32)
-
-    def i64c(self, value: int) -> SSAValue:
-        return self.const(value, i64)
-
-    def to_i64(self, value: SSAValue, signed: bool = True) -> SSAValue:
-        t = value.type
-        if t == i64:
-            return value
-        if isinstance(t, IndexType):
-            return self.v(arith.IndexCastOp(value, i64))
-        return self.v(arith.ExtSIOp(value, i64) if signed else arith.ExtUIOp(value, i64))
-
-    # -- thread-dependent indices --------------------------------------------------------------
-
-    def at_top(self, build: Callable[[], object]) -> None:
-        """Run `build` with its ops placed at the top of the kernel (after the thread id)."""
-        self.thread_times(1)
-        self._at_anchor(build, self.loc)
-
-    def _at_anchor(self, build: Callable[[], object], loc: LocationAttr | None) -> None:
-        """Run `build` at location `loc`, its ops going after `tid_anchor` (which moves past them)."""
-        saved_block, saved_loc = self.block, self.loc
-        anchor = self.tid_anchor
-        assert anchor is not None
-        self.block, self.loc = Block(), loc
-        build()
-        for op in list(self.block.ops):
-            op.detach()
-            self.entry.insert_op_after(op, anchor)
-            anchor = op
-        self.tid_anchor = anchor
-        self.block, self.loc = saved_block, saved_loc
-
-    def first_thread(self) -> SSAValue:
-        """`thread_id.x == 0` (i1): the thread that does what the tile block does once."""
-        return self.v(arith.CmpiOp(self.thread_times(1), self.i32c(0), "eq"))
-
-    def when(self, cond: SSAValue | None, build: Callable[[], object]) -> None:
-        """The ops `build` emits, under `scf.if cond` (unconditionally when `cond` is None)."""
-        if cond is None:
-            build()
-            return
-        outer = self.block
-        self.block = Block()
-        then = self.block
-        build()
-        self.emit(scf.YieldOp())
-        self.block = outer
-        self.emit(scf.IfOp(cond, [], Region(then), Region(Block([scf.YieldOp()]))))
+class _StageConverter(KernelConverter):
+    """One kernel's conversion: the core's state and building blocks (`gpu_core.py`) and the op
+    dispatch (`_HANDLERS`)."""
 
     def kernel_return(self) -> None:
         """`gpu.return`, after freeing the CTA's global scratch (gpu_globals.py)."""
@@ -496,212 +288,6 @@ class _KernelConverter:
 
             free_global_scratch(self)
         self.emit(gpu.ReturnOp())
-
-    def thread_times(self, factor: int) -> SSAValue:
-        """`thread_id.x * factor` as i32, computed once at the top of the kernel."""
-        if factor not in self.tid_times:
-            anchor = self.tid_anchor
-            assert anchor is not None
-
-            def build() -> None:
-                self.tid_times[factor] = self.v(arith.MuliOp(self.tid_times[1], self.i32c(factor)))
-
-            self._at_anchor(build, anchor.location)
-        return self.tid_times[factor]
-
-    def element_index(self, layout: Layout, slot: int) -> SSAValue:
-        """Row-major element index (i32) this thread holds in `slot`."""
-        if layout.uniform:
-            return self.i32c(0)
-        base = self.thread_times(layout.vector)
-        off = layout.offset(slot)
-        return base if off == 0 else self.v(arith.AddiOp(base, self.i32c(off)))
-
-    def not_ghost(self, layout: Layout, index: SSAValue) -> SSAValue | None:
-        """i1 `index < N` when the layout has ghost slots; None when every slot is real."""
-        if not layout.has_ghosts:
-            return None
-        return self.v(arith.CmpiOp(index, self.i32c(layout.num_elements), "ult"))
-
-    def coords(self, index: SSAValue, shape: Sequence[int]) -> list[SSAValue]:
-        """Row-major coordinates (i32) of element `index` of a tile of `shape`."""
-        out: list[SSAValue] = []
-        rest = index
-        for i, d in enumerate(reversed(shape)):
-            last = i == len(shape) - 1
-            out.append(rest if last else self.v(arith.RemUIOp(rest, self.i32c(d))))
-            if not last:
-                rest = self.v(arith.DivUIOp(rest, self.i32c(d)))
-        return out[::-1]
-
-    # -- values --------------------------------------------------------------------------------
-
-    def layout_of(self, t: Attribute) -> Layout | None:
-        if isinstance(t, TensorType):
-            return Layout.for_shape(t.get_shape(), self.threads)
-        return None
-
-    def get(self, value: SSAValue) -> Value:
-        return self.values[value]
-
-    def scalar(self, op: Operation, value: SSAValue) -> SSAValue:
-        got = self.values[value]
-        if not isinstance(got, SSAValue):
-            raise Unsupported(op, "expected a uniform value")
-        return got
-
-    def slots(self, op: Operation, value: SSAValue, layout: Layout) -> list[SSAValue]:
-        """The per-slot values of `value` in `layout` (uniform values repeat)."""
-        got = self.values[value]
-        if isinstance(got, SSAValue):
-            return [got] * layout.slots
-        if isinstance(got, Dist) and got.layout == layout:
-            return got.slots
-        raise Unsupported(op, "layout change")
-
-    def tile(self, t: Attribute, slots: list[SSAValue]) -> Value:
-        """A converted value of nv_tileaa type `t` from its per-slot values."""
-        layout = self.layout_of(t)
-        if layout is None or layout.uniform:
-            return slots[0]
-        assert isinstance(t, TensorType)
-        return Dist(layout, tuple(t.get_shape()), slots)
-
-    def flat_types(self, op: Operation, t: Attribute) -> list[Attribute]:
-        """What a value of type `t` becomes as scf operands / block arguments."""
-        if isinstance(t, MemTokenType):
-            return []
-        if isinstance(t, TensorType):
-            layout = self.layout_of(t)
-            assert layout is not None
-            return [_elem(t)] * layout.slots
-        if isinstance(t, (TensorViewType, TileViewType)):
-            raise Unsupported(op, "a view carried through control flow")
-        return [t]
-
-    def flatten(self, op: Operation, value: SSAValue) -> list[SSAValue]:
-        t = value.type
-        if isinstance(t, MemTokenType):
-            return []
-        layout = self.layout_of(t)
-        if layout is not None:
-            return self.slots(op, value, layout)
-        return [self.scalar(op, value)]
-
-    def unflatten(self, types: Sequence[Attribute], flat: Sequence[SSAValue], token: bool) -> list[Value]:
-        out: list[Value] = []
-        i = 0
-        for t in types:
-            if isinstance(t, MemTokenType):
-                out.append(Token(token))
-                continue
-            layout = self.layout_of(t)
-            n = layout.slots if layout is not None else 1
-            out.append(self.tile(t, list(flat[i : i + n])))
-            i += n
-        return out
-
-    # -- shared-memory exchange --------------------------------------------------------------
-
-    def smem(self, elem: Attribute, count: int) -> SSAValue:
-        """Address of `count` elements of `elem` in the kernel's one CTA-shared buffer (an
-        addrspace-3 global), after what the current exchange already took. Every exchange
-        ends with a barrier, so the next one starts again at byte 0 (`exchange_barrier`)."""
-        offset = self.smem_offset
-        size = _byte_size(elem) * count
-        self.smem_offset = offset + (size + 15) // 16 * 16
-        self.smem_bytes = max(self.smem_bytes, self.smem_offset)
-        base = self.v(llvm.AddressOfOp(self.smem_name, llvm_ptr(3)))
-        if offset:
-            base = self.v(llvm_memory.GEPOp(base, [offset], IntegerType(8)))
-        return base
-
-    @property
-    def smem_name(self) -> str:
-        return f"__tile_smem_{self.name}"
-
-    def share(self, op: Operation, value: SSAValue) -> SSAValue:
-        """Write this thread's elements of tile `value` row-major into shared memory and return
-        the address; the caller puts one barrier after all its writes (`exchange_barrier`)."""
-        t = value.type
-        elem = _elem(t)
-        shape = t.get_shape() if isinstance(t, TensorType) else ()
-        base = self.smem(elem, _num_elements(shape))
-        layout = self.layout_of(t) or Layout(1, self.threads)
-        values = self.slots(op, value, layout) if not layout.uniform else [self.scalar(op, value)]
-        for r in range(layout.slots):
-            e = self.element_index(layout, r)
-            ptr = self.v(llvm_memory.GEPOp(base, [GEP_USE_SSA_VAL], elem, ssa_indices=[e]))
-            _guarded_store(self, values[r], ptr, self.not_ghost(layout, e))
-        return base
-
-    def finish_exchange(self) -> None:
-        """The closing barrier of an exchange: the buffer is free again."""
-        self.emit(gpu.BarrierOp())
-        self.smem_offset = 0
-
-    def exchange_barrier(self) -> None:
-        """The barrier between an exchange's writes and its reads."""
-        self.emit(gpu.BarrierOp())
-
-    def read_shared(self, base: SSAValue, index: SSAValue, elem: Attribute) -> SSAValue:
-        ptr = self.v(llvm_memory.GEPOp(base, [GEP_USE_SSA_VAL], elem, ssa_indices=[index]))
-        return self.v(llvm_memory.LoadOp(ptr, elem))
-
-    def linear(self, coords: Sequence[SSAValue], shape: Sequence[int]) -> SSAValue:
-        """Row-major linear index (i32) of `coords` in `shape`."""
-        index: SSAValue | None = None
-        stride = 1
-        for c, d in zip(reversed(coords), reversed(shape), strict=True):
-            term = c if stride == 1 else self.v(arith.MuliOp(c, self.i32c(stride)))
-            index = term if index is None else self.v(arith.AddiOp(index, term))
-            stride *= d
-        return index if index is not None else self.i32c(0)
-
-    def dst_coords(self, layout: Layout, slot: int, shape: Sequence[int]) -> list[SSAValue]:
-        """Coordinates of this thread's element in `slot` (ghost slots read element 0)."""
-        e = self.element_index(layout, slot)
-        guard = self.not_ghost(layout, e)
-        if guard is not None:
-            e = self.v(arith.SelectOp(guard, e, self.i32c(0)))
-        return self.coords(e, shape) if shape else []
-
-    def gather(self, op: Operation, value: SSAValue, result_type: Attribute,
-               source: Callable[[list[SSAValue]], list[SSAValue]]) -> Value:
-        """The data movement every layout-changing op shares: share `value`, barrier, then each
-        thread reads, for each of its result elements (coordinates c), source element
-        `source(c)`; a second barrier lets the next exchange reuse the threads' time safely."""
-        t = value.type
-        src_shape = t.get_shape() if isinstance(t, TensorType) else ()
-        elem = _elem(t)
-        base = self.share(op, value)
-        self.exchange_barrier()
-        dst_shape = result_type.get_shape() if isinstance(result_type, TensorType) else ()
-        layout = self.layout_of(result_type) or Layout(1, self.threads)
-        slots = []
-        # A vector of V slots lies in one row when V divides the row: its lanes reuse the first
-        # slot's coordinates (+ lane), and a source element already read (the same coordinate
-        # values, e.g. a broadcast along the row) is not read again.
-        share_rows = not layout.uniform and bool(dst_shape) and dst_shape[-1] % layout.vector == 0
-        first: list[SSAValue] = []
-        reads: dict[tuple[SSAValue, ...], SSAValue] = {}
-        for r in range(layout.slots):
-            lane = r % layout.vector
-            lane_op = None
-            if share_rows and lane:
-                lane_op = self.emit(arith.AddiOp(first[-1], self.i32c(lane)))
-                coords = [*first[:-1], lane_op.results[0]]
-            else:
-                coords = first = self.dst_coords(layout, r, dst_shape)
-            src = tuple(source(coords))
-            if src not in reads:
-                reads[src] = self.read_shared(base, self.linear(list(src), src_shape), elem)
-            slots.append(reads[src])
-            if lane_op is not None and not lane_op.results[0].uses:
-                lane_op.detach()
-                lane_op.erase()
-        self.finish_exchange()
-        return self.tile(result_type, slots)
 
     # -- kernel --------------------------------------------------------------------------------
 
@@ -738,8 +324,8 @@ class _KernelConverter:
         self.tid_times[1] = tid32
         if testing:
             gpu_testing.bind_testing_arguments(self, fn, old)
-        if any(o.name == "nv_tileaa.if" and _has_early_exit(o) for o in old.ops):
-            _early_return_body(self, fn, old)
+        if any(o.name == "nv_tileaa.if" and has_early_exit(o) for o in old.ops):
+            early_return_body(self, fn, old)
         else:
             self.convert_ops(old)
         if self.smem_bytes:
@@ -751,8 +337,8 @@ class _KernelConverter:
 
     def convert_ops(self, block: Block) -> None:
         fn = block.parent_op()
-        if isinstance(fn, func.FuncOp) and any(_may_return(o) for o in block.ops):
-            _early_return_body(self, fn, block)  # a loop that may return: what follows it is guarded
+        if isinstance(fn, func.FuncOp) and any(may_return(o) for o in block.ops):
+            early_return_body(self, fn, block)  # a loop that may return: what follows it is guarded
             return
         for op in block.ops:
             cancel.checkpoint()
@@ -761,12 +347,12 @@ class _KernelConverter:
     def convert_one(self, op: Operation) -> None:
         """Convert `op`; an op this slice cannot lower is reported and its results marked failed
         (ops using them are skipped quietly: one diagnostic per cause)."""
-        if any(isinstance(self.values.get(x), _Failed) for x in op.operands):
+        if any(isinstance(self.values.get(x), Failed) for x in op.operands):
             self.fail(op)
             return
         self.loc = op.location
         try:
-            narrow = next((n for v in (*op.operands, *op.results) if (n := _narrow_float(v.type))), None)
+            narrow = next((n for v in (*op.operands, *op.results) if (n := narrow_float(v.type))), None)
             if narrow is not None:
                 raise Unsupported(op, f"{narrow} values")
             if _huge_operand(self, op) is not None or any(self.too_large(v.type) for v in op.results):
@@ -788,11 +374,6 @@ class _KernelConverter:
             self.lctx.error(op, f"internal error in the gpu stage at '{op.name}': {type(exc).__name__}: {exc}")
             self.fail(op)
 
-    def too_large(self, t: Attribute) -> bool:
-        """Whether a tile of type `t` takes more than MAX_SLOTS register slots per thread (one
-        scalar per slot: such a tile would not finish compiling); see `Streamed`."""
-        return isinstance(t, TensorType) and _num_elements(t.get_shape()) > MAX_SLOTS * self.threads
-
     def note_layout(self, op: Operation) -> None:
         """Record the layout of `op`'s first distributed result at its source op (hover)."""
         for res in op.results:
@@ -804,7 +385,7 @@ class _KernelConverter:
     def fail(self, op: Operation) -> None:
         self.failed = True
         for res in op.results:
-            self.values[res] = _Failed()
+            self.values[res] = Failed()
 
     def convert_op(self, op: Operation) -> None:
         name = op.name
@@ -812,8 +393,8 @@ class _KernelConverter:
             mnemonic = name.removeprefix("nv_tileaa.")
             handler = _HANDLERS.get(mnemonic)
             if handler is None:
-                if mnemonic in _ELEMENTWISE:
-                    self.elementwise(op, _ELEMENTWISE[mnemonic])
+                if mnemonic in ELEMENTWISE:
+                    self.elementwise(op, ELEMENTWISE[mnemonic])
                     return
                 raise Unsupported(op)
             handler(self, op)
@@ -821,8 +402,8 @@ class _KernelConverter:
         if name == "arith.constant":
             self.arith_constant(cast(arith.ConstantOp, op))
             return
-        if name in _ARITH_ELEMENTWISE:
-            self.elementwise(op, _same(name))
+        if name in ARITH_ELEMENTWISE:
+            self.elementwise(op, same_op(name))
             return
         if name == "func.return":
             if op.operands:
@@ -851,7 +432,7 @@ class _KernelConverter:
             assert layout is not None
             self.values[op.result] = self.tile(t, [scalar] * layout.slots)
             return
-        if isinstance(value, FloatAttr) and _elem(t) != t:
+        if isinstance(value, FloatAttr) and scalar_type(t) != t:
             self.values[op.result] = self.const(value.value.data, t)
             return
         self.values[op.result] = self.v(arith.ConstantOp(value, t))  # type: ignore[arg-type]
@@ -859,8 +440,8 @@ class _KernelConverter:
     def dense_constant(self, value: DenseIntOrFPElementsAttr, t: TensorType) -> Value:
         """A tile of distinct constants: a constant global of the module, each thread loading
         the elements it holds (ghost slots read element 0)."""
-        elem = _elem(t)
-        n = _num_elements(t.get_shape())
+        elem = scalar_type(t)
+        n = num_elements(t.get_shape())
         name = f"__tile_const_{self.name}_{self.constants}"
         self.constants += 1
         fmt = float_format(t.element_type)
@@ -883,7 +464,7 @@ class _KernelConverter:
             slots.append(self.read_shared(base, e, elem))
         return self.tile(t, slots)
 
-    def elementwise(self, op: Operation, build: Callable[[_KernelConverter, Operation, list[SSAValue], Attribute], SSAValue]) -> None:
+    def elementwise(self, op: Operation, build: Callable[[KernelConverter, Operation, list[SSAValue], Attribute], SSAValue]) -> None:
         """Per register slot: the scalar op on each operand's slot value."""
         result = op.results[0]
         rtype = result.type
@@ -894,29 +475,14 @@ class _KernelConverter:
             return
         assert isinstance(rtype, TensorType)
         per_operand = [self.slots(op, x, layout) for x in op.operands]
-        slots = [build(self, op, [ops[r] for ops in per_operand], _elem(rtype)) for r in range(layout.slots)]
+        slots = [build(self, op, [ops[r] for ops in per_operand], scalar_type(rtype)) for r in range(layout.slots)]
         self.values[result] = self.tile(rtype, slots)
 
 
 # ---------------------------------------------------------------------------------------------
 # Element-wise builders: (converter, source op, scalar operands, scalar result type) -> value
 
-Builder = Callable[[_KernelConverter, Operation, list[SSAValue], Attribute], SSAValue]
-
-
-def _get(op: Operation, key: str) -> Attribute | None:
-    """An attribute (or property) of `op`; `None` when absent (some attributes are falsy)."""
-    found = op.attributes.get(key)
-    return found if found is not None else op.properties.get(key)
-
-
-def _attr(op: Operation, key: str, default: str = "") -> str:
-    a = _get(op, key)
-    return a.data if isinstance(a, StringAttr) else default
-
-
-def _unsigned(op: Operation) -> bool:
-    return _attr(op, "signedness", "signed") == "unsigned"
+Builder = Callable[[KernelConverter, Operation, list[SSAValue], Attribute], SSAValue]
 
 
 def _fastmath(op: Operation) -> arith.FastMathFlagsAttr | None:
@@ -924,36 +490,22 @@ def _fastmath(op: Operation) -> arith.FastMathFlagsAttr | None:
     return fm if isinstance(fm, arith.FastMathFlagsAttr) else None
 
 
-def _create(name: str, operands: Sequence[SSAValue], result: Attribute,
-            properties: dict[str, Attribute] | None = None) -> Operation:
-    from tile_lsp.compiler.mlir.context import upstream_context
-
-    cls = upstream_context().get_op(name)
-    props = {k: v for k, v in (properties or {}).items() if v is not None}
-    return cls.create(operands=list(operands), result_types=[result], properties=props)
-
-
-def _conv(cv: _KernelConverter, name: str, value: SSAValue, t: Attribute) -> SSAValue:
-    """A one-operand arith cast `name` to `t`."""
-    return cv.v(_create(name, [value], t))
-
-
 def _op(name: str, *, signed: str | None = None, float_op: bool = False) -> Builder:
     """`name` (or `signed` when the op's signedness is signed) with the operands as they are."""
 
-    def build(cv: _KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
-        chosen = signed if signed is not None and not _unsigned(op) else name
+    def build(cv: KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
+        chosen = signed if signed is not None and not is_unsigned(op) else name
         props: dict[str, Attribute] = {}
         if float_op and (fm := _fastmath(op)) is not None:
             props["fastmath"] = fm
-        mode, ftz = _attr(op, "rounding_mode"), _get(op, "flush_to_zero") is not None
+        mode, ftz = str_attr(op, "rounding_mode"), get_attr(op, "flush_to_zero") is not None
         if float_op and needs_ptx(mode, ftz):  # what arith cannot say: one PTX instruction
             try:
                 return ptx_float_op(cv.v, _PTX_FLOAT_OPS.get(chosen, chosen), args, t, mode, ftz)
             except ValueError as exc:
                 raise Unsupported(op, str(exc)) from None
         _check_rounding(op)
-        return cv.v(_create(chosen, args, t, props))
+        return cv.v(create_op(chosen, args, t, props))
 
     return build
 
@@ -962,9 +514,9 @@ _PTX_FLOAT_OPS = {"arith.addf": "add", "arith.subf": "sub", "arith.mulf": "mul",
                   "math.fma": "fma", "math.sqrt": "sqrt", "math.exp2": "ex2", "math.rsqrt": "rsqrt"}
 
 
-def _same(name: str) -> Builder:
-    def build(cv: _KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
-        return cv.v(_create(name, args, t, dict(op.properties)))
+def same_op(name: str) -> Builder:
+    def build(cv: KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
+        return cv.v(create_op(name, args, t, dict(op.properties)))
 
     return build
 
@@ -973,65 +525,65 @@ _ROUNDINGS_OK = ("", "nearest_even", "approx", "full")
 
 
 def _check_rounding(op: Operation) -> None:
-    mode = _attr(op, "rounding_mode")
+    mode = str_attr(op, "rounding_mode")
     if mode not in _ROUNDINGS_OK:
         raise Unsupported(op, f"rounding mode '{mode}'")
 
 
-def _fpowi(cv: _KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
+def _fpowi(cv: KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
     """`math.fpowi` (libdevice `__nv_powif`/`__nv_powi`) with the exponent sign-extended to i32."""
     base, n = args
     if n.type != i32:
-        n = _conv(cv, "arith.extsi", n, i32)
-    return cv.v(_create("math.fpowi", [base, n], t))
+        n = cast_value(cv, "arith.extsi", n, i32)
+    return cv.v(create_op("math.fpowi", [base, n], t))
 
-def _negi(cv: _KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
+def _negi(cv: KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
     return cv.v(arith.SubiOp(cv.const(0, t), args[0]))
 
 
-def _absi(cv: _KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
-    return cv.v(_create("math.absi", args, t))
+def _absi(cv: KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
+    return cv.v(create_op("math.absi", args, t))
 
 
-def _mulhii(cv: _KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
+def _mulhii(cv: KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
     """High half of the double-width product, unsigned (tileiras lowers mulhii to mulhiui)."""
     assert isinstance(t, IntegerType)
     width = t.width.data
     wide_t = IntegerType(2 * width)
-    a, b = (_conv(cv, "arith.extui", x, wide_t) for x in args)
+    a, b = (cast_value(cv, "arith.extui", x, wide_t) for x in args)
     wide = cv.v(arith.ShRUIOp(cv.v(arith.MuliOp(a, b)), cv.const(width, wide_t)))
-    return _conv(cv, "arith.trunci", wide, t)
+    return cast_value(cv, "arith.trunci", wide, t)
 
 
-def _negf(cv: _KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
+def _negf(cv: KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
     return cv.v(arith.NegfOp(args[0]))
 
 
 def _maxmin_f(kind: str) -> Builder:
-    def build(cv: _KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
-        nan = _get(op, "propagate_nan")
-        if _get(op, "flush_to_zero") is not None:
+    def build(cv: KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
+        nan = get_attr(op, "propagate_nan")
+        if get_attr(op, "flush_to_zero") is not None:
             try:
                 return ptx_float_op(cv.v, kind, args, t, "", True, propagate_nan=nan is not None)
             except ValueError as exc:
                 raise Unsupported(op, str(exc)) from None
         name = f"arith.{kind}imumf" if nan is not None else f"arith.{kind}numf"
         fm = _fastmath(op)
-        return cv.v(_create(name, args, t, {"fastmath": fm} if fm is not None else None))
+        return cv.v(create_op(name, args, t, {"fastmath": fm} if fm is not None else None))
 
     return build
 
 
-def _divi(cv: _KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
+def _divi(cv: KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
     """Integer division; rounding toward -inf / +inf from the truncated quotient."""
-    rounding = _attr(op, "rounding", "zero")
+    rounding = str_attr(op, "rounding", "zero")
     a, b = args
-    if _unsigned(op):
+    if is_unsigned(op):
         q = cv.v(arith.DivUIOp(a, b))
         if rounding == "positive_inf":
             r = cv.v(arith.RemUIOp(a, b))
             nz = cv.v(arith.CmpiOp(r, cv.const(0, t), "ne"))
-            return cv.v(arith.AddiOp(q, _conv(cv, "arith.extui", nz, t) if t != i1 else nz))
+            return cv.v(arith.AddiOp(q, cast_value(cv, "arith.extui", nz, t) if t != i1 else nz))
         return q
     q = cv.v(arith.DivSIOp(a, b))
     if rounding == "zero":
@@ -1042,11 +594,11 @@ def _divi(cv: _KernelConverter, op: Operation, args: list[SSAValue], t: Attribut
     signs_differ = cv.v(arith.XOrIOp(cv.v(arith.CmpiOp(r, zero, "slt")), cv.v(arith.CmpiOp(b, zero, "slt"))))
     if rounding == "negative_inf":
         fix = cv.v(arith.AndIOp(nz, signs_differ))
-        return cv.v(arith.SubiOp(q, _conv(cv, "arith.extui", fix, t) if t != i1 else fix))
+        return cv.v(arith.SubiOp(q, cast_value(cv, "arith.extui", fix, t) if t != i1 else fix))
     if rounding == "positive_inf":
         same = cv.v(arith.XOrIOp(signs_differ, cv.const(1, i1)))
         fix = cv.v(arith.AndIOp(nz, same))
-        return cv.v(arith.AddiOp(q, _conv(cv, "arith.extui", fix, t) if t != i1 else fix))
+        return cv.v(arith.AddiOp(q, cast_value(cv, "arith.extui", fix, t) if t != i1 else fix))
     raise Unsupported(op, f"rounding '{rounding}'")
 
 
@@ -1057,52 +609,44 @@ _CMPF = {"equal": "eq", "not_equal": "ne", "less_than": "lt", "less_than_or_equa
          "greater_than": "gt", "greater_than_or_equal": "ge"}
 
 
-def _cmpi(cv: _KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
-    pred = _CMPI.get(_attr(op, "comparison_predicate"))
+def _cmpi(cv: KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
+    pred = _CMPI.get(str_attr(op, "comparison_predicate"))
     if pred is None:
-        raise Unsupported(op, f"predicate '{_attr(op, 'comparison_predicate')}'")
-    return cv.v(arith.CmpiOp(args[0], args[1], pred[1] if _unsigned(op) else pred[0]))
+        raise Unsupported(op, f"predicate '{str_attr(op, 'comparison_predicate')}'")
+    return cv.v(arith.CmpiOp(args[0], args[1], pred[1] if is_unsigned(op) else pred[0]))
 
 
-def _cmpf(cv: _KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
-    pred = _CMPF.get(_attr(op, "comparison_predicate"))
+def _cmpf(cv: KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
+    pred = _CMPF.get(str_attr(op, "comparison_predicate"))
     if pred is None:
-        raise Unsupported(op, f"predicate '{_attr(op, 'comparison_predicate')}'")
-    ordered = _attr(op, "comparison_ordering", "ordered") != "unordered"
+        raise Unsupported(op, f"predicate '{str_attr(op, 'comparison_predicate')}'")
+    ordered = str_attr(op, "comparison_ordering", "ordered") != "unordered"
     return cv.v(arith.CmpfOp(args[0], args[1], ("o" if ordered else "u") + pred))
 
 
-def _select(cv: _KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
+def _select(cv: KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
     return cv.v(arith.SelectOp(args[0], args[1], args[2]))
-
-
-def _width(t: Attribute) -> int:
-    if isinstance(t, IntegerType):
-        return t.width.data
-    if isinstance(t, AnyFloat):
-        return t.bitwidth
-    return 0
 
 
 _CVT_MODES = {"zero": "rz", "negative_inf": "rm", "positive_inf": "rp"}
 
 
 def _is_widening(op: Operation) -> bool:
-    src, dst = (_tensor_elem(v.type) for v in (op.operands[0], op.results[0]))
+    src, dst = (tensor_elem(v.type) for v in (op.operands[0], op.results[0]))
     try:
         return is_widening_float(src, dst)
     except AssertionError:  # not a cuda_tile float type
         return False
 
 
-def _ptx_cvt(cv: _KernelConverter, op: Operation, x: SSAValue, t: Attribute, mode: str) -> SSAValue:
+def _ptx_cvt(cv: KernelConverter, op: Operation, x: SSAValue, t: Attribute, mode: str) -> SSAValue:
     """`cvt.rz/.rm/.rp` of f32/f64 `x` to f16, bf16 or f32 (inline PTX; bf16 from f64 needs sm_90)."""
     out_t: Attribute
     if isinstance(t, Float32Type) and isinstance(x.type, Float64Type):
         dst, out_reg, out_t = "f32", "=f", t
     elif isinstance(t, (Float16Type, BFloat16Type)) and isinstance(x.type, (Float32Type, Float64Type)):
         dst, out_reg, out_t = ("f16" if isinstance(t, Float16Type) else "bf16"), "=h", IntegerType(16)
-        if dst == "bf16" and isinstance(x.type, Float64Type) and _sm(cv) < 90:
+        if dst == "bf16" and isinstance(x.type, Float64Type) and target_sm(cv) < 90:
             x = _ptx_cvt(cv, op, x, Float32Type(), mode)  # toward zero twice is toward zero once
     else:
         raise Unsupported(op, f"rounding mode '{mode}' from {x.type} to {t}")
@@ -1111,15 +655,15 @@ def _ptx_cvt(cv: _KernelConverter, op: Operation, x: SSAValue, t: Attribute, mod
     return r if out_t == t else cv.v(arith.BitcastOp(r, t))
 
 
-def _directed_ftof(cv: _KernelConverter, op: Operation, x: SSAValue, t: Attribute, mode: str) -> SSAValue:
+def _directed_ftof(cv: KernelConverter, op: Operation, x: SSAValue, t: Attribute, mode: str) -> SSAValue:
     """A narrowing ftof to a standard type in `zero`/`negative_inf`/`positive_inf`/`nearest_away`
     (the modes NVIDIA's verifier lets through: to f16/bf16 and from f64 to tf32 only `zero`)."""
     src_f8 = f8_format(op.operands[0].type)
     if src_f8 is not None:  # e8m0 -> f16/bf16/f32/tf32: its f32 value is exact
-        x = convert_f8(cv.v, x, Float32Type(), src_f8, None, _sm(cv))
+        x = convert_f8(cv.v, x, Float32Type(), src_f8, None, target_sm(cv))
     if isinstance(x.type, (Float16Type, BFloat16Type)):  # f16 <-> bf16: through f32 (exact)
-        x = _conv(cv, "arith.extf", x, Float32Type())
-    to_tf32 = isinstance(_tensor_elem(op.results[0].type), FloatTF32Type)
+        x = cast_value(cv, "arith.extf", x, Float32Type())
+    to_tf32 = isinstance(tensor_elem(op.results[0].type), FloatTF32Type)
     if not to_tf32:
         if x.type == t:  # e8m0 -> f32 (exact)
             return x
@@ -1140,23 +684,23 @@ def _directed_ftof(cv: _KernelConverter, op: Operation, x: SSAValue, t: Attribut
     return cv.v(arith.BitcastOp(cv.v(arith.SelectOp(special, bits, rounded)), Float32Type()))
 
 
-def _ftof(cv: _KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
+def _ftof(cv: KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
     src_f8, dst_f8 = f8_format(op.operands[0].type), f8_format(op.results[0].type)
-    mode = _attr(op, "rounding_mode", "nearest_even") or "nearest_even"
+    mode = str_attr(op, "rounding_mode", "nearest_even") or "nearest_even"
     if mode in ("zero", "negative_inf", "positive_inf", "nearest_away") and dst_f8 is None:
         if not _is_widening(op):
             return _directed_ftof(cv, op, args[0], t, mode)
         mode = "nearest_even"  # a widening conversion is exact in every mode
     if src_f8 is not None or dst_f8 is not None:  # (to e8m0 only rounding down or up)
         try:
-            return convert_f8(cv.v, args[0], _tensor_elem(op.results[0].type), src_f8, dst_f8, _sm(cv),
-                              _attr(op, "rounding_mode", "nearest_even") if dst_f8 is not None else "nearest_even")
+            return convert_f8(cv.v, args[0], tensor_elem(op.results[0].type), src_f8, dst_f8, target_sm(cv),
+                              str_attr(op, "rounding_mode", "nearest_even") if dst_f8 is not None else "nearest_even")
         except ValueError as exc:
             raise Unsupported(op, str(exc)) from None
     if mode != "nearest_even":
         _check_rounding(op)
     src = args[0].type
-    if isinstance(op.results[0].type, FloatTF32Type) or isinstance(_tensor_elem(op.results[0].type), FloatTF32Type):
+    if isinstance(op.results[0].type, FloatTF32Type) or isinstance(tensor_elem(op.results[0].type), FloatTF32Type):
         if src != Float32Type():
             raise Unsupported(op, f"{src} to tf32")
         # ftof rounds to nearest even (the only mode it takes) at tf32's 10 mantissa bits: add
@@ -1170,106 +714,97 @@ def _ftof(cv: _KernelConverter, op: Operation, args: list[SSAValue], t: Attribut
         return cv.v(arith.BitcastOp(cv.v(arith.SelectOp(special, bits, rounded)), Float32Type()))
     if src == t:
         return args[0]
-    if _width(t) == _width(src) and isinstance(src, AnyFloat) and isinstance(t, AnyFloat):
-        wide = _conv(cv, "arith.extf", args[0], Float32Type())  # f16 <-> bf16 through f32
-        return _conv(cv, "arith.truncf", wide, t)
-    if _width(t) > _width(src):
+    if bit_width(t) == bit_width(src) and isinstance(src, AnyFloat) and isinstance(t, AnyFloat):
+        wide = cast_value(cv, "arith.extf", args[0], Float32Type())  # f16 <-> bf16 through f32
+        return cast_value(cv, "arith.truncf", wide, t)
+    if bit_width(t) > bit_width(src):
         return cv.v(arith.ExtFOp(args[0], t))
-    if _width(t) < _width(src):
+    if bit_width(t) < bit_width(src):
         return cv.v(arith.TruncFOp(args[0], t))
     raise Unsupported(op, f"{src} to {t}")
 
 
-def _tensor_elem(t: Attribute) -> Attribute:
-    return t.element_type if isinstance(t, TensorType) else t
+def _exti(cv: KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
+    if args[0].type == i1 or is_unsigned(op):
+        return cast_value(cv, "arith.extui", args[0], t)
+    return cast_value(cv, "arith.extsi", args[0], t)
 
 
-def _sm(cv: _KernelConverter) -> int:
-    target = cv.lctx.options.target
-    return target.cc if target is not None else 0
+def _trunci(cv: KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
+    return cast_value(cv, "arith.trunci", args[0], t)
 
 
-def _exti(cv: _KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
-    if args[0].type == i1 or _unsigned(op):
-        return _conv(cv, "arith.extui", args[0], t)
-    return _conv(cv, "arith.extsi", args[0], t)
-
-
-def _trunci(cv: _KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
-    return _conv(cv, "arith.trunci", args[0], t)
-
-
-def _ftoi(cv: _KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
-    mode = _attr(op, "rounding_mode")
+def _ftoi(cv: KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
+    mode = str_attr(op, "rounding_mode")
     if mode not in ("", "zero", "nearest_int_to_zero"):  # fptosi/fptoui truncate
         raise Unsupported(op, f"rounding mode '{mode}'")
     x = args[0]
     if (fmt := f8_format(op.operands[0].type)) is not None:  # fp8: its f32 value (exact)
-        x = convert_f8(cv.v, x, Float32Type(), fmt, None, _sm(cv))
+        x = convert_f8(cv.v, x, Float32Type(), fmt, None, target_sm(cv))
     if "saturating" not in op.properties and "saturating" not in op.attributes:
-        return _conv(cv, "arith.fptoui" if _unsigned(op) else "arith.fptosi", x, t)
-    return _saturating_ftoi(cv, x, t, _unsigned(op))
+        return cast_value(cv, "arith.fptoui" if is_unsigned(op) else "arith.fptosi", x, t)
+    return _saturating_ftoi(cv, x, t, is_unsigned(op))
 
 
-def _saturating_ftoi(cv: _KernelConverter, x: SSAValue, t: Attribute, unsigned: bool) -> SSAValue:
+def _saturating_ftoi(cv: KernelConverter, x: SSAValue, t: Attribute, unsigned: bool) -> SSAValue:
     """ftoi `saturating`: toward zero, a value past the integer's range is its largest or smallest
     value, NaN is 0. fptosi/fptoui only see in-range values (LLVM: poison past them; PTX's cvt.rzi
     to s8/u8 goes through 16 bits and would wrap)."""
     if isinstance(x.type, (Float16Type, BFloat16Type)):
-        x = _conv(cv, "arith.extf", x, Float32Type())  # exact; the bounds below are then representable
-    w = _width(t)
+        x = cast_value(cv, "arith.extf", x, Float32Type())  # exact; the bounds below are then representable
+    w = bit_width(t)
     lo_value, hi_value = (0, (1 << w) - 1) if unsigned else (-(1 << (w - 1)), (1 << (w - 1)) - 1)
     big = cv.v(arith.CmpfOp(x, cv.const(float(hi_value + 1), x.type), "oge"))  # 2^w or 2^(w-1): exact
     small = cv.v(arith.CmpfOp(x, cv.const(0.0 if unsigned else float(lo_value), x.type), "olt"))
     nan = cv.v(arith.CmpfOp(x, x, "uno"))
     out = cv.v(arith.OrIOp(cv.v(arith.OrIOp(big, small)), nan))
     safe = cv.v(arith.SelectOp(out, cv.const(0.0, x.type), x))
-    r = _conv(cv, "arith.fptoui" if unsigned else "arith.fptosi", safe, t)
+    r = cast_value(cv, "arith.fptoui" if unsigned else "arith.fptosi", safe, t)
     r = cv.v(arith.SelectOp(big, cv.const(hi_value, t), r))
     r = cv.v(arith.SelectOp(small, cv.const(lo_value, t), r))
     return cv.v(arith.SelectOp(nan, cv.const(0, t), r))
 
 
-def _itof(cv: _KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
+def _itof(cv: KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
     _check_rounding(op)
-    unsigned = _unsigned(op) or args[0].type == i1
+    unsigned = is_unsigned(op) or args[0].type == i1
     if (fmt := f8_format(op.results[0].type)) is not None:  # fp8: through f32
-        wide = _conv(cv, "arith.uitofp" if unsigned else "arith.sitofp", args[0], Float32Type())
-        return convert_f8(cv.v, wide, t, None, fmt, _sm(cv))
-    return _conv(cv, "arith.uitofp" if unsigned else "arith.sitofp", args[0], t)
+        wide = cast_value(cv, "arith.uitofp" if unsigned else "arith.sitofp", args[0], Float32Type())
+        return convert_f8(cv.v, wide, t, None, fmt, target_sm(cv))
+    return cast_value(cv, "arith.uitofp" if unsigned else "arith.sitofp", args[0], t)
 
 
-def _bitcast(cv: _KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
+def _bitcast(cv: KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
     if isinstance(t, LLVMPointerType) or isinstance(args[0].type, LLVMPointerType):
         raise Unsupported(op, "pointer bitcast")
-    if _width(t) < _width(args[0].type):  # fp4 (its code in an i8) -> i4
-        return _conv(cv, "arith.trunci", args[0], t)
-    if _width(t) > _width(args[0].type):  # i4 -> fp4's code byte
-        return _conv(cv, "arith.extui", args[0], t)
+    if bit_width(t) < bit_width(args[0].type):  # fp4 (its code in an i8) -> i4
+        return cast_value(cv, "arith.trunci", args[0], t)
+    if bit_width(t) > bit_width(args[0].type):  # i4 -> fp4's code byte
+        return cast_value(cv, "arith.extui", args[0], t)
     return cv.v(arith.BitcastOp(args[0], t))
 
 
-def _ptr_to_int(cv: _KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
-    return cv.v(_create("llvm.ptrtoint", args, t))
+def _ptr_to_int(cv: KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
+    return cv.v(create_op("llvm.ptrtoint", args, t))
 
 
-def _int_to_ptr(cv: _KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
-    return cv.v(_create("llvm.inttoptr", args, t))
+def _int_to_ptr(cv: KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
+    return cv.v(create_op("llvm.inttoptr", args, t))
 
 
-def _ptr_to_ptr(cv: _KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
+def _ptr_to_ptr(cv: KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
     return args[0]
 
 
-def _offset(cv: _KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
+def _offset(cv: KernelConverter, op: Operation, args: list[SSAValue], t: Attribute) -> SSAValue:
     elem = op.attributes.get("element_type")
     if not isinstance(elem, TypeAttribute):
         raise Unsupported(op, "unknown pointee type")
     off = cv.to_i64(args[1])
-    return cv.v(llvm_memory.GEPOp(args[0], [GEP_USE_SSA_VAL], _elem(elem), ssa_indices=[off]))
+    return cv.v(llvm_memory.GEPOp(args[0], [GEP_USE_SSA_VAL], scalar_type(elem), ssa_indices=[off]))
 
 
-_ELEMENTWISE: dict[str, Builder] = {
+ELEMENTWISE: dict[str, Builder] = {
     "addi": _op("arith.addi"), "subi": _op("arith.subi"), "muli": _op("arith.muli"),
     "andi": _op("arith.andi"), "ori": _op("arith.ori"), "xori": _op("arith.xori"),
     "shli": _op("arith.shli"), "shri": _op("arith.shrui", signed="arith.shrsi"),
@@ -1289,14 +824,14 @@ _ELEMENTWISE: dict[str, Builder] = {
     "ptr_to_int": _ptr_to_int, "int_to_ptr": _int_to_ptr, "ptr_to_ptr": _ptr_to_ptr, "offset": _offset,
 }
 # arith ops stage 2 leaves in place (seed 003's singleton adders), on tiles or scalars.
-_ARITH_ELEMENTWISE = ("arith.maxsi", "arith.maxui", "arith.minsi", "arith.minui")
+ARITH_ELEMENTWISE = ("arith.maxsi", "arith.maxui", "arith.minsi", "arith.minui")
 
 
 # ---------------------------------------------------------------------------------------------
 # Ops with their own shape
 
 
-def _passthrough(cv: _KernelConverter, op: Operation) -> None:
+def _passthrough(cv: KernelConverter, op: Operation) -> None:
     """assume (the predicate is a hint only), reshape (row-major: the layout depends only on the
     element count), ptr_to_ptr."""
     src = cv.get(op.operands[0])
@@ -1307,14 +842,14 @@ def _passthrough(cv: _KernelConverter, op: Operation) -> None:
     cv.values[op.results[0]] = src
 
 
-def _splat(cv: _KernelConverter, op: Operation) -> None:
+def _splat(cv: KernelConverter, op: Operation) -> None:
     scalar = cv.scalar(op, op.operands[0])
     t = op.results[0].type
     layout = cv.layout_of(t)
     cv.values[op.results[0]] = cv.tile(t, [scalar] * (layout.slots if layout else 1))
 
 
-def _broadcast(cv: _KernelConverter, op: Operation) -> None:
+def _broadcast(cv: KernelConverter, op: Operation) -> None:
     """One element: a splat in every thread; else a shared-memory exchange in which size-1
     source dimensions read coordinate 0."""
     src = cv.get(op.operands[0])
@@ -1331,9 +866,9 @@ def _broadcast(cv: _KernelConverter, op: Operation) -> None:
         op, op.operands[0], t, lambda c: [x if d != 1 else zero for x, d in zip(c, src_shape, strict=True)])
 
 
-def _permute(cv: _KernelConverter, op: Operation) -> None:
+def _permute(cv: KernelConverter, op: Operation) -> None:
     """Result dimension i is source dimension perm[i]."""
-    perm_attr = _get(op, "permutation")
+    perm_attr = get_attr(op, "permutation")
     if not isinstance(perm_attr, DenseArrayBase):
         raise Unsupported(op, "no permutation")
     perm = [int(x) for x in perm_attr.get_values()]
@@ -1350,7 +885,7 @@ def _permute(cv: _KernelConverter, op: Operation) -> None:
     cv.values[op.results[0]] = cv.gather(op, op.operands[0], op.results[0].type, source)
 
 
-def _extract(cv: _KernelConverter, op: Operation) -> None:
+def _extract(cv: KernelConverter, op: Operation) -> None:
     """The result-shaped piece at block index `indices`: source coordinate = index * extent + c."""
     src, *indices = op.operands
     t = op.results[0].type
@@ -1365,14 +900,14 @@ def _extract(cv: _KernelConverter, op: Operation) -> None:
     def source(c: list[SSAValue]) -> list[SSAValue]:
         return [cv.v(arith.AddiOp(cv.v(arith.MuliOp(i, cv.i32c(d))), x)) for i, d, x in zip(idx, dst_shape, c, strict=True)]
 
-    if not dst_shape or _num_elements(dst_shape) == 1:
+    if not dst_shape or num_elements(dst_shape) == 1:
         zero = cv.i32c(0)
         cv.values[op.results[0]] = cv.gather(op, src, t, lambda c: source([zero] * len(dst_shape)))
         return
     cv.values[op.results[0]] = cv.gather(op, src, t, source)
 
 
-def _insert(cv: _KernelConverter, op: Operation) -> None:
+def _insert(cv: KernelConverter, op: Operation) -> None:
     """`destination` with its block at `indices` (source-shaped pieces) replaced by `source`:
     the source goes through shared memory; each thread keeps its destination element unless its
     coordinates c fall in the block, where it reads source element c - index * extent."""
@@ -1390,7 +925,7 @@ def _insert(cv: _KernelConverter, op: Operation) -> None:
     layout = cv.layout_of(t)
     assert layout is not None
     keep = cv.slots(op, dst, layout) if not layout.uniform else [cv.scalar(op, dst)]
-    elem = _elem(t)
+    elem = scalar_type(t)
     base = cv.share(op, src)
     cv.exchange_barrier()
     starts = [cv.v(arith.MuliOp(i, cv.i32c(n))) for i, n in zip(idx, sshape, strict=True)]
@@ -1409,12 +944,12 @@ def _insert(cv: _KernelConverter, op: Operation) -> None:
     cv.values[op.results[0]] = cv.tile(t, slots)
 
 
-def _grid_dependency(action: str) -> Callable[[_KernelConverter, Operation], None]:
+def _grid_dependency(action: str) -> Callable[[KernelConverter, Operation], None]:
     """griddepcontrol.wait / .launch_dependents (sm_90+); below sm_90 there is no dependent
     launch to wait for or release, so nothing is emitted and the op says so."""
 
-    def lower(cv: _KernelConverter, op: Operation) -> None:
-        sm = _sm(cv)
+    def lower(cv: KernelConverter, op: Operation) -> None:
+        sm = target_sm(cv)
         if sm >= 90:
             cv.emit(nvvm.GridDepControlOp.create(properties={"kind": nvvm.GridDepActionAttr(nvvm.GridDepAction(action))}))
         else:
@@ -1424,18 +959,18 @@ def _grid_dependency(action: str) -> Callable[[_KernelConverter, Operation], Non
     return lower
 
 
-def _token_through(cv: _KernelConverter, op: Operation) -> Token:
+def _token_through(cv: KernelConverter, op: Operation) -> Token:
     """The result token of an ordering-only op: after a write when its operand token was."""
     got = cv.get(op.operands[0]) if op.operands else None
     return Token(isinstance(got, Token) and got.after_write)
 
 
-def _fence_alias(cv: _KernelConverter, op: Operation) -> None:
+def _fence_alias(cv: KernelConverter, op: Operation) -> None:
     cv.emit(nvvm.FenceProxyOp(nvvm.ProxyKind.ALIAS))
     cv.values[op.results[0]] = _token_through(cv, op)
 
 
-def _dot(cv: _KernelConverter, op: Operation) -> None:
+def lower_dot(cv: KernelConverter, op: Operation) -> None:
     """`a (MxK) * b (KxN) + c (MxN)` (optionally with a leading batch dimension), baseline:
     a and b go through shared memory; each thread accumulates its elements of c over K in the
     accumulator type (inputs converted to it first). f16/bf16/tf32 and fp8 on sm_80+ take the
@@ -1445,23 +980,23 @@ def _dot(cv: _KernelConverter, op: Operation) -> None:
     if lower_dot_mma(cv, op):
         return
     a, b, c = op.operands[:3]
-    ta, tb, tc = _dot_types(op, a, b, c)
+    ta, tb, tc = dot_types(op, a, b, c)
     sa, sb = ta.get_shape(), tb.get_shape()
-    acc = _elem(tc)
+    acc = scalar_type(tc)
     base_a = cv.share(op, a)
     base_b = cv.share(op, b)
     cv.exchange_barrier()
 
     def read_a(batch: list[SSAValue], row: SSAValue, k: SSAValue) -> SSAValue:
-        return _to_acc(cv, op, cv.read_shared(base_a, cv.linear([*batch, row, k], sa), _elem(ta)), acc, ta)
+        return _to_acc(cv, op, cv.read_shared(base_a, cv.linear([*batch, row, k], sa), scalar_type(ta)), acc, ta)
 
     def read_b(batch: list[SSAValue], k: SSAValue, col: SSAValue) -> SSAValue:
-        return _to_acc(cv, op, cv.read_shared(base_b, cv.linear([*batch, k, col], sb), _elem(tb)), acc, tb)
+        return _to_acc(cv, op, cv.read_shared(base_b, cv.linear([*batch, k, col], sb), scalar_type(tb)), acc, tb)
 
     cv.values[op.results[0]] = dot_loop(cv, op, c, sa[-1], read_a, read_b)
 
 
-def _dot_types(op: Operation, a: SSAValue, b: SSAValue, c: SSAValue) -> tuple[TensorType, TensorType, TensorType]:
+def dot_types(op: Operation, a: SSAValue, b: SSAValue, c: SSAValue) -> tuple[TensorType, TensorType, TensorType]:
     """The tile types of a dot's a (MxK), b (KxN), c (MxN), all of rank 2 or all of rank 3."""
     ta, tb, tc = a.type, b.type, c.type
     if not (isinstance(ta, TensorType) and isinstance(tb, TensorType) and isinstance(tc, TensorType)):
@@ -1474,7 +1009,7 @@ def _dot_types(op: Operation, a: SSAValue, b: SSAValue, c: SSAValue) -> tuple[Te
 DotRead = Callable[[list[SSAValue], SSAValue, SSAValue], SSAValue]
 
 
-def dot_loop(cv: _KernelConverter, op: Operation, c: SSAValue, k_extent: int, read_a: DotRead,
+def dot_loop(cv: KernelConverter, op: Operation, c: SSAValue, k_extent: int, read_a: DotRead,
              read_b: DotRead) -> Value:
     """The baseline dot's loop: `c + sum over k < k_extent of read_a(batch, row, k) *
     read_b(batch, k, col)` for each of this thread's elements of c, in c's element type (the
@@ -1483,7 +1018,7 @@ def dot_loop(cv: _KernelConverter, op: Operation, c: SSAValue, k_extent: int, re
     tc = c.type
     assert isinstance(tc, TensorType)
     sc = tc.get_shape()
-    acc = _elem(tc)
+    acc = scalar_type(tc)
     layout = cv.layout_of(tc)
     assert layout is not None
     init = cv.slots(op, c, layout) if not layout.uniform else [cv.scalar(op, c)]
@@ -1512,7 +1047,7 @@ def dot_loop(cv: _KernelConverter, op: Operation, c: SSAValue, k_extent: int, re
         y = read_b(batch, k, col)
         current = body.args[1 + r]
         if isinstance(acc, AnyFloat):
-            new_accs.append(cv.v(_create("math.fma", [a_cache[key], y, current], acc)))
+            new_accs.append(cv.v(create_op("math.fma", [a_cache[key], y, current], acc)))
         else:
             new_accs.append(cv.v(arith.AddiOp(current, cv.v(arith.MuliOp(a_cache[key], y)))))
     cv.emit(scf.YieldOp(*new_accs))
@@ -1523,32 +1058,32 @@ def dot_loop(cv: _KernelConverter, op: Operation, c: SSAValue, k_extent: int, re
     return cv.tile(tc, slots)
 
 
-def _to_acc(cv: _KernelConverter, op: Operation, x: SSAValue, acc: Attribute, source: Attribute) -> SSAValue:
+def _to_acc(cv: KernelConverter, op: Operation, x: SSAValue, acc: Attribute, source: Attribute) -> SSAValue:
     """An element `x` of the operand of type `source`, in the accumulator type. fp8 elements
     arrive as their bytes and are decoded by their own operand's format (so e4m3fn x e5m2,
     which the cuda_tile verifier rejects for mmaf, would still decode each side right)."""
     t = x.type
     fmt = f8_format(source)
     if fmt is not None and isinstance(acc, AnyFloat):
-        return convert_f8(cv.v, x, acc, fmt, None, _sm(cv))
+        return convert_f8(cv.v, x, acc, fmt, None, target_sm(cv))
     if t == acc:
         return x
     if isinstance(acc, AnyFloat) and isinstance(t, AnyFloat):
-        if _width(t) < _width(acc):
+        if bit_width(t) < bit_width(acc):
             return cv.v(arith.ExtFOp(x, acc))
         raise Unsupported(op, f"{t} inputs with a {acc} accumulator")
     if isinstance(acc, IntegerType) and isinstance(t, IntegerType):
-        signed = _attr(op, "signedness_lhs", "signed") != "unsigned"
+        signed = str_attr(op, "signedness_lhs", "signed") != "unsigned"
         return cv.v(arith.ExtSIOp(x, acc) if signed else arith.ExtUIOp(x, acc))
     raise Unsupported(op, f"{t} inputs with a {acc} accumulator")
 
 
 def _identities(op: Operation) -> list[Attribute]:
-    ids = _get(op, "identities")
+    ids = get_attr(op, "identities")
     return list(ids.data) if isinstance(ids, ArrayAttr) else []
 
 
-def _combine_loop(cv: _KernelConverter, op: Operation, bases: list[SSAValue], elems: list[Attribute],
+def _combine_loop(cv: KernelConverter, op: Operation, bases: list[SSAValue], elems: list[Attribute],
                   lb: SSAValue, ub: SSAValue, index_of: Callable[[SSAValue], SSAValue],
                   identities: list[Attribute]) -> list[SSAValue]:
     """`acc = identities; for k in [lb, ub): acc = combiner(acc, src[index_of(k)])`, the
@@ -1567,26 +1102,26 @@ def _combine_loop(cv: _KernelConverter, op: Operation, bases: list[SSAValue], el
     args: list[Value] = []
     for acc, val in zip(body.args[1:], vals, strict=True):
         args.extend([acc, val])
-    _region_body(cv, op, op.regions[0], args, body, "yield")
+    region_body(cv, op, op.regions[0], args, body, "yield")
     one = cv.i32c(1)
     loop = cv.emit(scf.ForOp(lb, ub, one, inits, Region(body)))
     return list(loop.results)
 
 
-def _reduce_scan_inputs(cv: _KernelConverter, op: Operation) -> tuple[int, list[int], list[Attribute], list[Attribute]]:
-    dim_attr = _get(op, "dim")
+def _reduce_scan_inputs(cv: KernelConverter, op: Operation) -> tuple[int, list[int], list[Attribute], list[Attribute]]:
+    dim_attr = get_attr(op, "dim")
     if not isinstance(dim_attr, IntegerAttr):
         raise Unsupported(op, "no dim")
     src_t = op.operands[0].type
     src_shape = list(src_t.get_shape()) if isinstance(src_t, TensorType) else []
-    elems = [_elem(x.type) for x in op.operands]
+    elems = [scalar_type(x.type) for x in op.operands]
     identities = _identities(op)
     if len(identities) != len(elems) or not src_shape:
         raise Unsupported(op, "identities")
     return dim_attr.value.data, src_shape, elems, identities
 
 
-def _reduce(cv: _KernelConverter, op: Operation) -> None:
+def lower_reduce(cv: KernelConverter, op: Operation) -> None:
     """Through shared memory: every thread combines, in order, the K source elements along
     `dim` that each of its result elements reduces (baseline). Simple commutative combiners on
     32-bit values take the warp-shuffle fast path (`gpu_reduce.py`) when the layout allows."""
@@ -1607,7 +1142,7 @@ def _reduce(cv: _KernelConverter, op: Operation) -> None:
         if len(dst_shape) == len(src_shape):  # keep-dims form (a size-1 dim at `dim`)
             coords = [c for i, c in enumerate(coords) if i != dim]
         elif len(coords) != len(kept):
-            if _num_elements(dst_shape) == _num_elements(kept):
+            if num_elements(dst_shape) == num_elements(kept):
                 coords = cv.coords(cv.linear(coords, dst_shape), kept) if kept else []
             else:
                 raise Unsupported(op, "result shape")
@@ -1625,7 +1160,7 @@ def _reduce(cv: _KernelConverter, op: Operation) -> None:
         cv.values[res] = cv.tile(res.type, slots)
 
 
-def _scan(cv: _KernelConverter, op: Operation) -> None:
+def lower_scan(cv: KernelConverter, op: Operation) -> None:
     """Inclusive prefix scan along `dim` through shared memory: element c combines source
     elements 0..c along `dim` in order (K-1 down to c when `reverse`). A forward scan of one
     row with a simple combiner takes the warp-shuffle fast path (`gpu_reduce.py`)."""
@@ -1634,7 +1169,7 @@ def _scan(cv: _KernelConverter, op: Operation) -> None:
     if lower_scan_shuffle(cv, op):
         return
     dim, src_shape, elems, identities = _reduce_scan_inputs(cv, op)
-    rev = _get(op, "reverse")
+    rev = get_attr(op, "reverse")
     reverse = isinstance(rev, IntegerAttr) and bool(rev.value.data)
     bases = [cv.share(op, x) for x in op.operands]
     cv.exchange_barrier()
@@ -1661,7 +1196,7 @@ def _scan(cv: _KernelConverter, op: Operation) -> None:
         cv.values[res] = cv.tile(res.type, slots)
 
 
-def _assert(cv: _KernelConverter, op: Operation) -> None:
+def _assert(cv: KernelConverter, op: Operation) -> None:
     """cf.assert on the AND of this thread's elements (each thread checks what it holds)."""
     cond = op.operands[0]
     layout = cv.layout_of(cond.type)
@@ -1675,25 +1210,25 @@ def _assert(cv: _KernelConverter, op: Operation) -> None:
             ghost = cv.not_ghost(layout, e)
             v = values[r] if ghost is None else cv.v(arith.OrIOp(values[r], cv.v(arith.XOrIOp(ghost, cv.const(1, i1)))))
             ok = cv.v(arith.AndIOp(ok, v))
-    message = _attr(op, "message", "assertion failed")
+    message = str_attr(op, "message", "assertion failed")
     cv.emit(cf.AssertOp(ok, message))
 
 
-def _print(cv: _KernelConverter, op: Operation) -> None:
+def _print(cv: KernelConverter, op: Operation) -> None:
     """Formatted print as gpu.printf: of uniform values once per tile block (thread 0); with tile
     arguments once per element (each thread prints the elements it holds, in no set order)."""
-    groups = _split(op) if op.name.endswith("_tko") else [list(op.operands)]
+    groups = split_operands(op) if op.name.endswith("_tko") else [list(op.operands)]
     args = groups[0]
     token = groups[1][0] if len(groups) > 1 and groups[1] else None
-    _order(cv, op, token)
-    fmt = _attr(op, "str")
+    order_by_token(cv, op, token)
+    fmt = str_attr(op, "str")
     layouts = {d.layout for x in args if isinstance(d := cv.get(x), Dist)}
     if len(layouts) > 1:
         raise Unsupported(op, "tile arguments with different element counts")
 
     def printed(x: SSAValue, value: SSAValue) -> SSAValue:  # narrow floats: their f32 value
         narrow = f8_format(x.type)
-        return value if narrow is None else convert_f8(cv.v, value, Float32Type(), narrow, None, _sm(cv))
+        return value if narrow is None else convert_f8(cv.v, value, Float32Type(), narrow, None, target_sm(cv))
 
     if layouts:  # tiles: the format once per element, by the thread that holds it
         [layout] = layouts
@@ -1708,11 +1243,11 @@ def _print(cv: _KernelConverter, op: Operation) -> None:
         cv.values[op.results[0]] = Token(False)
 
 
-def _printf_if(cv: _KernelConverter, guard: SSAValue | None, fmt: str, values: list[SSAValue]) -> None:
+def _printf_if(cv: KernelConverter, guard: SSAValue | None, fmt: str, values: list[SSAValue]) -> None:
     cv.when(guard, lambda: cv.emit(gpu.PrintfOp(fmt, values)))
 
 
-def _iota(cv: _KernelConverter, op: Operation) -> None:
+def _iota(cv: KernelConverter, op: Operation) -> None:
     t = op.results[0].type
     layout = cv.layout_of(t)
     if layout is None or not isinstance(t, TensorType) or not isinstance(t.element_type, IntegerType):
@@ -1729,8 +1264,8 @@ def _iota(cv: _KernelConverter, op: Operation) -> None:
     cv.values[op.results[0]] = cv.tile(t, slots)
 
 
-def _block_query(cls: type[gpu.BlockIdOp] | type[gpu.GridDimOp]) -> Callable[[_KernelConverter, Operation], None]:
-    def convert(cv: _KernelConverter, op: Operation) -> None:
+def _block_query(cls: type[gpu.BlockIdOp] | type[gpu.GridDimOp]) -> Callable[[KernelConverter, Operation], None]:
+    def convert(cv: KernelConverter, op: Operation) -> None:
         for dim, res in zip("xyz", op.results, strict=False):
             value = cv.v(cls(dim))
             cv.values[res] = cv.v(arith.IndexCastOp(value, res.type))
@@ -1738,53 +1273,28 @@ def _block_query(cls: type[gpu.BlockIdOp] | type[gpu.GridDimOp]) -> Callable[[_K
     return convert
 
 
-def _create_token(cv: _KernelConverter, op: Operation) -> None:
+def _create_token(cv: KernelConverter, op: Operation) -> None:
     cv.values[op.results[0]] = Token(False)
 
 
-def _join_tokens(cv: _KernelConverter, op: Operation) -> None:
+def _join_tokens(cv: KernelConverter, op: Operation) -> None:
     after = any(isinstance(t := cv.get(x), Token) and t.after_write for x in op.operands)
     cv.values[op.results[0]] = Token(after)
 
 
-def _order(cv: _KernelConverter, op: Operation, token: SSAValue | None) -> None:
-    """A CTA barrier before `op` when its token orders it after a store."""
-    if token is None:
-        return
-    t = cv.get(token)
-    if isinstance(t, Token) and t.after_write:
-        cv.emit(gpu.BarrierOp())
-
-
-def _segments(op: Operation) -> list[int]:
-    seg = _get(op, "operand_segments")
-    if isinstance(seg, DenseArrayBase):
-        return [int(x) for x in seg.get_values()]
-    return [1] * len(op.operands)
-
-
-def _split(op: Operation) -> list[list[SSAValue]]:
-    out: list[list[SSAValue]] = []
-    i = 0
-    for n in _segments(op):
-        out.append(list(op.operands[i : i + n]))
-        i += n
-    return out
-
-
-def _make_tensor_view(cv: _KernelConverter, op: Operation) -> None:
+def _make_tensor_view(cv: KernelConverter, op: Operation) -> None:
     t = op.results[0].type
     assert isinstance(t, TensorViewType)
-    base_ops, shape_ops, stride_ops = (_split(op) + [[], [], []])[:3]
+    base_ops, shape_ops, stride_ops = (split_operands(op) + [[], [], []])[:3]
     base = cv.scalar(op, base_ops[0])
     dyn_shape = iter([cv.to_i64(cv.scalar(op, x)) for x in shape_ops])
     dyn_strides = iter([cv.to_i64(cv.scalar(op, x)) for x in stride_ops])
     shape = [next(dyn_shape) if d.data < 0 else cv.i64c(d.data) for d in t.shape.data]
     strides = [next(dyn_strides) if s.data < 0 else cv.i64c(s.data) for s in t.strides.data]
-    cv.values[op.results[0]] = TensorView(base, _elem(t.element_type), shape, strides)
+    cv.values[op.results[0]] = TensorView(base, scalar_type(t.element_type), shape, strides)
 
 
-def _make_tile_view(cv: _KernelConverter, op: Operation) -> None:
+def _make_tile_view(cv: KernelConverter, op: Operation) -> None:
     t = op.results[0].type
     assert isinstance(t, TileViewType)
     if t.kind.data == "gather_scatter":
@@ -1803,16 +1313,16 @@ def _make_tile_view(cv: _KernelConverter, op: Operation) -> None:
     cv.values[op.results[0]] = TileView(tuple(d.data for d in t.tile.data), view, t.padding.data, dim_map)
 
 
-def _get_tensor_shape(cv: _KernelConverter, op: Operation) -> None:
+def _get_tensor_shape(cv: KernelConverter, op: Operation) -> None:
     view = cv.get(op.operands[0])
     if isinstance(view, TileView):
         view = view.view
     assert isinstance(view, TensorView)
     for res, extent in zip(op.results, view.shape, strict=False):
-        cv.values[res] = _conv(cv, "arith.trunci", extent, res.type) if res.type != i64 else extent
+        cv.values[res] = cast_value(cv, "arith.trunci", extent, res.type) if res.type != i64 else extent
 
 
-def _get_index_space_shape(cv: _KernelConverter, op: Operation) -> None:
+def _get_index_space_shape(cv: KernelConverter, op: Operation) -> None:
     view = cv.get(op.operands[0])
     if not isinstance(view, TileView):
         raise Unsupported(op)
@@ -1820,403 +1330,111 @@ def _get_index_space_shape(cv: _KernelConverter, op: Operation) -> None:
         extent = view.view.shape[tensor_dim]
         t = cv.i64c(tile)
         count = cv.v(arith.DivUIOp(cv.v(arith.AddiOp(extent, cv.i64c(tile - 1))), t))
-        cv.values[res] = _conv(cv, "arith.trunci", count, res.type) if res.type != i64 else count
+        cv.values[res] = cast_value(cv, "arith.trunci", count, res.type) if res.type != i64 else count
 
 
-_PADDING = {"": 0.0, "zero": 0.0, "neg_zero": -0.0, "nan": float("nan"), "pos_inf": float("inf"),
-            "neg_inf": float("-inf")}
-
-
-def _zero(cv: _KernelConverter, elem: Attribute) -> SSAValue:
-    if isinstance(elem, LLVMPointerType):
-        return cv.v(_create("llvm.mlir.zero", [], elem))
-    return cv.const(0, elem)
-
-
-def _padding_value(cv: _KernelConverter, op: Operation, padding: str, elem: Attribute) -> SSAValue:
-    """What an out-of-bounds (or masked-off) load gives: the view's padding value, else zero;
-    of a narrow float, its code (e8m0 has no zero, infinity or sign: every padding is NaN)."""
-    narrow = f8_format(op.results[0].type) if op.results else None
-    fmt = float_format(_tensor_elem(op.results[0].type)) if narrow is not None else None
-    if narrow is not None and fmt is not None:
-        return cv.const(fmt.encode(_PADDING[padding]) if narrow.signed else 0xFF, elem)
-    if padding in ("", "zero") or not isinstance(elem, AnyFloat):
-        if padding not in ("", "zero"):
-            raise Unsupported(op, f"padding '{padding}' for {elem}")
-        return _zero(cv, elem)
-    return cv.const(_PADDING[padding], elem)
-
-
-def _load(cv: _KernelConverter, ptr: SSAValue, elem: Attribute, ordered: Ordered | None) -> SSAValue:
-    """`llvm.load`; atomic when `ordered`. LLVM has no atomic i1 (an atomic access is at least a
-    byte): an ordered i1 is the atomic load of its byte, truncated as a plain i1 load would be."""
-    if ordered is None:
-        return cv.v(llvm_memory.LoadOp(ptr, elem))
-    held = i8 if elem == i1 else elem
-    loaded = cv.v(llvm_memory.LoadOp(ptr, held, alignment=_byte_size(elem), ordering=ORDERINGS[ordered.access],
-                                     syncscope=ordered.syncscope))
-    return _conv(cv, "arith.trunci", loaded, i1) if elem == i1 else loaded
-
-
-def _store(cv: _KernelConverter, value: SSAValue, ptr: SSAValue, ordered: Ordered | None) -> None:
-    """`llvm.store`; atomic when `ordered` (an i1 as its zero-extended byte, see `_load`)."""
-    if ordered is None:
-        cv.emit(llvm_memory.StoreOp(value, ptr))
-        return
-    size = _byte_size(value.type)
-    if value.type == i1:
-        value = _conv(cv, "arith.extui", value, i8)
-    cv.emit(llvm_memory.StoreOp(value, ptr, alignment=size, ordering=ORDERINGS[ordered.access],
-                                syncscope=ordered.syncscope))
-
-
-def _guarded_load(cv: _KernelConverter, ptr: SSAValue, guard: SSAValue | None, elem: Attribute,
-                  otherwise: Callable[[], SSAValue], ordered: Ordered | None = None) -> SSAValue:
-    """`llvm.load ptr` (atomic when `ordered`), or under `guard` an scf.if giving `otherwise()`
-    when it is false."""
-    if guard is None:
-        return _load(cv, ptr, elem, ordered)
-    outer = cv.block
-    then_block, else_block = Block(), Block()
-    cv.block = then_block
-    loaded = _load(cv, ptr, elem, ordered)
-    cv.emit(scf.YieldOp(loaded))
-    cv.block = else_block
-    cv.emit(scf.YieldOp(otherwise()))
-    cv.block = outer
-    return cv.v(scf.IfOp(guard, [elem], Region(then_block), Region(else_block)))
-
-
-def _guarded_store(cv: _KernelConverter, value: SSAValue, ptr: SSAValue, guard: SSAValue | None,
-                   ordered: Ordered | None = None) -> None:
-    cv.when(guard, lambda: _store(cv, value, ptr, ordered))
-
-
-def _and(cv: _KernelConverter, a: SSAValue | None, b: SSAValue | None) -> SSAValue | None:
-    if a is None:
-        return b
-    if b is None:
-        return a
-    return cv.v(arith.AndIOp(a, b))
-
-
-def _tile_origin(cv: _KernelConverter, view: TileView, index: list[SSAValue]) -> list[SSAValue]:
-    """The tensor coordinates (i64) of the first element of the tile at `index`, per tile dimension."""
-    return [cv.v(arith.MuliOp(cv.to_i64(i), cv.i64c(tile))) for i, tile in zip(index, view.tile, strict=True)]
-
-
-@functools.lru_cache(maxsize=256)
-def slot_deltas(layout: Layout, tile: tuple[int, ...]) -> tuple[tuple[int, ...] | None, ...]:
-    """Per register slot: its element's tile coordinates minus those of the thread's slot-0
-    element, when that difference is the same for every thread holding a real element there
-    (then the slot's address is the thread's base address plus a constant per dimension);
-    None where it depends on the thread (a row boundary falls between threads differently)."""
-    out: list[tuple[int, ...] | None] = []
-    for r in range(layout.slots):
-        delta: tuple[int, ...] | None = None
-        same = True
-        for t in range(layout.threads):
-            e = layout.element(t, r)
-            if e >= layout.num_elements:
-                continue
-            d = tuple(a - b for a, b in zip(unravel(e, tile), unravel(layout.element(t, 0), tile), strict=True))
-            if delta is None:
-                delta = d
-            elif d != delta:
-                same = False
-                break
-        out.append(delta if same else None)
-    return tuple(out)
-
-
-@dataclass
-class _ThreadBase:
-    """One view access's per-thread part, made once: the tensor coordinates of the thread's
-    slot-0 element, their in-bounds tests (made when first needed) and their offset."""
-
-    coords: list[SSAValue]
-    offset: SSAValue
-    guards: dict[tuple[int, ...], SSAValue | None]  # dimensions a slot does not move in -> their test
-    unchecked: frozenset[int] = frozenset()  # tile dimensions the op declares `inbounds`
-
-
-def _inbounds(op: Operation) -> frozenset[int]:
-    """The tile dimensions whose bounds test `inbounds = [...]` (13.4, cuTile's check_bounds=False)
-    lets the access skip: the op promises the tile lies inside the view there."""
-    flags = _get(op, "inbounds")
-    if not isinstance(flags, DenseArrayBase):
-        return frozenset()
-    return frozenset(d for d, v in enumerate(flags.get_values()) if v)
-
-
-def _thread_base(cv: _KernelConverter, view: TileView, layout: Layout, origin: list[SSAValue]) -> _ThreadBase:
-    first = cv.coords(cv.element_index(layout, 0), view.tile)
-    coords = [cv.v(arith.AddiOp(o, cv.to_i64(c, signed=False))) for o, c in zip(origin, first, strict=True)]
-    offset: SSAValue | None = None
-    for d, g in enumerate(coords):
-        term = cv.v(arith.MuliOp(g, view.view.strides[view.dim_map[d]]))
-        offset = term if offset is None else cv.v(arith.AddiOp(offset, term))
-    assert offset is not None
-    return _ThreadBase(coords, offset, {})
-
-
-def _still_guard(cv: _KernelConverter, view: TileView, base: _ThreadBase, dims: tuple[int, ...]) -> SSAValue | None:
-    """The thread's in-bounds test over the dimensions `dims` (where the slot sits at the base
-    coordinate), made once per set of dimensions."""
-    if dims not in base.guards:
-        guard: SSAValue | None = None
-        for d in dims:
-            if d in base.unchecked:
-                continue
-            extent = view.view.shape[view.dim_map[d]]
-            guard = _and(cv, guard, cv.v(arith.CmpiOp(base.coords[d], extent, "ult")))
-        base.guards[dims] = guard
-    return base.guards[dims]
-
-
-def _based_access(cv: _KernelConverter, view: TileView, layout: Layout, slot: int, delta: tuple[int, ...],
-                  base: _ThreadBase) -> tuple[SSAValue, SSAValue | None]:
-    """A slot at a constant coordinate offset from the thread's base: one add and one bounds
-    test per dimension it moves in, instead of unravelling its element index."""
-    guard = cv.not_ghost(layout, cv.element_index(layout, slot)) if layout.has_ghosts else None
-    guard = _and(cv, guard, _still_guard(cv, view, base, tuple(d for d, step in enumerate(delta) if step == 0)))
-    offset = base.offset
-    for d, step in enumerate(delta):
-        if step == 0:
-            continue
-        extent, stride = view.view.shape[view.dim_map[d]], view.view.strides[view.dim_map[d]]
-        g = cv.v(arith.AddiOp(base.coords[d], cv.i64c(step)))
-        if d not in base.unchecked:
-            guard = _and(cv, guard, cv.v(arith.CmpiOp(g, extent, "ult")))
-        moved = stride if step == 1 else cv.v(arith.MuliOp(cv.i64c(step), stride))
-        offset = cv.v(arith.AddiOp(offset, moved))
-    ptr = cv.v(llvm_memory.GEPOp(view.view.base, [GEP_USE_SSA_VAL], view.view.element_type, ssa_indices=[offset]))
-    return ptr, guard
-
-
-def _view_access(cv: _KernelConverter, op: Operation, view: TileView, index: list[SSAValue],
-                 layout: Layout, slot: int, origin: list[SSAValue] | None = None,
-                 vectors: dict[int, tuple[list[SSAValue], SSAValue | None]] | None = None,
-                 based: list[_ThreadBase] | None = None,
-                 ) -> tuple[SSAValue, SSAValue | None]:
-    """(element pointer, in-bounds guard or None) of this thread's `slot` of the tile at `index`;
-    `origin` is `_tile_origin(cv, view, index)` when the caller already made it in this block, and
-    `vectors` (first slot of a vector -> its tile coordinates and ghost guard) and `based` (the
-    thread's base, `_ThreadBase`) collect and reuse per-thread work across the slots of one
-    access emitted into one block."""
-    if based is not None and not layout.uniform:
-        delta = slot_deltas(layout, tuple(view.tile))[slot]
-        if delta is not None:
-            if not based:
-                based.append(_thread_base(cv, view, layout, origin or _tile_origin(cv, view, index)))
-                based[0].unchecked = _inbounds(op)
-            return _based_access(cv, view, layout, slot, delta, based[0])
-    lane = slot % layout.vector
-    if vectors is not None and lane and view.tile[-1] % layout.vector == 0 and slot - lane in vectors:
-        # The slot's vector lies in one row of the tile (V divides the row) and N is a multiple
-        # of V: same coordinates as the vector's first slot but the last (+ lane), same ghost test.
-        first, guard = vectors[slot - lane]
-        coords = [*first[:-1], cv.v(arith.AddiOp(first[-1], cv.i32c(lane)))]
-    else:
-        e = cv.element_index(layout, slot)
-        guard = cv.not_ghost(layout, e)
-        coords = cv.coords(e, view.tile) if not layout.uniform else [cv.i32c(0)] * len(view.tile)
-        if vectors is not None and not lane:
-            vectors[slot] = (coords, guard)
-    if origin is None:
-        origin = _tile_origin(cv, view, index)
-    offset: SSAValue | None = None
-    unchecked = _inbounds(op)
-    for d, c in enumerate(coords):
-        extent, stride = view.view.shape[view.dim_map[d]], view.view.strides[view.dim_map[d]]
-        g = cv.v(arith.AddiOp(origin[d], cv.to_i64(c, signed=False)))
-        if d not in unchecked:  # `inbounds`: the op promises the tile stays inside this dimension
-            guard = _and(cv, guard, cv.v(arith.CmpiOp(g, extent, "ult")))
-        term = cv.v(arith.MuliOp(g, stride))
-        offset = term if offset is None else cv.v(arith.AddiOp(offset, term))
-    assert offset is not None
-    ptr = cv.v(llvm_memory.GEPOp(view.view.base, [GEP_USE_SSA_VAL], view.view.element_type, ssa_indices=[offset]))
-    return ptr, guard
-
-
-def _view_operands(cv: _KernelConverter, op: Operation, groups: list[list[SSAValue]]
-                   ) -> tuple[TileView, list[SSAValue], SSAValue | None]:
-    view_v, index_v = groups[0], groups[1]
-    token = groups[2][0] if len(groups) > 2 and groups[2] else None
-    view = cv.get(view_v[0])
-    if not isinstance(view, TileView):
-        raise Unsupported(op)
-    index = [cv.scalar(op, x) for x in index_v]
-    if len(index) != len(view.tile):
-        raise Unsupported(op, "tile index rank")
-    return view, index, token
-
-
-@dataclass(frozen=True)
-class Ordered:
-    """A load/store with memory ordering: every element access is an LLVM atomic load/store
-    with ordering `access` and sync scope (NVPTX: `ld.acquire.gpu`, `st.release.cta`, ...),
-    plus an `llvm.fence acq_rel` (`fence.acq_rel.<scope>`) before all of the op's accesses
-    and/or after them where `access` alone does not give the requested ordering."""
-
-    ordering: str  # the op's (LLVM spelling)
-    syncscope: str | None
-    access: str = "monotonic"
-    fence_before: bool = False
-    fence_after: bool = False
-
-
-def _check_ordering(op: Operation) -> Ordered | None:
-    """None for a weak access; else how to order it. Loads take relaxed/acquire and stores
-    relaxed/release as they are (the cuda_tile verifier admits only these). The other
-    orderings follow the PTX memory model, since LLVM has no acq_rel load or store (its
-    verifier rejects them) and PTX no `ld.release`/`st.acquire`: a load's release half is a
-    `fence.acq_rel` before it (PTX's release pattern: fence, then the access), a store's
-    acquire half a `fence.acq_rel` after it (the acquire pattern: the access, then fence).
-    So an acq_rel load is `fence.acq_rel; ld.acquire` and an acq_rel store
-    `st.release; fence.acq_rel`, at the op's scope. (cuda_tile has no seq_cst ordering.)"""
-    sem = _get(op, "memory_ordering_semantics")
-    if not isinstance(sem, IntegerAttr) or sem.value.data == 0:
-        return None
-    ordering, scope = _atomic_params(op)
-    is_load = any(isinstance(r.type, TensorType) or not isinstance(r.type, MemTokenType) for r in op.results)
-    if is_load:
-        access = "acquire" if ordering in ("acquire", "acq_rel") else "monotonic"
-        return Ordered(ordering, scope, access, fence_before=ordering in ("release", "acq_rel"))
-    access = "release" if ordering in ("release", "acq_rel") else "monotonic"
-    return Ordered(ordering, scope, access, fence_after=ordering in ("acquire", "acq_rel"))
-
-
-def _fence_before(cv: _KernelConverter, ordered: Ordered | None) -> None:
-    if ordered is not None and ordered.fence_before:
-        cv.emit(llvm_memory.FenceOp("acq_rel", ordered.syncscope))
-
-
-def _fence_after(cv: _KernelConverter, ordered: Ordered | None) -> None:
-    if ordered is not None and ordered.fence_after:
-        cv.emit(llvm_memory.FenceOp("acq_rel", ordered.syncscope))
-
-
-def _load_view(cv: _KernelConverter, op: Operation) -> None:
+def _load_view(cv: KernelConverter, op: Operation) -> None:
     from tile_lsp.compiler.lowering.gpu_views import GatherView, gather_load
 
     if isinstance(cv.get(op.operands[0]), GatherView):
         gather_load(cv, op)
         return
-    ordered = _check_ordering(op)
-    view, index, token = _view_operands(cv, op, _split(op))
+    ordered = check_ordering(op)
+    view, index, token = view_operands(cv, op, split_operands(op))
     t = op.results[0].type
-    elem = _elem(t)
+    elem = scalar_type(t)
     layout = cv.layout_of(t) or Layout(1, cv.threads)
-    _order(cv, op, token)
-    _fence_before(cv, ordered)
+    order_by_token(cv, op, token)
+    fence_before(cv, ordered)
     slots = []
-    origin = _tile_origin(cv, view, index)
+    origin = tile_origin(cv, view, index)
     vectors: dict[int, tuple[list[SSAValue], SSAValue | None]] = {}
-    based: list[_ThreadBase] = []
+    based: list[ThreadBase] = []
     for r in range(layout.slots):
-        ptr, guard = _view_access(cv, op, view, index, layout, r, origin, vectors, based)
-        slots.append(_guarded_load(cv, ptr, guard, elem, lambda: _padding_value(cv, op, view.padding, elem), ordered))
+        ptr, guard = view_access(cv, op, view, index, layout, r, origin, vectors, based)
+        slots.append(guarded_load(cv, ptr, guard, elem, lambda: padding_value(cv, op, view.padding, elem), ordered))
     cv.values[op.results[0]] = cv.tile(t, slots)
     if len(op.results) > 1:
         cv.values[op.results[1]] = Token(False)
 
 
-def _store_view(cv: _KernelConverter, op: Operation) -> None:
+def _store_view(cv: KernelConverter, op: Operation) -> None:
     from tile_lsp.compiler.lowering.gpu_views import GatherView, scatter_store
 
     if len(op.operands) > 1 and isinstance(cv.get(op.operands[1]), GatherView):
         scatter_store(cv, op)
         return
-    ordered = _check_ordering(op)
-    groups = _split(op)
+    ordered = check_ordering(op)
+    groups = split_operands(op)
     value = groups[0][0]
-    view, index, token = _view_operands(cv, op, groups[1:])
+    view, index, token = view_operands(cv, op, groups[1:])
     t = value.type
     layout = cv.layout_of(t) or Layout(1, cv.threads)
-    _order(cv, op, token)
+    order_by_token(cv, op, token)
     values = cv.slots(op, value, layout) if not layout.uniform else [cv.scalar(op, value)]
-    origin = _tile_origin(cv, view, index)
+    origin = tile_origin(cv, view, index)
     vectors: dict[int, tuple[list[SSAValue], SSAValue | None]] = {}
-    based: list[_ThreadBase] = []
+    based: list[ThreadBase] = []
     for r in range(layout.slots):
-        ptr, guard = _view_access(cv, op, view, index, layout, r, origin, vectors, based)
+        ptr, guard = view_access(cv, op, view, index, layout, r, origin, vectors, based)
         if layout.uniform:  # one element: thread 0 writes it
-            guard = _and(cv, guard, cv.first_thread())
-        _guarded_store(cv, values[r], ptr, guard, ordered)
-    _fence_after(cv, ordered)
+            guard = and_guards(cv, guard, cv.first_thread())
+        guarded_store(cv, values[r], ptr, guard, ordered)
+    fence_after(cv, ordered)
     if op.results:
         cv.values[op.results[0]] = Token(True)
 
 
-def _ptr_tile(cv: _KernelConverter, op: Operation, ptr_type: Attribute) -> Layout:
+def _ptr_tile(cv: KernelConverter, op: Operation, ptr_type: Attribute) -> Layout:
     return cv.layout_of(ptr_type) or Layout(1, cv.threads)
 
 
-def _load_ptr(cv: _KernelConverter, op: Operation) -> None:
-    ordered = _check_ordering(op)
-    ptrs, mask, padding, token = (_split(op) + [[], [], [], []])[:4]
+def _load_ptr(cv: KernelConverter, op: Operation) -> None:
+    ordered = check_ordering(op)
+    ptrs, mask, padding, token = (split_operands(op) + [[], [], [], []])[:4]
     t = op.results[0].type
-    elem = _elem(t)
+    elem = scalar_type(t)
     layout = _ptr_tile(cv, op, ptrs[0].type)
-    _order(cv, op, token[0] if token else None)
-    _fence_before(cv, ordered)
+    order_by_token(cv, op, token[0] if token else None)
+    fence_before(cv, ordered)
     p = cv.slots(op, ptrs[0], layout)
     m = cv.slots(op, mask[0], layout) if mask else None
     pad = cv.slots(op, padding[0], layout) if padding else None
     slots = []
     for r in range(layout.slots):
         guard = m[r] if m is not None else None
-        guard = _and(cv, guard, cv.not_ghost(layout, cv.element_index(layout, r)))
+        guard = and_guards(cv, guard, cv.not_ghost(layout, cv.element_index(layout, r)))
         fallback: Callable[[], SSAValue] = (
-            (lambda r=r: pad[r]) if pad is not None else (lambda: _padding_value(cv, op, "", elem)))  # type: ignore[misc]
-        slots.append(_guarded_load(cv, p[r], guard, elem, fallback, ordered))
+            (lambda r=r: pad[r]) if pad is not None else (lambda: padding_value(cv, op, "", elem)))  # type: ignore[misc]
+        slots.append(guarded_load(cv, p[r], guard, elem, fallback, ordered))
     cv.values[op.results[0]] = cv.tile(t, slots)
     if len(op.results) > 1:
         cv.values[op.results[1]] = Token(False)
 
 
-def _store_ptr(cv: _KernelConverter, op: Operation) -> None:
-    ordered = _check_ordering(op)
-    ptrs, values, mask, token = (_split(op) + [[], [], [], []])[:4]
+def _store_ptr(cv: KernelConverter, op: Operation) -> None:
+    ordered = check_ordering(op)
+    ptrs, values, mask, token = (split_operands(op) + [[], [], [], []])[:4]
     layout = _ptr_tile(cv, op, ptrs[0].type)
-    _order(cv, op, token[0] if token else None)
+    order_by_token(cv, op, token[0] if token else None)
     p = cv.slots(op, ptrs[0], layout)
     v = cv.slots(op, values[0], layout)
     m = cv.slots(op, mask[0], layout) if mask else None
     for r in range(layout.slots):
         guard = m[r] if m is not None else None
-        guard = _and(cv, guard, cv.not_ghost(layout, cv.element_index(layout, r)))
+        guard = and_guards(cv, guard, cv.not_ghost(layout, cv.element_index(layout, r)))
         if layout.uniform:
-            guard = _and(cv, guard, cv.first_thread())
-        _guarded_store(cv, v[r], p[r], guard, ordered)
-    _fence_after(cv, ordered)
+            guard = and_guards(cv, guard, cv.first_thread())
+        guarded_store(cv, v[r], p[r], guard, ordered)
+    fence_after(cv, ordered)
     if op.results:
         cv.values[op.results[0]] = Token(True)
-
-
-# -- atomics ---------------------------------------------------------------------------------
-
-# cuda_tile enum cases by their i32 value (memory_syntax.ORDERINGS / SCOPES / RMW_MODES).
-_LLVM_ORDERING = {1: "monotonic", 2: "acquire", 3: "release", 4: "acq_rel"}
 _CAS_FAILURE = {"monotonic": "monotonic", "acquire": "acquire", "release": "monotonic", "acq_rel": "acquire"}
-_SYNCSCOPE: dict[int, str | None] = {0: "block", 1: "device", 2: None}
 _RMW_MODES = ("_and", "_or", "_xor", "add", "fadd", "max", "min", "umax", "umin", "xchg")
 
 
-def _atomic_params(op: Operation) -> tuple[str, str | None]:
-    sem, scope = _get(op, "memory_ordering_semantics"), _get(op, "memory_scope")
-    ordering = _LLVM_ORDERING.get(sem.value.data if isinstance(sem, IntegerAttr) else 1)
-    if ordering is None:
-        raise Unsupported(op, "memory ordering")
-    scope_index = scope.value.data if isinstance(scope, IntegerAttr) else 1
-    if scope_index not in _SYNCSCOPE:
-        raise Unsupported(op, "memory scope")
-    return ordering, _SYNCSCOPE[scope_index]
-
-
 def _rmw_kind(op: Operation, elem: Attribute) -> str:
-    mode = _get(op, "mode")
+    mode = get_attr(op, "mode")
     index = mode.value.data if isinstance(mode, IntegerAttr) else -1
     if not 0 <= index < len(_RMW_MODES):
         raise Unsupported(op, "atomic mode")
@@ -2226,41 +1444,26 @@ def _rmw_kind(op: Operation, elem: Attribute) -> str:
     return kind
 
 
-def _guarded_value(cv: _KernelConverter, guard: SSAValue | None, elem: Attribute,
-                   build: Callable[[], SSAValue]) -> SSAValue:
-    """`build()` under `guard` (an scf.if giving 0 where the guard is false)."""
-    if guard is None:
-        return build()
-    outer = cv.block
-    then_block, else_block = Block(), Block()
-    cv.block = then_block
-    cv.emit(scf.YieldOp(build()))
-    cv.block = else_block
-    cv.emit(scf.YieldOp(_zero(cv, elem)))
-    cv.block = outer
-    return cv.v(scf.IfOp(guard, [elem], Region(then_block), Region(else_block)))
-
-
-def _atomic_slots(cv: _KernelConverter, op: Operation, ptr_value: SSAValue, elem: Attribute,
+def _atomic_slots(cv: KernelConverter, op: Operation, ptr_value: SSAValue, elem: Attribute,
                   mask: list[SSAValue], token: list[SSAValue],
                   build: Callable[[SSAValue, int], SSAValue]) -> None:
     """One atomic per element of the pointer tile; a one-element (uniform) atomic happens once
     per tile block, in thread 0, and its old value reaches every thread through shared memory."""
-    _order(cv, op, token[0] if token else None)
+    order_by_token(cv, op, token[0] if token else None)
     layout = cv.layout_of(ptr_value.type) or Layout(1, cv.threads)
     ptrs = cv.slots(op, ptr_value, layout)
     masks = cv.slots(op, mask[0], layout) if mask else None
     results = []
     for r in range(layout.slots):
         guard = masks[r] if masks is not None else None
-        guard = _and(cv, guard, cv.not_ghost(layout, cv.element_index(layout, r)))
+        guard = and_guards(cv, guard, cv.not_ghost(layout, cv.element_index(layout, r)))
         if layout.uniform:
-            guard = _and(cv, guard, cv.first_thread())
-        results.append(_guarded_value(cv, guard, elem, lambda r=r: build(ptrs[r], r)))  # type: ignore[misc]
+            guard = and_guards(cv, guard, cv.first_thread())
+        results.append(guarded_value(cv, guard, elem, lambda r=r: build(ptrs[r], r)))  # type: ignore[misc]
     if layout.uniform and op.results and op.results[0].uses:
         base = cv.smem(elem, 1)
         first = cv.first_thread()
-        _guarded_store(cv, results[0], base, first)
+        guarded_store(cv, results[0], base, first)
         cv.exchange_barrier()
         results = [cv.v(llvm_memory.LoadOp(base, elem))]
         cv.finish_exchange()
@@ -2270,23 +1473,23 @@ def _atomic_slots(cv: _KernelConverter, op: Operation, ptr_value: SSAValue, elem
         cv.values[op.results[1]] = Token(True)
 
 
-def _atomic_rmw(cv: _KernelConverter, op: Operation) -> None:
-    ptrs, values, mask, token = (_split(op) + [[], [], [], []])[:4]
+def _atomic_rmw(cv: KernelConverter, op: Operation) -> None:
+    ptrs, values, mask, token = (split_operands(op) + [[], [], [], []])[:4]
     t = op.results[0].type
-    elem = _elem(t)
+    elem = scalar_type(t)
     kind = _rmw_kind(op, elem)
-    ordering, scope = _atomic_params(op)
+    ordering, scope = atomic_params(op)
     layout = cv.layout_of(ptrs[0].type) or Layout(1, cv.threads)
     vals = cv.slots(op, values[0], layout)
     _atomic_slots(cv, op, ptrs[0], elem, mask, token,
                   lambda p, r: cv.v(llvm_memory.AtomicRMWOp(kind, p, vals[r], ordering, scope)))
 
 
-def _atomic_cas(cv: _KernelConverter, op: Operation) -> None:
-    ptrs, cmps, values, mask, token = (_split(op) + [[], [], [], [], []])[:5]
+def _atomic_cas(cv: KernelConverter, op: Operation) -> None:
+    ptrs, cmps, values, mask, token = (split_operands(op) + [[], [], [], [], []])[:5]
     t = op.results[0].type
-    elem = _elem(t)
-    ordering, scope = _atomic_params(op)
+    elem = scalar_type(t)
+    ordering, scope = atomic_params(op)
     layout = cv.layout_of(ptrs[0].type) or Layout(1, cv.threads)
     expected, vals = cv.slots(op, cmps[0], layout), cv.slots(op, values[0], layout)
 
@@ -2297,33 +1500,33 @@ def _atomic_cas(cv: _KernelConverter, op: Operation) -> None:
         old, new = ((cv.v(arith.BitcastOp(x, word)) for x in (expected[r], vals[r])) if word != elem
                     else (expected[r], vals[r]))
         pair = cv.v(llvm_memory.CmpXchgOp(p, old, new, ordering, _CAS_FAILURE[ordering], scope))
-        got = cv.v(_create("llvm.extractvalue", [pair], word, {"position": DenseArrayBase.from_list(i64, [0])}))
+        got = cv.v(create_op("llvm.extractvalue", [pair], word, {"position": DenseArrayBase.from_list(i64, [0])}))
         return cv.v(arith.BitcastOp(got, elem)) if word != elem else got
 
     _atomic_slots(cv, op, ptrs[0], elem, mask, token, build)
 
 
-def _atomic_red_view(cv: _KernelConverter, op: Operation) -> None:
+def _atomic_red_view(cv: KernelConverter, op: Operation) -> None:
     """Element-wise atomic reduction of a tile into a partition view (bounds-checked)."""
-    groups = _split(op)
+    groups = split_operands(op)
     if len(groups) < 3 or len(groups[2]) != 1:
         raise Unsupported(op, "operands")
-    view, index, _ = _view_operands(cv, op, groups[:2])
+    view, index, _ = view_operands(cv, op, groups[:2])
     token = groups[3][0] if len(groups) > 3 and groups[3] else None
     value = groups[2][0]
     t = value.type
-    elem = _elem(t)
+    elem = scalar_type(t)
     kind = _rmw_kind(op, elem)
-    ordering, scope = _atomic_params(op)
+    ordering, scope = atomic_params(op)
     layout = cv.layout_of(t) or Layout(1, cv.threads)
-    _order(cv, op, token)
+    order_by_token(cv, op, token)
     values = cv.slots(op, value, layout) if not layout.uniform else [cv.scalar(op, value)]
     for r in range(layout.slots):
-        ptr, guard = _view_access(cv, op, view, index, layout, r)
+        ptr, guard = view_access(cv, op, view, index, layout, r)
         if layout.uniform:
-            guard = _and(cv, guard, cv.first_thread())
-        _guarded_value(cv, guard, elem,
-                       lambda p=ptr, r=r: cv.v(llvm_memory.AtomicRMWOp(kind, p, values[r], ordering, scope)))  # type: ignore[misc]
+            guard = and_guards(cv, guard, cv.first_thread())
+        guarded_value(cv, guard, elem,
+                      lambda p=ptr, r=r: cv.v(llvm_memory.AtomicRMWOp(kind, p, values[r], ordering, scope)))  # type: ignore[misc]
     if op.results:
         cv.values[op.results[0]] = Token(True)
 
@@ -2339,8 +1542,8 @@ _WRITERS = ("nv_tileaa.store", "nv_tileaa.store_view", "nv_tileaa.atomic_cas", "
             "nv_tileaa.atomic_red_view", "nv_tileaa.multimem_reduce_view", "nv_tileaa.multimem_store_view")
 
 
-def _region_body(cv: _KernelConverter, op: Operation, region: Region, args: Sequence[Value], into: Block,
-                 terminator: str) -> None:
+def region_body(cv: KernelConverter, op: Operation, region: Region, args: Sequence[Value], into: Block,
+                terminator: str) -> None:
     """Converts `region`'s one block into `into` (its arguments already mapped to `args`); the
     `nv_tileaa.<terminator>` at its end becomes scf.yield of the flattened values."""
     if len(region.blocks) != 1:
@@ -2358,7 +1561,7 @@ def _region_body(cv: _KernelConverter, op: Operation, region: Region, args: Sequ
         for inner in body_ops[:-1]:
             cv.convert_one(inner)
         cv.loc = last.location
-        if any(isinstance(cv.values.get(x), _Failed) for x in last.operands):
+        if any(isinstance(cv.values.get(x), Failed) for x in last.operands):
             cv.failed = True
             return
         flat: list[SSAValue] = []
@@ -2387,12 +1590,12 @@ _LOOPS = ("nv_tileaa.for", "nv_tileaa.loop")
 _RETURN = 3
 
 
-def _may_return(op: Operation) -> bool:
+def may_return(op: Operation) -> bool:
     """Whether a loop `op` holds an `nv_tileaa.return` (at any depth)."""
     return op.name in _LOOPS and any(inner.name == "nv_tileaa.return" for inner in op.walk())
 
 
-def _has_early_exit(op: Operation) -> bool:
+def has_early_exit(op: Operation) -> bool:
     """Whether a region of `op` holds a continue/break that is not its own last op, or a loop
     that may return."""
     for region in op.regions:
@@ -2402,9 +1605,9 @@ def _has_early_exit(op: Operation) -> bool:
                     return True
                 if inner.name in _EXITS and op.name == "nv_tileaa.if":
                     return True
-                if inner.name == "nv_tileaa.if" and _has_early_exit(inner):
+                if inner.name == "nv_tileaa.if" and has_early_exit(inner):
                     return True
-                if _may_return(inner):
+                if may_return(inner):
                     return True
     return False
 
@@ -2420,18 +1623,18 @@ class _Frame:
     flat_results: list[Attribute]
 
 
-def _zeros(cv: _KernelConverter, types: Sequence[Attribute]) -> list[SSAValue]:
-    return [_zero(cv, t) for t in types]
+def _zeros(cv: KernelConverter, types: Sequence[Attribute]) -> list[SSAValue]:
+    return [zero_value(cv, t) for t in types]
 
 
-def _flat_all(cv: _KernelConverter, op: Operation, values: Sequence[SSAValue]) -> list[SSAValue]:
+def _flat_all(cv: KernelConverter, op: Operation, values: Sequence[SSAValue]) -> list[SSAValue]:
     flat: list[SSAValue] = []
     for x in values:
         flat.extend(cv.flatten(op, x))
     return flat
 
 
-def _exit_seq(cv: _KernelConverter, ops: list[Operation], frame: _Frame, yield_types: list[Attribute]) -> list[SSAValue]:
+def _exit_seq(cv: KernelConverter, ops: list[Operation], frame: _Frame, yield_types: list[Attribute]) -> list[SSAValue]:
     """Convert `ops` (a region's ops, terminator included) into cv.block; returns the state."""
     for i, op in enumerate(ops):
         if op.name in ("nv_tileaa.return", "func.return"):  # (kind 2 leaves the kernel: frame is the func)
@@ -2449,10 +1652,10 @@ def _exit_seq(cv: _KernelConverter, ops: list[Operation], frame: _Frame, yield_t
                 raise Unsupported(op, "break out of a for loop")
             return [cv.i32c(2), *_zeros(cv, yield_types), *_zeros(cv, frame.flat_iter), *vals]
         state: list[SSAValue] | None = None
-        if op.name == "nv_tileaa.if" and _has_early_exit(op):
+        if op.name == "nv_tileaa.if" and has_early_exit(op):
             cv.loc = op.location
             state = _exit_if(cv, op, frame)
-        elif _may_return(op):
+        elif may_return(op):
             cv.loc = op.location
             kind = _returning_loop(cv, op)
             returned = cv.v(arith.CmpiOp(kind, cv.i32c(_RETURN), "eq"))
@@ -2474,12 +1677,12 @@ def _exit_seq(cv: _KernelConverter, ops: list[Operation], frame: _Frame, yield_t
             guarded = cv.emit(scf.IfOp(fall, types, Region(then_block), Region(else_block)))
             return list(guarded.results)
         cv.convert_one(op)
-        if cv.failed and any(isinstance(cv.values.get(r), _Failed) for r in op.results):
+        if cv.failed and any(isinstance(cv.values.get(r), Failed) for r in op.results):
             raise Unsupported(op, "an op before an early exit could not be converted")
     raise Unsupported(frame.op, "a region without a terminator")
 
 
-def _early_return_body(cv: _KernelConverter, fn: func.FuncOp, body: Block) -> None:
+def early_return_body(cv: KernelConverter, fn: func.FuncOp, body: Block) -> None:
     """A kernel body with a `return` inside an `if`: the ops after such an if run under
     `scf.if kind == 0` (the exit state of the loops above, with the kernel as the frame)."""
     try:
@@ -2492,7 +1695,7 @@ def _early_return_body(cv: _KernelConverter, fn: func.FuncOp, body: Block) -> No
     cv.kernel_return()
 
 
-def _exit_if(cv: _KernelConverter, op: Operation, frame: _Frame) -> list[SSAValue]:
+def _exit_if(cv: KernelConverter, op: Operation, frame: _Frame) -> list[SSAValue]:
     """An if whose regions may leave the loop: scf.if returning [kind, results..., next...,
     loop results...]; binds the if's results; returns [kind, next..., loop results...]."""
     cond = cv.scalar(op, op.operands[0])
@@ -2523,7 +1726,7 @@ def _exit_if(cv: _KernelConverter, op: Operation, frame: _Frame) -> list[SSAValu
     return [results[0], *results[1 + n:]]
 
 
-def _returning_loop(cv: _KernelConverter, op: Operation) -> SSAValue:
+def _returning_loop(cv: KernelConverter, op: Operation) -> SSAValue:
     """A `for`/`loop` that holds a `return`: converted, its results bound; gives the i32 kind it
     ended with (`_RETURN` when the kernel is to return)."""
     kind = _loop_or_for(cv, op, returns=True)
@@ -2531,13 +1734,13 @@ def _returning_loop(cv: _KernelConverter, op: Operation) -> SSAValue:
     return kind
 
 
-def _loop_or_for(cv: _KernelConverter, op: Operation, *, returns: bool) -> SSAValue | None:
+def _loop_or_for(cv: KernelConverter, op: Operation, *, returns: bool) -> SSAValue | None:
     if op.name == "nv_tileaa.loop":
         return _while(cv, op, returns)
     return _scf_for(cv, op, returns)
 
 
-def _loop(cv: _KernelConverter, op: Operation) -> None:
+def _loop(cv: KernelConverter, op: Operation) -> None:
     _check_no_return(op)
     _while(cv, op, False)
 
@@ -2545,11 +1748,11 @@ def _loop(cv: _KernelConverter, op: Operation) -> None:
 def _check_no_return(op: Operation) -> None:
     """A loop that may return is converted by `_exit_seq`, which guards what follows it; one
     reached otherwise would drop the return: refuse it."""
-    if _may_return(op):
+    if may_return(op):
         raise Unsupported(op, "a return from inside a loop here")
 
 
-def _while(cv: _KernelConverter, op: Operation, returns: bool) -> SSAValue | None:
+def _while(cv: KernelConverter, op: Operation, returns: bool) -> SSAValue | None:
     """`loop` -> scf.while: the before region runs the body and computes its exit state; the
     loop goes on while the kind is not `break` (nor `_RETURN` when `returns`). scf.condition
     carries the next iteration's values and the results side by side (the after region passes
@@ -2593,12 +1796,12 @@ def _while(cv: _KernelConverter, op: Operation, returns: bool) -> SSAValue | Non
     return loop.results[-1] if returns else None
 
 
-def _for(cv: _KernelConverter, op: Operation) -> None:
+def _for(cv: KernelConverter, op: Operation) -> None:
     _check_no_return(op)
     _scf_for(cv, op, False)
 
 
-def _scf_for(cv: _KernelConverter, op: Operation, returns: bool) -> SSAValue | None:
+def _scf_for(cv: KernelConverter, op: Operation, returns: bool) -> SSAValue | None:
     """`for` -> scf.for. When `returns`, an i32 kind is carried too: once an iteration ends
     with `_RETURN`, the following iterations skip their body (`scf.if kind != _RETURN`) and pass
     the values on; the loop gives that kind back."""
@@ -2617,7 +1820,7 @@ def _scf_for(cv: _KernelConverter, op: Operation, returns: bool) -> SSAValue | N
     body = Block(arg_types=[lb.type, *flat_types, *([i32] if returns else [])])
     iv = body.args[0]
     structured = [iv, *cv.unflatten(types, list(body.args[1 : 1 + n]), token_dirty)]
-    if _has_early_exit(op):
+    if has_early_exit(op):
         frame = _Frame(op, types, types, flat_types, flat_types)
         old = op.regions[0].blocks[0]
         for o, value in zip(old.args, structured, strict=True):
@@ -2641,7 +1844,7 @@ def _scf_for(cv: _KernelConverter, op: Operation, returns: bool) -> SSAValue | N
         finally:
             cv.block, cv.loc = outer, loc
     else:
-        _region_body(cv, op, op.regions[0], structured, body, "continue")
+        region_body(cv, op, op.regions[0], structured, body, "continue")
     inits_all = [*flat_inits, *([cv.i32c(0)] if returns else [])]
     loop = cast(scf.ForOp, cv.emit(scf.ForOp(lb, ub, step, inits_all, Region(body))))
     results = list(loop.results)
@@ -2650,7 +1853,7 @@ def _scf_for(cv: _KernelConverter, op: Operation, returns: bool) -> SSAValue | N
     return results[-1] if returns else None
 
 
-def _if(cv: _KernelConverter, op: Operation) -> None:
+def _if(cv: KernelConverter, op: Operation) -> None:
     cond = cv.scalar(op, op.operands[0])
     types = [r.type for r in op.results]
     flat_types: list[Attribute] = []
@@ -2662,7 +1865,7 @@ def _if(cv: _KernelConverter, op: Operation) -> None:
         if not region.blocks:
             block.add_op(scf.YieldOp())
         else:
-            _region_body(cv, op, region, [], block, "yield")
+            region_body(cv, op, region, [], block, "yield")
         blocks.append(block)
     while len(blocks) < 2:
         blocks.append(Block([scf.YieldOp()]))
@@ -2672,7 +1875,7 @@ def _if(cv: _KernelConverter, op: Operation) -> None:
         cv.values[old_res] = new_res
 
 
-_HANDLERS: dict[str, Callable[[_KernelConverter, Operation], None]] = {
+_HANDLERS: dict[str, Callable[[KernelConverter, Operation], None]] = {
     "assume": _passthrough,
     "reshape": _passthrough,
     "splat": _splat,
@@ -2701,15 +1904,15 @@ _HANDLERS: dict[str, Callable[[_KernelConverter, Operation], None]] = {
     "multimem_load_reduce_view": lambda cv, op: _multimem().lower_multimem(cv, op),
     "multimem_reduce_view": lambda cv, op: _multimem().lower_multimem(cv, op),
     "multimem_store_view": lambda cv, op: _multimem().lower_multimem(cv, op),
-    "reduce": _reduce,
-    "scan": _scan,
+    "reduce": lower_reduce,
+    "scan": lower_scan,
     "assert": _assert,
     "print": _print,
     "print_tko": _print,
     "atomic_rmw": _atomic_rmw,
     "atomic_cas": _atomic_cas,
     "atomic_red_view": _atomic_red_view,
-    "dot": _dot,
+    "dot": lower_dot,
     "dot_scaled": lambda cv, op: _scaled().lower_dot_scaled(cv, op),
     "loop": _loop,
     "get_global": lambda cv, op: _get_global(cv, op),
@@ -2720,17 +1923,17 @@ _HANDLERS: dict[str, Callable[[_KernelConverter, Operation], None]] = {
 }
 
 
-def _huge_operand(cv: _KernelConverter, op: Operation) -> Streamed | None:
+def _huge_operand(cv: KernelConverter, op: Operation) -> Streamed | None:
     return next((got for x in op.operands if isinstance(got := cv.values.get(x), Streamed)), None)
 
 
-def _get_global(cv: _KernelConverter, op: Operation) -> None:
+def _get_global(cv: KernelConverter, op: Operation) -> None:
     from tile_lsp.compiler.lowering.gpu_globals import get_global
 
     get_global(cv, op)
 
 
-def _alloca(cv: _KernelConverter, op: Operation) -> None:
+def _alloca(cv: KernelConverter, op: Operation) -> None:
     from tile_lsp.compiler.lowering.gpu_globals import alloca
 
     alloca(cv, op)
@@ -2758,4 +1961,5 @@ def _views():  # type: ignore[no-untyped-def]
     return gpu_views
 
 
-__all__ = ["UNSUPPORTED", "Dist", "Layout", "Streamed", "TensorView", "TileView", "Token", "convert_tileaa_to_gpu"]
+__all__ = ["UNSUPPORTED", "Dist", "Layout", "Streamed", "TensorView", "TileView", "Token", "convert_tileaa_to_gpu",
+           "slot_deltas"]
