@@ -102,7 +102,7 @@ def test_cached_hover_is_fast(report: PipelineReport) -> None:
 
 
 def test_descriptions_are_ours_for_every_gpu_nvgpu_and_nvvm_op() -> None:
-    from tile_lsp.compiler.mlir.dialects import registered
+    from tile_lsp.compiler.mlir.dialects.registry import registered
 
     missing = [
         op.name

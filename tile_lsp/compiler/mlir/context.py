@@ -21,6 +21,7 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import ParseError
 
 from tile_lsp.compiler.diagnostics import Diagnostic, DiagnosticSink
+from tile_lsp.compiler.mlir.printing import attr_text as attr_text  # (re-exported: the lowerings' type printer)
 from tile_lsp.compiler.source import SourceText, Span
 
 # Dialects taken from xDSL as they are; ours (nvgpu, nvvm, the gpu syntax, extra llvm ops)
@@ -29,7 +30,7 @@ _XDSL_DIALECTS = ("builtin", "arith", "cf", "func", "math", "memref", "scf", "ve
 
 
 def _our_dialects() -> list[Callable[[], Dialect]]:
-    from tile_lsp.compiler.mlir.dialects import registered
+    from tile_lsp.compiler.mlir.dialects.registry import registered
 
     return registered()
 
@@ -205,13 +206,6 @@ def location_offset(loc: Attribute | None, source: SourceText) -> int | None:
         else:
             return None
     return None
-
-
-def attr_text(attr: Attribute) -> str:
-    """One attribute or type as MLIR text (xDSL's spelling), e.g. for diagnostics."""
-    out = io.StringIO()
-    Printer(stream=out).print_attribute(attr)
-    return out.getvalue()
 
 
 def print_ir(op: Operation, *, generic: bool = False, locations: bool = False) -> str:

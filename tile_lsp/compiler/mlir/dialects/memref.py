@@ -36,6 +36,8 @@ from xdsl.printer import Printer
 from xdsl.traits import MemoryAllocEffect, MemoryReadEffect, MemoryWriteEffect, NoMemoryEffect, SymbolOpInterface
 from xdsl.utils.exceptions import VerifyException
 
+from tile_lsp.compiler.mlir.printing import attr_text
+
 _ANY_MEMREF = base(MemRefType) | base(UnrankedMemRefType)
 
 
@@ -101,8 +103,6 @@ class GlobalOp(IRDLOperation):
             printer.print_string(" = uninitialized")
         elif self.initial_value is not None:
             # upstream writes the initializer without its (implied) tensor type
-            from tile_lsp.compiler.mlir.context import attr_text
-
             text = attr_text(self.initial_value)
             printer.print_string(" = " + text.rsplit(" : ", 1)[0] if text.endswith(">") else " = " + text)
         extra = dict(self.attributes)

@@ -55,6 +55,8 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
+from tile_lsp.compiler.mlir.printing import attr_text
+
 SHARED_AS = 3
 GLOBAL_AS = 1
 WARP_SIZE = 32
@@ -69,8 +71,6 @@ WGMMA_M = 64
 
 def mlir_type_str(t: Attribute) -> str:
     """`t` printed the way MLIR prints it (xDSL writes `3 : i64` for an integer memory space)."""
-    from tile_lsp.compiler.mlir.context import attr_text
-
     return attr_text(t).replace(" : i64>", ">")
 
 
