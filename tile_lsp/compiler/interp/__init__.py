@@ -8,7 +8,9 @@ from tile_lsp.compiler.interp import ops_arith, ops_debug, ops_math, ops_memory,
 from tile_lsp.compiler.interp.machine import CONTROL, HANDLERS, InterpError, Interpreter, Unsupported
 from tile_lsp.compiler.interp.memory import GlobalMemory, MemoryFault, TensorView, TiledView
 
-del ops_arith, ops_debug, ops_math, ops_memory, ops_shape  # imported for their handler registrations
+# Imported for their handler registrations into machine.HANDLERS: the one edge from this
+# package to the ops modules, which import machine/numerics/memory as modules, never this package.
+del ops_arith, ops_debug, ops_math, ops_memory, ops_shape
 
 
 def supported_ops() -> set[str]:

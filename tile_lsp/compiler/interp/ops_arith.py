@@ -8,9 +8,9 @@ from typing import Any
 import numpy as np
 from xdsl.ir import Attribute, Operation
 
+import tile_lsp.compiler.interp.numerics as nx
 from tile_lsp.compiler.dialects.cuda_tile import types as ct
 from tile_lsp.compiler.dialects.cuda_tile.arith_syntax import case_of
-from tile_lsp.compiler.interp import numerics as nx
 from tile_lsp.compiler.interp.machine import Interpreter, handles
 
 Array = nx.Array

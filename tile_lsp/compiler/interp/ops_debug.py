@@ -10,8 +10,8 @@ import numpy as np
 from xdsl.dialects import builtin
 from xdsl.ir import Attribute, Operation
 
+import tile_lsp.compiler.interp.numerics as nx
 from tile_lsp.compiler.dialects.cuda_tile import types as ct
-from tile_lsp.compiler.interp import numerics as nx
 from tile_lsp.compiler.interp.machine import InterpError, Interpreter, handles
 
 Array = nx.Array

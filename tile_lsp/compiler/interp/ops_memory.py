@@ -9,9 +9,9 @@ import numpy as np
 from xdsl.dialects import builtin
 from xdsl.ir import Attribute, Operation
 
+import tile_lsp.compiler.interp.numerics as nx
 from tile_lsp.compiler.dialects.cuda_tile import memory_syntax as M
 from tile_lsp.compiler.dialects.cuda_tile import types as ct
-from tile_lsp.compiler.interp import numerics as nx
 from tile_lsp.compiler.interp.machine import Interpreter, OpFailure, handles
 from tile_lsp.compiler.interp.memory import TensorView, TiledView
 from tile_lsp.compiler.interp.ops_arith import result_elem

@@ -9,10 +9,10 @@ import numpy as np
 from xdsl.dialects import builtin
 from xdsl.ir import Attribute, Operation
 
+import tile_lsp.compiler.interp.numerics as nx
 from tile_lsp.compiler.dialects.cuda_tile import types as ct
 from tile_lsp.compiler.dialects.cuda_tile.arith_syntax import case_of
 from tile_lsp.compiler.dialects.cuda_tile.attrs import DenseAttr
-from tile_lsp.compiler.interp import numerics as nx
 from tile_lsp.compiler.interp.machine import Interpreter, OpFailure, handles
 from tile_lsp.compiler.interp.ops_arith import operand_elem, result_elem
 
