@@ -5,9 +5,12 @@ values and their layouts, the shared-memory exchange), `Unsupported` and its mes
 helpers the families share: element types, op attributes, guarded and ordered loads and stores,
 and the per-thread addressing of partition views (`view_access`).
 
-The op families `gpu_reduce.py`, `gpu_mma.py`, `gpu_scaled.py`, `gpu_views.py`, `gpu_multimem.py`,
-`gpu_globals.py`, `gpu_streamed.py` and `gpu_testing.py` build on it; `tileaa_to_gpu.py` holds
-the stage's entry point, the op dispatch and the other handlers.
+Op families are handler modules built on this one (they import it and each other, never the
+entry point): `gpu_arith.py` (element-wise), `gpu_shape.py`, `gpu_memory.py` (views, loads,
+stores, atomics, tokens, print), `gpu_control.py` (for, if, loop and early exits),
+`gpu_reduce.py`, `gpu_mma.py` (dot), `gpu_scaled.py`, `gpu_views.py`, `gpu_multimem.py`,
+`gpu_globals.py`, `gpu_streamed.py`, `gpu_testing.py`; `tileaa_to_gpu.py` holds the stage's
+entry point and dispatches ops to them.
 """
 
 from __future__ import annotations

@@ -22,6 +22,10 @@ The shape of the emitted code (visible in the `gpu` stage dump):
 
 `mma_fragment_*` are the PTX ISA fragment maps (thread lane, register) -> (row, col) these steps
 rely on; the unit tests check them against the ISA tables and against `ldmatrix`'s maps.
+
+`lower_dot` (the handler of `dot`) tries this path and otherwise runs the baseline: a and b
+through shared memory, each thread accumulating its elements of c over K (`dot_loop`, which
+`gpu_scaled.py` uses too).
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from dataclasses import dataclass
 
 from xdsl.dialects import arith, llvm, scf
 from xdsl.dialects.builtin import (
+    AnyFloat,
     ArrayAttr,
     BFloat16Type,
     DenseArrayBase,
@@ -38,6 +43,7 @@ from xdsl.dialects.builtin import (
     Float32Type,
     FloatTF32Type,
     IntegerAttr,
+    IntegerType,
     TensorType,
     UnitAttr,
     VectorType,
@@ -48,7 +54,17 @@ from xdsl.dialects.llvm import GEP_USE_SSA_VAL
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from tile_lsp.compiler.lowering.gpu_convert import F8Format, convert_f8, f8_format
-from tile_lsp.compiler.lowering.gpu_core import Dist, KernelConverter, create_op, scalar_type
+from tile_lsp.compiler.lowering.gpu_core import (
+    Dist,
+    KernelConverter,
+    Unsupported,
+    Value,
+    bit_width,
+    create_op,
+    scalar_type,
+    str_attr,
+    target_sm,
+)
 from tile_lsp.compiler.lowering.layout import Layout
 from tile_lsp.compiler.mlir.dialects import llvm_memory
 from tile_lsp.compiler.mlir.dialects import nvgpu as ng
@@ -624,5 +640,117 @@ class _Mma:
         cv.finish_exchange()
 
 
-__all__ = ["MmaPlan", "ldmatrix_element", "ldmatrix_row_address", "lower_dot_mma", "mma_fragment_a",
+
+# ---------------------------------------------------------------------------------------------
+# The baseline, through shared memory (the handler falls back to it)
+
+
+def lower_dot(cv: KernelConverter, op: Operation) -> None:
+    """`a (MxK) * b (KxN) + c (MxN)` (optionally with a leading batch dimension), baseline:
+    a and b go through shared memory; each thread accumulates its elements of c over K in the
+    accumulator type (inputs converted to it first). f16/bf16/tf32 and fp8 on sm_80+ take the
+    mma.sync fast path (`gpu_mma.py`) when its shapes allow."""
+
+    if lower_dot_mma(cv, op):
+        return
+    a, b, c = op.operands[:3]
+    ta, tb, tc = dot_types(op, a, b, c)
+    sa, sb = ta.get_shape(), tb.get_shape()
+    acc = scalar_type(tc)
+    base_a = cv.share(op, a)
+    base_b = cv.share(op, b)
+    cv.exchange_barrier()
+
+    def read_a(batch: list[SSAValue], row: SSAValue, k: SSAValue) -> SSAValue:
+        return _to_acc(cv, op, cv.read_shared(base_a, cv.linear([*batch, row, k], sa), scalar_type(ta)), acc, ta)
+
+    def read_b(batch: list[SSAValue], k: SSAValue, col: SSAValue) -> SSAValue:
+        return _to_acc(cv, op, cv.read_shared(base_b, cv.linear([*batch, k, col], sb), scalar_type(tb)), acc, tb)
+
+    cv.values[op.results[0]] = dot_loop(cv, op, c, sa[-1], read_a, read_b)
+
+
+def dot_types(op: Operation, a: SSAValue, b: SSAValue, c: SSAValue) -> tuple[TensorType, TensorType, TensorType]:
+    """The tile types of a dot's a (MxK), b (KxN), c (MxN), all of rank 2 or all of rank 3."""
+    ta, tb, tc = a.type, b.type, c.type
+    if not (isinstance(ta, TensorType) and isinstance(tb, TensorType) and isinstance(tc, TensorType)):
+        raise Unsupported(op, "operand shapes")
+    if len(ta.get_shape()) not in (2, 3) or not len(ta.get_shape()) == len(tb.get_shape()) == len(tc.get_shape()):
+        raise Unsupported(op, "operand ranks")
+    return ta, tb, tc
+
+
+DotRead = Callable[[list[SSAValue], SSAValue, SSAValue], SSAValue]
+
+
+def dot_loop(cv: KernelConverter, op: Operation, c: SSAValue, k_extent: int, read_a: DotRead,
+             read_b: DotRead) -> Value:
+    """The baseline dot's loop: `c + sum over k < k_extent of read_a(batch, row, k) *
+    read_b(batch, k, col)` for each of this thread's elements of c, in c's element type (the
+    readers return values of it, from operands already shared; an operand element is read
+    once per vector of c's layout that shares its row). Ends the caller's exchange."""
+    tc = c.type
+    assert isinstance(tc, TensorType)
+    sc = tc.get_shape()
+    acc = scalar_type(tc)
+    layout = cv.layout_of(tc)
+    assert layout is not None
+    init = cv.slots(op, c, layout) if not layout.uniform else [cv.scalar(op, c)]
+    # One loop over K carries all of this thread's accumulators; a thread's vector of V
+    # consecutive elements shares its row when V divides the row length, so a[row, k] is read
+    # once per vector.
+    share_rows = not layout.uniform and sc[-1] % layout.vector == 0
+    coords: list[list[SSAValue]] = []
+    for r in range(layout.slots):
+        if share_rows and r % layout.vector:
+            first = coords[r - r % layout.vector]
+            coords.append([*first[:-1], cv.v(arith.AddiOp(first[-1], cv.i32c(r % layout.vector)))])
+        else:
+            coords.append(cv.dst_coords(layout, r, sc))
+    body = Block(arg_types=[i32, *([acc] * layout.slots)])
+    outer = cv.block
+    cv.block = body
+    k = body.args[0]
+    a_cache: dict[int, SSAValue] = {}
+    new_accs = []
+    for r in range(layout.slots):
+        batch, row, col = coords[r][:-2], coords[r][-2], coords[r][-1]
+        key = r - r % layout.vector if share_rows else r
+        if key not in a_cache:
+            a_cache[key] = read_a(batch, row, k)
+        y = read_b(batch, k, col)
+        current = body.args[1 + r]
+        if isinstance(acc, AnyFloat):
+            new_accs.append(cv.v(create_op("math.fma", [a_cache[key], y, current], acc)))
+        else:
+            new_accs.append(cv.v(arith.AddiOp(current, cv.v(arith.MuliOp(a_cache[key], y)))))
+    cv.emit(scf.YieldOp(*new_accs))
+    cv.block = outer
+    loop = cv.emit(scf.ForOp(cv.i32c(0), cv.i32c(k_extent), cv.i32c(1), init, Region(body)))
+    slots: list[SSAValue] = list(loop.results)
+    cv.finish_exchange()
+    return cv.tile(tc, slots)
+
+
+def _to_acc(cv: KernelConverter, op: Operation, x: SSAValue, acc: Attribute, source: Attribute) -> SSAValue:
+    """An element `x` of the operand of type `source`, in the accumulator type. fp8 elements
+    arrive as their bytes and are decoded by their own operand's format (so e4m3fn x e5m2,
+    which the cuda_tile verifier rejects for mmaf, would still decode each side right)."""
+    t = x.type
+    fmt = f8_format(source)
+    if fmt is not None and isinstance(acc, AnyFloat):
+        return convert_f8(cv.v, x, acc, fmt, None, target_sm(cv))
+    if t == acc:
+        return x
+    if isinstance(acc, AnyFloat) and isinstance(t, AnyFloat):
+        if bit_width(t) < bit_width(acc):
+            return cv.v(arith.ExtFOp(x, acc))
+        raise Unsupported(op, f"{t} inputs with a {acc} accumulator")
+    if isinstance(acc, IntegerType) and isinstance(t, IntegerType):
+        signed = str_attr(op, "signedness_lhs", "signed") != "unsigned"
+        return cv.v(arith.ExtSIOp(x, acc) if signed else arith.ExtUIOp(x, acc))
+    raise Unsupported(op, f"{t} inputs with a {acc} accumulator")
+
+
+__all__ = ["DotRead", "dot_loop", "dot_types", "lower_dot", "MmaPlan", "ldmatrix_element", "ldmatrix_row_address", "lower_dot_mma", "mma_fragment_a",
            "mma_fragment_b", "mma_fragment_c", "plan_mma", "swizzle_params", "swizzled_index"]

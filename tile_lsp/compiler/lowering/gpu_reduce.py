@@ -13,6 +13,10 @@ teams that are not bit-aligned, other combiners or element types) keeps the base
 Forward `scan` of a one-row tile with such a combiner (`lower_scan_shuffle`): per layout round,
 a vector scan in each thread, a `gpu.shuffle up` scan over the lanes, warp totals through
 shared memory, and a carry from round to round.
+
+`lower_reduce` and `lower_scan` (the handlers of `reduce` and `scan`) try these paths and
+otherwise run the baseline: every thread combines, in order, the source elements of each of its
+result elements, read from shared memory, in a loop with the combiner region inlined.
 """
 
 from __future__ import annotations
@@ -22,13 +26,22 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import ArrayAttr, Float32Type, FloatAttr, IntegerAttr, IntegerType, TensorType
+from xdsl.dialects.builtin import ArrayAttr, Float32Type, FloatAttr, IntegerAttr, IntegerType, TensorType, i32
 from xdsl.dialects.llvm import GEP_USE_SSA_VAL
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
-from tile_lsp.compiler.lowering.gpu_core import Dist, KernelConverter, scalar_type
+from tile_lsp.compiler.lowering.gpu_arith import ELEMENTWISE
+from tile_lsp.compiler.lowering.gpu_control import region_body
+from tile_lsp.compiler.lowering.gpu_core import (
+    Dist,
+    KernelConverter,
+    Unsupported,
+    Value,
+    get_attr,
+    num_elements,
+    scalar_type,
+)
 from tile_lsp.compiler.lowering.layout import Layout
-from tile_lsp.compiler.lowering.tileaa_to_gpu import ELEMENTWISE
 from tile_lsp.compiler.mlir.dialects import gpu, llvm_memory
 
 COMMUTATIVE = ("addf", "addi", "maxf", "minf", "maxi", "mini", "mulf", "muli", "andi", "ori", "xori")
@@ -311,4 +324,125 @@ def _emit_scan(cv: KernelConverter, op: Operation, src: Dist, combine: Callable[
     cv.values[op.results[0]] = cv.tile(op.results[0].type, slots)
 
 
-__all__ = ["COMMUTATIVE", "ReducePlan", "lower_reduce_shuffle", "lower_scan_shuffle", "output_index", "plan_reduce", "simple_combiner"]
+
+# ---------------------------------------------------------------------------------------------
+# The baseline, through shared memory (the handler falls back to it)
+
+
+def _identities(op: Operation) -> list[Attribute]:
+    ids = get_attr(op, "identities")
+    return list(ids.data) if isinstance(ids, ArrayAttr) else []
+
+
+def _combine_loop(cv: KernelConverter, op: Operation, bases: list[SSAValue], elems: list[Attribute],
+                  lb: SSAValue, ub: SSAValue, index_of: Callable[[SSAValue], SSAValue],
+                  identities: list[Attribute]) -> list[SSAValue]:
+    """`acc = identities; for k in [lb, ub): acc = combiner(acc, src[index_of(k)])`, the
+    combiner region inlined in the loop body (region arguments: lhs0, rhs0, lhs1, rhs1, ...)."""
+    inits = []
+    for ident, elem in zip(identities, elems, strict=True):
+        if not isinstance(ident, (IntegerAttr, FloatAttr)):
+            raise Unsupported(op, "identity value")
+        inits.append(cv.v(arith.ConstantOp(ident, elem)))  # type: ignore[arg-type]
+    body = Block(arg_types=[i32, *elems])
+    outer = cv.block
+    cv.block = body
+    index = index_of(body.args[0])
+    vals = [cv.read_shared(b, index, e) for b, e in zip(bases, elems, strict=True)]
+    cv.block = outer
+    args: list[Value] = []
+    for acc, val in zip(body.args[1:], vals, strict=True):
+        args.extend([acc, val])
+    region_body(cv, op, op.regions[0], args, body, "yield")
+    one = cv.i32c(1)
+    loop = cv.emit(scf.ForOp(lb, ub, one, inits, Region(body)))
+    return list(loop.results)
+
+
+def _reduce_scan_inputs(cv: KernelConverter, op: Operation) -> tuple[int, list[int], list[Attribute], list[Attribute]]:
+    dim_attr = get_attr(op, "dim")
+    if not isinstance(dim_attr, IntegerAttr):
+        raise Unsupported(op, "no dim")
+    src_t = op.operands[0].type
+    src_shape = list(src_t.get_shape()) if isinstance(src_t, TensorType) else []
+    elems = [scalar_type(x.type) for x in op.operands]
+    identities = _identities(op)
+    if len(identities) != len(elems) or not src_shape:
+        raise Unsupported(op, "identities")
+    return dim_attr.value.data, src_shape, elems, identities
+
+
+def lower_reduce(cv: KernelConverter, op: Operation) -> None:
+    """Through shared memory: every thread combines, in order, the K source elements along
+    `dim` that each of its result elements reduces (baseline). Simple commutative combiners on
+    32-bit values take the warp-shuffle fast path (`gpu_reduce.py`) when the layout allows."""
+
+    if lower_reduce_shuffle(cv, op):
+        return
+    dim, src_shape, elems, identities = _reduce_scan_inputs(cv, op)
+    bases = [cv.share(op, x) for x in op.operands]
+    cv.exchange_barrier()
+    t0 = op.results[0].type
+    dst_shape = t0.get_shape() if isinstance(t0, TensorType) else ()
+    layout = cv.layout_of(t0) or Layout(1, cv.threads)
+    per_result: list[list[SSAValue]] = [[] for _ in op.results]
+    kept = [d for i, d in enumerate(src_shape) if i != dim]
+    for r in range(layout.slots):
+        coords = cv.dst_coords(layout, r, dst_shape)
+        if len(dst_shape) == len(src_shape):  # keep-dims form (a size-1 dim at `dim`)
+            coords = [c for i, c in enumerate(coords) if i != dim]
+        elif len(coords) != len(kept):
+            if num_elements(dst_shape) == num_elements(kept):
+                coords = cv.coords(cv.linear(coords, dst_shape), kept) if kept else []
+            else:
+                raise Unsupported(op, "result shape")
+
+        def index_of(k: SSAValue, coords: list[SSAValue] = coords) -> SSAValue:
+            full = list(coords)
+            full.insert(dim, k)
+            return cv.linear(full, src_shape)
+
+        outs = _combine_loop(cv, op, bases, elems, cv.i32c(0), cv.i32c(src_shape[dim]), index_of, identities)
+        for i, v in enumerate(outs):
+            per_result[i].append(v)
+    cv.finish_exchange()
+    for res, slots in zip(op.results, per_result, strict=True):
+        cv.values[res] = cv.tile(res.type, slots)
+
+
+def lower_scan(cv: KernelConverter, op: Operation) -> None:
+    """Inclusive prefix scan along `dim` through shared memory: element c combines source
+    elements 0..c along `dim` in order (K-1 down to c when `reverse`). A forward scan of one
+    row with a simple combiner takes the warp-shuffle fast path (`gpu_reduce.py`)."""
+
+    if lower_scan_shuffle(cv, op):
+        return
+    dim, src_shape, elems, identities = _reduce_scan_inputs(cv, op)
+    rev = get_attr(op, "reverse")
+    reverse = isinstance(rev, IntegerAttr) and bool(rev.value.data)
+    bases = [cv.share(op, x) for x in op.operands]
+    cv.exchange_barrier()
+    layout = cv.layout_of(op.results[0].type) or Layout(1, cv.threads)
+    per_result: list[list[SSAValue]] = [[] for _ in op.results]
+    for r in range(layout.slots):
+        coords = cv.dst_coords(layout, r, src_shape)
+
+        def index_of(k: SSAValue, coords: list[SSAValue] = coords, extent: int = src_shape[dim]) -> SSAValue:
+            full = list(coords)
+            # Reverse scans combine from the last element down: step k reads K-1-k.
+            full[dim] = cv.v(arith.SubiOp(cv.i32c(extent - 1), k)) if reverse else k
+            return cv.linear(full, src_shape)
+
+        if reverse:  # elements K-1 down to c: K - c steps
+            ub = cv.v(arith.SubiOp(cv.i32c(src_shape[dim]), coords[dim]))
+        else:  # elements 0 up to c
+            ub = cv.v(arith.AddiOp(coords[dim], cv.i32c(1)))
+        outs = _combine_loop(cv, op, bases, elems, cv.i32c(0), ub, index_of, identities)
+        for i, v in enumerate(outs):
+            per_result[i].append(v)
+    cv.finish_exchange()
+    for res, slots in zip(op.results, per_result, strict=True):
+        cv.values[res] = cv.tile(res.type, slots)
+
+
+__all__ = ["lower_reduce", "lower_scan", "COMMUTATIVE", "ReducePlan", "lower_reduce_shuffle", "lower_scan_shuffle", "output_index", "plan_reduce", "simple_combiner"]

@@ -18,7 +18,7 @@ from xdsl.ir import Operation, SSAValue
 
 from tile_lsp.compiler.lowering.gpu_convert import F8Format, f8_format, f8_to_f32
 from tile_lsp.compiler.lowering.gpu_core import KernelConverter, Unsupported, target_sm
-from tile_lsp.compiler.lowering.tileaa_to_gpu import dot_loop, dot_types
+from tile_lsp.compiler.lowering.gpu_mma import dot_loop, dot_types
 
 
 def lower_dot_scaled(cv: KernelConverter, op: Operation) -> None:
