@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup demo test lint typecheck unit conformance conformance-upstream sweep ops-coverage bench bench-compile bench-editor bench-tileiras test-bounds clean
+.PHONY: setup demo test test-all lint typecheck unit unit-all conformance conformance-upstream sweep ops-coverage bench bench-compile bench-editor bench-tileiras test-bounds clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -37,10 +37,17 @@ lint: setup
 typecheck: setup
 	$(BIN)/mypy
 
+# The fast inner loop leaves out the tests tests/slow_tests.txt lists (scripts/slow_tests.py);
+# CI runs them all (`make test-all`).
 unit: setup
+	$(BIN)/pytest -q -m "not slow"
+
+unit-all: setup
 	$(BIN)/pytest -q
 
 test: lint typecheck unit
+
+test-all: lint typecheck unit-all
 
 conformance: setup
 	$(BIN)/python scripts/conformance.py

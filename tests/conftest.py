@@ -41,3 +41,20 @@ def pytest_terminal_summary(terminalreporter) -> None:  # type: ignore[no-untype
     hardware = sys.modules.get("frontend_half.hardware")
     if hardware is not None and hardware.LAUNCHES[0]:
         terminalreporter.write_line(f"kernels also run on the GPU: {hardware.LAUNCHES[0]}")
+
+
+def _slow_tests() -> frozenset[str]:
+    listed = ROOT / "tests" / "slow_tests.txt"
+    if not listed.is_file():
+        return frozenset()
+    lines = listed.read_text(encoding="utf-8").splitlines()
+    return frozenset(line.strip() for line in lines if line.strip() and not line.startswith("#"))
+
+
+def pytest_collection_modifyitems(config, items) -> None:  # type: ignore[no-untyped-def]
+    """Mark the tests tests/slow_tests.txt lists (by test function) `slow`: `make test` runs
+    the others, `make test-all` everything (scripts/slow_tests.py makes the list)."""
+    slow = _slow_tests()
+    for item in items:
+        if item.nodeid.split("[", 1)[0] in slow:
+            item.add_marker(pytest.mark.slow)
