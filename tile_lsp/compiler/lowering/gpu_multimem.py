@@ -24,9 +24,7 @@ other targets at the op that makes the multicast view (`multicast_target_error`)
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from xdsl.dialects import arith, scf
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     BFloat16Type,
     Float16Type,
@@ -40,7 +38,7 @@ from xdsl.dialects.builtin import (
     i16,
     i32,
 )
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 
 from tile_lsp.compiler.dialects.cuda_tile import types as ct
 from tile_lsp.compiler.lowering.gpu_core import (
@@ -238,20 +236,6 @@ def _select(cv: KernelConverter, cond: SSAValue | None, a: SSAValue, b: SSAValue
     return a if cond is None else cv.v(arith.SelectOp(cond, a, b))
 
 
-def _if_word(cv: KernelConverter, cond: SSAValue | None, build: Callable[[], SSAValue]) -> SSAValue:
-    """`build()` (an i32) under `cond`, 0 where it is false."""
-    if cond is None:
-        return build()
-    outer = cv.block
-    then_block, else_block = Block(), Block()
-    cv.block = then_block
-    cv.emit(scf.YieldOp(build()))
-    cv.block = else_block
-    cv.emit(scf.YieldOp(cv.i32c(0)))
-    cv.block = outer
-    return cv.v(scf.IfOp(cond, [i32], Region(then_block), Region(else_block)))
-
-
 def _lower_pairs(cv: KernelConverter, op: Operation, view: TileView, index: list[SSAValue],
                  token: SSAValue | None, t: Attribute, value_v: SSAValue | None, word: str) -> None:
     """A multimem op on f16/bf16: each aligned pair of adjacent elements is one b32 access."""
@@ -290,7 +274,7 @@ def _lower_pairs(cv: KernelConverter, op: Operation, view: TileView, index: list
         """The pair's instruction under `active`; `second_in`: whether its second element is in
         bounds (None: it is wherever the first is)."""
         if load:
-            return _if_word(cv, active, lambda: cv.v(InlineAsmOp(asm, "=r,l", [ptr], [i32], has_side_effects=True)))
+            return guarded_value(cv, active, i32, lambda: cv.v(InlineAsmOp(asm, "=r,l", [ptr], [i32], has_side_effects=True)))
         assert packed is not None
         if second_in is not None and store:
             outside = cv.v(arith.XOrIOp(second_in, cv.const(1, i1)))
