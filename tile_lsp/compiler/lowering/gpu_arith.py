@@ -118,10 +118,7 @@ def dense_constant(cv: KernelConverter, value: DenseIntOrFPElementsAttr, t: Tens
     assert layout is not None
     slots = []
     for r in range(layout.slots):
-        e = cv.element_index(layout, r)
-        guard = cv.not_ghost(layout, e)
-        if guard is not None:
-            e = cv.v(arith.SelectOp(guard, e, cv.i32c(0)))
+        e = cv.real_element_index(layout, r)
         slots.append(cv.read_shared(base, e, elem))
     return cv.tile(t, slots)
 

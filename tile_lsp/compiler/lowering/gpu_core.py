@@ -377,6 +377,12 @@ class KernelConverter:
         off = layout.offset(slot)
         return base if off == 0 else self.v(arith.AddiOp(base, self.i32c(off)))
 
+    def real_element_index(self, layout: Layout, slot: int) -> SSAValue:
+        """Row-major element index (i32) of this thread's `slot` (ghost slots: element 0)."""
+        e = self.element_index(layout, slot)
+        guard = self.not_ghost(layout, e)
+        return self.v(arith.SelectOp(guard, e, self.i32c(0))) if guard is not None else e
+
     def not_ghost(self, layout: Layout, index: SSAValue) -> SSAValue | None:
         """i1 `index < N` when the layout has ghost slots; None when every slot is real."""
         if not layout.has_ghosts:
@@ -520,10 +526,7 @@ class KernelConverter:
 
     def dst_coords(self, layout: Layout, slot: int, shape: Sequence[int]) -> list[SSAValue]:
         """Coordinates of this thread's element in `slot` (ghost slots read element 0)."""
-        e = self.element_index(layout, slot)
-        guard = self.not_ghost(layout, e)
-        if guard is not None:
-            e = self.v(arith.SelectOp(guard, e, self.i32c(0)))
+        e = self.real_element_index(layout, slot)
         return self.coords(e, shape) if shape else []
 
     def gather(self, op: Operation, value: SSAValue, result_type: Attribute,

@@ -221,10 +221,7 @@ def _emit(cv: KernelConverter, op: Operation, src: Dist, plan: ReducePlan, dim: 
     layout = cv.layout_of(res_t) or Layout(1, cv.threads)
     slots = []
     for r in range(layout.slots):
-        e = cv.element_index(layout, r)
-        guard = cv.not_ghost(layout, e)
-        if guard is not None:
-            e = cv.v(arith.SelectOp(guard, e, cv.i32c(0)))
+        e = cv.real_element_index(layout, r)
         first = e if plan.parts == 1 else cv.v(arith.MuliOp(e, cv.i32c(plan.parts)))
         value = cv.read_shared(base, first, elem)
         for p in range(1, plan.parts):

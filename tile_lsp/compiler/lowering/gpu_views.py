@@ -196,16 +196,9 @@ def _read_back(cv: KernelConverter, op: Operation, src: SSAValue, t: TensorType,
     cv.exchange_barrier()
     layout = cv.layout_of(t) or Layout(1, cv.threads)
     elem = scalar_type(t)
-    slots = [read(base, _real_index(cv, layout, r), elem) for r in range(layout.slots)]
+    slots = [read(base, cv.real_element_index(layout, r), elem) for r in range(layout.slots)]
     cv.finish_exchange()
     return slots
-
-
-def _real_index(cv: KernelConverter, layout: Layout, slot: int) -> SSAValue:
-    """Row-major element index (i32) of this thread's `slot` (ghost slots: element 0)."""
-    e = cv.element_index(layout, slot)
-    guard = cv.not_ghost(layout, e)
-    return cv.v(arith.SelectOp(guard, e, cv.i32c(0))) if guard is not None else e
 
 
 def _code_byte(cv: KernelConverter, op: Operation, value: SSAValue, width: int) -> SSAValue:
@@ -251,7 +244,7 @@ def _pack_bits(cv: KernelConverter, op: Operation, src: SSAValue, t: TensorType,
     layout = cv.layout_of(t) or Layout(1, cv.threads)
     slots = []
     for r in range(layout.slots):
-        first = cv.v(arith.MuliOp(_real_index(cv, layout, r), cv.i32c(per)))
+        first = cv.v(arith.MuliOp(cv.real_element_index(layout, r), cv.i32c(per)))
         acc: SSAValue | None = None
         for k in range(per):
             index = first if k == 0 else cv.v(arith.AddiOp(first, cv.i32c(k)))
