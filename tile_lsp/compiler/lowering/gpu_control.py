@@ -194,10 +194,7 @@ def _exit_if(cv: KernelConverter, op: Operation, frame: _Frame) -> list[SSAValue
     """An if whose regions may leave the loop: scf.if returning [kind, results..., next...,
     loop results...]; binds the if's results; returns [kind, next..., loop results...]."""
     cond = cv.scalar(op, op.operands[0])
-    types = [r.type for r in op.results]
-    flat_types: list[Attribute] = []
-    for t in types:
-        flat_types.extend(cv.flat_types(op, t))
+    types, flat_types = _result_types(cv, op)
     blocks = []
     outer, loc = cv.block, cv.loc
     for region in (*op.regions[:2], *([Region()] * (2 - len(op.regions)))):
@@ -348,12 +345,15 @@ def _scf_for(cv: KernelConverter, op: Operation, returns: bool) -> SSAValue | No
     return results[-1] if returns else None
 
 
+def _result_types(cv: KernelConverter, op: Operation) -> tuple[list[Attribute], list[Attribute]]:
+    """The op's result types, and the per-slot types they are carried as."""
+    types = [r.type for r in op.results]
+    return types, [flat for t in types for flat in cv.flat_types(op, t)]
+
+
 def _if(cv: KernelConverter, op: Operation) -> None:
     cond = cv.scalar(op, op.operands[0])
-    types = [r.type for r in op.results]
-    flat_types: list[Attribute] = []
-    for t in types:
-        flat_types.extend(cv.flat_types(op, t))
+    types, flat_types = _result_types(cv, op)
     blocks = []
     for region in op.regions[:2]:
         block = Block()

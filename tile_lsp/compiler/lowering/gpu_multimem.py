@@ -162,6 +162,11 @@ def lower_multimem(cv: KernelConverter, op: Operation) -> None:
             asm = f"multimem.red{sem}.global.{word}.{ptx_t} [$0], $1;"
         cv.when(guard, lambda p=ptr, v=values[r], a=asm: cv.emit(  # type: ignore[misc]
             InlineAsmOp(a, f"l,{reg}", [p, v], [], has_side_effects=True)))
+    _bind_results(cv, op, t, slots, load)
+
+
+def _bind_results(cv: KernelConverter, op: Operation, t: Attribute, slots: list[SSAValue], load: bool) -> None:
+    """A load-reduce's tile and token, or a reduce's or store's token."""
     if load:
         cv.values[op.results[0]] = cv.tile(t, slots)
         if len(op.results) > 1:
@@ -316,9 +321,4 @@ def _lower_pairs(cv: KernelConverter, op: Operation, view: TileView, index: list
                 assert padding is not None and even is not None
                 mine = _select(cv, even, _half(cv, got, False, elem), _half(cv, _partner(cv, got), True, elem))
                 slots.append(_select(cv, guard, mine, padding))
-    if load:
-        cv.values[op.results[0]] = cv.tile(t, slots)
-        if len(op.results) > 1:
-            cv.values[op.results[1]] = Token(False)
-    elif op.results:
-        cv.values[op.results[0]] = Token(True)
+    _bind_results(cv, op, t, slots, load)
