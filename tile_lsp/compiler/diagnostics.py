@@ -84,15 +84,9 @@ def format_text(diag: Diagnostic, source: SourceText) -> list[str]:
 
 def debug_place(source: SourceText, offset: int) -> str | None:
     """`file:line:col` of the debug location of the innermost op at `offset` of a bytecode's
-    printout; None for other texts and for ops without one."""
-    if source.decoded_from != "bytecode":
-        return None
-    from tile_lsp.compiler.bytecode.debug_locations import DebugLocator, format_position
-
-    if source._debug_locator is None:
-        source._debug_locator = DebugLocator.of(source)
-    where = source._debug_locator.at(offset)
-    return format_position(where) if where is not None else None
+    printout (the `locator` its decoder set, bytecode/debug_locations.py); None for other texts
+    and for ops without one."""
+    return source.locator(source, offset) if source.locator is not None else None
 
 
 def to_json(diag: Diagnostic, source: SourceText) -> dict[str, object]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import accumulate
 from typing import Any, NamedTuple
@@ -49,7 +50,10 @@ class SourceText:
     # "bytecode": the text is a Tile IR bytecode file's printout (compiler/bytecode/convert.py),
     # so the CLI reports diagnostics at the ops' debug locations (bytecode/debug_locations.py)
     decoded_from: str | None = None
-    _debug_locator: Any = field(default=None, repr=False)  # (built on first use: diagnostics.debug_place)
+    # (source, offset) -> "file:line:col" of the debug location there, or None: set by the
+    # decoder (convert.load_source: debug_locations.debug_place); diagnostics.debug_place asks it
+    locator: Callable[[SourceText, int], str | None] | None = field(default=None, repr=False)
+    _debug_locator: Any = field(default=None, repr=False)  # (built on first use: debug_locations.debug_place)
     _line_starts: list[int] = field(default_factory=list, repr=False)
     _lsp: _LspLines | None = field(default=None, repr=False)
 

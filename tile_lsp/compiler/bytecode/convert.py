@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+from tile_lsp.compiler.bytecode.debug_locations import debug_place
 from tile_lsp.compiler.diagnostics import Diagnostic
 from tile_lsp.compiler.source import SourceText
 
@@ -76,7 +77,9 @@ def load_source(data: bytes, path: str) -> tuple[SourceText, list[Diagnostic]]:
 
     if is_bytecode(data):
         text, diags, blank = bytecode_to_text(data, path, verify=False)
-        return (SourceText(text, path, decoded_from="bytecode"), diags) if text is not None else (blank, diags)
+        if text is None:
+            return blank, diags
+        return SourceText(text, path, decoded_from="bytecode", locator=debug_place), diags
     from tile_lsp.compiler.textio import decode_source
 
     decoded, diags = decode_source(data)

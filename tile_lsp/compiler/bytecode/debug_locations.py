@@ -87,3 +87,12 @@ class DebugLocator:
 def format_position(where: Position) -> str:
     file, line, column = where
     return f"{file}:{line}:{column}" if column > 0 else f"{file}:{line}"
+
+
+def debug_place(source: SourceText, offset: int) -> str | None:
+    """A decoded text's `SourceText.locator`: the debug position of the innermost op at
+    `offset`, as `file:line:col` (its DebugLocator built on first use)."""
+    if source._debug_locator is None:
+        source._debug_locator = DebugLocator.of(source)
+    where = source._debug_locator.at(offset)
+    return format_position(where) if where is not None else None
