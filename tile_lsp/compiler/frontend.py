@@ -16,7 +16,8 @@ from tile_lsp.compiler.diagnostics import Diagnostic, DiagnosticSink, Related, S
 from tile_lsp.compiler.source import SourceText, Span
 from tile_lsp.compiler.syntax.parser import Parser
 from tile_lsp.compiler.syntax.sourcemap import SourceMap
-from tile_lsp.compiler.verifier import VerifyContext, verify_ops
+from tile_lsp.compiler.verifier import verify_ops
+from tile_lsp.compiler.verify_context import VerifyContext
 
 SPLIT_MARKER = re.compile(r"^// -----\s*$", re.MULTILINE)
 

@@ -7,43 +7,16 @@ first failure of each op, as MLIR would word it).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from functools import cache
 
 from xdsl.ir import Operation
 
-from tile_lsp.compiler.diagnostics import DiagnosticSink, Related
+from tile_lsp.compiler.diagnostics import Related
 from tile_lsp.compiler.dialects import registry
 from tile_lsp.compiler.dialects.cuda_tile.base import CudaTileOp, OpError, RawError, Warning_
 from tile_lsp.compiler.dialects.cuda_tile.constraints import TypeConstraint
-from tile_lsp.compiler.source import Span
-from tile_lsp.compiler.syntax.sourcemap import SourceMap
 from tile_lsp.compiler.syntax.types import long_type_str
-
-
-@dataclass
-class VerifyContext:
-    """What op checks may consult: the source map, symbols, and options."""
-
-    smap: SourceMap
-    sink: DiagnosticSink
-    symbols: dict[str, Operation] = field(default_factory=dict)
-    options: dict[str, object] = field(default_factory=dict)
-    # Ops written in generic form (only they can disagree with their class's shape);
-    # None means "unknown, check every op".
-    generic_ops: set[Operation] | None = None
-
-    def span(self, op: Operation) -> Span:
-        info = self.smap.ops.get(op)
-        if info is not None:
-            return info.span
-        parent = op.parent_op()
-        while parent is not None:
-            info = self.smap.ops.get(parent)
-            if info is not None:
-                return info.span
-            parent = parent.parent_op()
-        return Span(0, 0)
+from tile_lsp.compiler.verify_context import VerifyContext
 
 
 def verify_ops(ops: Iterable[Operation], ctx: VerifyContext, skip: set[Operation]) -> None:

@@ -67,7 +67,8 @@ def _read_bytecode(data: bytes, path: str, verify: bool, locations: bool):
     smap = SourceMap()
     diags = list(dec.diagnostics)
     if dec.module is not None and verify:
-        from tile_lsp.compiler.verifier import VerifyContext, verify_ops
+        from tile_lsp.compiler.verifier import verify_ops
+        from tile_lsp.compiler.verify_context import VerifyContext
 
         for op, span in dec.op_spans.items():
             smap.ops[op] = OpInfo(span, Span(span.start, min(span.end, span.start + 1)))

@@ -20,7 +20,7 @@ from tile_lsp.compiler.dialects.cuda_tile.constraints import TypeConstraint, Typ
 
 if TYPE_CHECKING:
     from tile_lsp.compiler.syntax.format import AttrSyntax
-    from tile_lsp.compiler.verifier import VerifyContext
+    from tile_lsp.compiler.verify_context import VerifyContext
 
 UNARY_FORMAT = "$source attr-dict `:` custom<CudaTileType>(type($result))"
 BINARY_FORMAT = "$lhs `,` $rhs attr-dict `:` custom<CudaTileType>(type($result))"

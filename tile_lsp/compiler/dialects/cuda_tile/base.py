@@ -17,7 +17,7 @@ from tile_lsp.compiler.dialects.cuda_tile.constraints import TypeConstraint, Typ
 
 if TYPE_CHECKING:
     from tile_lsp.compiler.syntax.format import AttrSyntax
-    from tile_lsp.compiler.verifier import VerifyContext
+    from tile_lsp.compiler.verify_context import VerifyContext
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from tile_lsp.compiler.syntax import lexer
 if TYPE_CHECKING:
     from tile_lsp.compiler.syntax.parser import OpState, Parser
     from tile_lsp.compiler.syntax.printer import Printer
-    from tile_lsp.compiler.verifier import VerifyContext
+    from tile_lsp.compiler.verify_context import VerifyContext
 
 INT64_MAX = (1 << 63) - 1
 

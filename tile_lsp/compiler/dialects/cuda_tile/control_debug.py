@@ -17,7 +17,7 @@ from tile_lsp.compiler.dialects.cuda_tile.base import CudaTileOp, OpError, Verif
 
 if TYPE_CHECKING:
     from tile_lsp.compiler.syntax.parser import OpState
-    from tile_lsp.compiler.verifier import VerifyContext
+    from tile_lsp.compiler.verify_context import VerifyContext
 
 # printf conversion characters: a `%` expression runs up to the first of these.
 _CONVERSIONS = frozenset("diuoxXeEfFgGaAcspn%")

@@ -30,7 +30,7 @@ from tile_lsp.compiler.syntax.locations import (
 if TYPE_CHECKING:
     from tile_lsp.compiler.syntax.parser import Parser
     from tile_lsp.compiler.syntax.printer import Printer
-    from tile_lsp.compiler.verifier import VerifyContext
+    from tile_lsp.compiler.verify_context import VerifyContext
 
 NONE = builtin.NoneAttr()
 

@@ -19,7 +19,7 @@ from tile_lsp.compiler.syntax.attributes import escape, parse_attribute, unescap
 
 if TYPE_CHECKING:
     from tile_lsp.compiler.syntax.parser import Parser
-    from tile_lsp.compiler.verifier import VerifyContext
+    from tile_lsp.compiler.verify_context import VerifyContext
 
 # Architecture keys the verifier knows (`default` applies when no arch entry matches).
 KNOWN_KEYS = frozenset(

@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from tile_lsp.compiler.syntax.format import AttrSyntax
     from tile_lsp.compiler.syntax.parser import OpState, Parser, UseRef
     from tile_lsp.compiler.syntax.printer import Printer
-    from tile_lsp.compiler.verifier import VerifyContext
+    from tile_lsp.compiler.verify_context import VerifyContext
 
 VARIADIC_SCALAR_INT = C.variadic(C.SCALAR_INT)
 VARIADIC_INT_TILE = C.variadic(C.INT_TILE)

@@ -34,7 +34,7 @@ from tile_lsp.compiler.dialects.cuda_tile.base import CudaTileOp, OpError, Verif
 from tile_lsp.compiler.dialects.cuda_tile.custom import ROUNDING
 
 if TYPE_CHECKING:
-    from tile_lsp.compiler.verifier import VerifyContext
+    from tile_lsp.compiler.verify_context import VerifyContext
 
 
 # -- integer arithmetic ------------------------------------------------------------

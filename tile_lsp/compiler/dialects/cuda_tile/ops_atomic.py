@@ -26,7 +26,7 @@ from tile_lsp.compiler.dialects.cuda_tile.base import CudaTileOp, OpError, Verif
 
 if TYPE_CHECKING:
     from tile_lsp.compiler.syntax.format import AttrSyntax
-    from tile_lsp.compiler.verifier import VerifyContext
+    from tile_lsp.compiler.verify_context import VerifyContext
 
 ATOMIC_ORDERINGS = ("relaxed", "acquire", "release", "acq_rel")
 ADDF_TYPES = (C.F16, C.BF16, C.F32, C.F64)

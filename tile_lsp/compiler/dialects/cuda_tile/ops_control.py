@@ -43,7 +43,7 @@ from tile_lsp.compiler.syntax.parser import ArgDef
 if TYPE_CHECKING:
     from tile_lsp.compiler.syntax.parser import OpState, Parser
     from tile_lsp.compiler.syntax.printer import Printer
-    from tile_lsp.compiler.verifier import VerifyContext
+    from tile_lsp.compiler.verify_context import VerifyContext
 
 I1_SCALAR = ct.tile((), builtin.i1)
 

@@ -24,7 +24,7 @@ from tile_lsp.compiler.dialects.cuda_tile.floats import float_format
 from tile_lsp.compiler.syntax.types import long_type_str
 
 if TYPE_CHECKING:
-    from tile_lsp.compiler.verifier import VerifyContext
+    from tile_lsp.compiler.verify_context import VerifyContext
 
 CAST_FORMAT = "$source attr-dict `:` custom<CudaTileType>(type($source)) `->` custom<CudaTileType>(type($result))"
 F8E8M0FNU = C.F8E8M0FNU

@@ -26,7 +26,7 @@ from tile_lsp.compiler.dialects.cuda_tile.base import CudaTileOp, VerifyResult, 
 
 if TYPE_CHECKING:
     from tile_lsp.compiler.syntax.format import AttrSyntax
-    from tile_lsp.compiler.verifier import VerifyContext
+    from tile_lsp.compiler.verify_context import VerifyContext
 
 
 class _ApproxUnaryOp(FloatUnaryOp):

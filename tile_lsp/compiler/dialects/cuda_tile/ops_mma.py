@@ -20,7 +20,7 @@ from tile_lsp.compiler.dialects.cuda_tile.attrs import UNIT, EnumAttr
 from tile_lsp.compiler.dialects.cuda_tile.base import CudaTileOp, OpError, VerifyResult, tile_op
 
 if TYPE_CHECKING:
-    from tile_lsp.compiler.verifier import VerifyContext
+    from tile_lsp.compiler.verify_context import VerifyContext
 
 MMAF_OPERAND = C.TypeConstraint(
     "mmaf operand tile type of f16 or bf16 or f32 or f64 or tf32 or f8E4M3FN or f8E5M2 values",

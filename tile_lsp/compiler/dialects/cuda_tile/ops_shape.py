@@ -21,7 +21,7 @@ from tile_lsp.compiler.syntax.types import long_type_str
 if TYPE_CHECKING:
     from tile_lsp.compiler.syntax.parser import OpState, Parser
     from tile_lsp.compiler.syntax.printer import Printer
-    from tile_lsp.compiler.verifier import VerifyContext
+    from tile_lsp.compiler.verify_context import VerifyContext
 
 I32_SCALAR = ct.tile((), builtin.i32)
 INDEX_RESULTS = C.variadic(C.SCALAR_INT)

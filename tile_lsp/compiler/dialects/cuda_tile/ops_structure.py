@@ -33,7 +33,7 @@ from tile_lsp.compiler.syntax.types import parse_type, type_str
 if TYPE_CHECKING:
     from tile_lsp.compiler.syntax.parser import OpState, Parser
     from tile_lsp.compiler.syntax.printer import Printer
-    from tile_lsp.compiler.verifier import VerifyContext
+    from tile_lsp.compiler.verify_context import VerifyContext
 
 
 def parse_symbol_def(p: Parser, state: OpState) -> None:

@@ -28,7 +28,7 @@ from tile_lsp.compiler.syntax.types import long_type_str
 if TYPE_CHECKING:
     from tile_lsp.compiler.syntax.parser import OpState, Parser
     from tile_lsp.compiler.syntax.printer import Printer
-    from tile_lsp.compiler.verifier import VerifyContext
+    from tile_lsp.compiler.verify_context import VerifyContext
 
 _HALF_FLOATS = (builtin.Float16Type(), builtin.BFloat16Type())
 
