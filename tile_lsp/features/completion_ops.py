@@ -104,7 +104,7 @@ def op_keyword_spellings(op_name: str) -> tuple[str, ...]:
     if cls is None:
         return ()
     attr_syntax = getattr(cls, "ATTR_SYNTAX", {})
-    elements = registry.op_syntax(cls).elements
+    elements = fmt.op_syntax(cls).elements
     words = list(_format_keywords(elements, attr_syntax)) if elements is not None else []
     for syntax in attr_syntax.values():
         words.extend(getattr(syntax, "cases", ()))

@@ -1,4 +1,5 @@
-"""Op lookup by name, and the per-class facts the parser and printer need.
+"""Op lookup by name, and the per-class facts the parser and printer need (their compiled
+syntax: syntax/format.py's `op_syntax`).
 
 Dialect modules are imported on first lookup, so importing the compiler stays cheap.
 """
@@ -9,7 +10,7 @@ import importlib
 import threading
 from collections.abc import Sequence
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from xdsl.dialects import builtin
 from xdsl.ir import Attribute, Operation, OpResult, Region, SSAValue
@@ -25,9 +26,6 @@ from xdsl.irdl.operations import (
     VarRegionDef,
     VarResultDef,
 )
-
-if TYPE_CHECKING:
-    from tile_lsp.compiler.syntax.format import OpSyntax
 
 # Modules that define ops; each exposes `OPS: list[type[Operation]]`.
 DIALECT_MODULES = (
@@ -62,13 +60,6 @@ def op_class(name: str) -> type[Operation] | None:
 def all_ops() -> dict[str, type[Operation]]:
     _load()
     return dict(_OPS)
-
-
-@cache
-def op_syntax(cls: type[Operation]) -> OpSyntax:
-    from tile_lsp.compiler.syntax.format import syntax_for
-
-    return syntax_for(cls)
 
 
 def is_isolated(cls: type[Operation] | None) -> bool:

@@ -1,7 +1,7 @@
 """Declarative op syntax: an MLIR assemblyFormat-style string, interpreted both ways.
 
 An op class sets `TILE_FORMAT = "$lhs `,` $rhs attr-dict `:` custom<CudaTileType>(type($result))"`;
-`syntax_for` compiles it once into elements that parse into an OpState and print an op.
+`op_syntax` compiles it once into elements that parse into an OpState and print an op.
 Ops whose syntax no format can express define `parse_custom`/`print_custom` instead.
 """
 
@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
 from typing import TYPE_CHECKING, Any, Protocol
 
 from xdsl.dialects import builtin
@@ -593,5 +594,7 @@ def _present(op: Operation, s: OpSyntax, anchor: str) -> bool:
     return default is None or a != default
 
 
-def syntax_for(cls: type[Operation]) -> OpSyntax:
+@cache
+def op_syntax(cls: type[Operation]) -> OpSyntax:
+    """An op class's syntax, compiled once per class."""
     return OpSyntax(cls)

@@ -22,6 +22,7 @@ from tile_lsp.compiler.source import SourceText, Span
 from tile_lsp.compiler.syntax import lexer
 from tile_lsp.compiler.syntax.attributes import parse_attr_dict_body, parse_attribute, unescape
 from tile_lsp.compiler.syntax.base import ParseError, TokenCursor
+from tile_lsp.compiler.syntax.format import op_syntax
 from tile_lsp.compiler.syntax.lexer import tokenize
 from tile_lsp.compiler.syntax.locations import parse_loc, resolve_deferred, set_location
 from tile_lsp.compiler.syntax.sourcemap import OpInfo, SourceMap, SymbolUse, ValueUse
@@ -499,7 +500,7 @@ class Parser(TokenCursor):
             raise AssertionError
         self.advance()
         state = OpState(full, name_span)
-        syntax = registry.op_syntax(cls)
+        syntax = op_syntax(cls)
         dd = registry.default_dialect(cls)
         if dd is not None:
             self.default_dialect.append(dd)

@@ -13,6 +13,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from tile_lsp.compiler.dialects import registry
 from tile_lsp.compiler.syntax.attributes import attr_str, dict_str
+from tile_lsp.compiler.syntax.format import op_syntax
 from tile_lsp.compiler.syntax.locations import location_suffix
 from tile_lsp.compiler.syntax.types import type_str
 
@@ -135,7 +136,7 @@ class Printer:
         dd = self.default_dialect[-1]
         if dd and name.startswith(dd + "."):
             name = name[len(dd) + 1 :]
-        body = registry.op_syntax(cls).print(self, op)
+        body = op_syntax(cls).print(self, op)
         return name + body + location_suffix(self, op.location)
 
     def generic_body(self, op: Operation) -> str:
