@@ -11,12 +11,16 @@ from typing import ClassVar
 
 from xdsl.dialects import gpu as xgpu
 from xdsl.dialects.builtin import (
+    I32,
+    AnyFloatConstr,
     ArrayAttr,
     DenseArrayBase,
     DictionaryAttr,
     FunctionType,
     IndexType,
+    IndexTypeConstr,
     IntegerAttr,
+    IntegerType,
     MemRefType,
     StringAttr,
     SymbolRefAttr,
@@ -40,7 +44,9 @@ from xdsl.irdl import (
     AnyAttr,
     AttrSizedOperandSegments,
     IRDLOperation,
+    VarConstraint,
     attr_def,
+    base,
     irdl_attr_definition,
     irdl_op_definition,
     operand_def,
@@ -162,8 +168,9 @@ class _DimQuery(IRDLOperation):
     """Base of `gpu.thread_id x (upper_bound N)?` and its siblings (result: index)."""
 
     dimension = prop_def(DimensionAttr)
-    upper_bound = opt_prop_def(IntegerAttr)
+    upper_bound = opt_prop_def(IntegerAttr[IndexType])
     result = result_def(IndexType)
+    assembly_format = "$dimension (`upper_bound` $upper_bound^)? attr-dict"
 
     def __init__(self, dim: DimensionAttr | str, upper_bound: int | None = None):
         if isinstance(dim, str):
@@ -176,23 +183,6 @@ class _DimQuery(IRDLOperation):
     @property
     def dim(self) -> str:
         return str(self.dimension.data.value)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> _DimQuery:
-        dim = parser.parse_str_enum(DimensionEnum)
-        bound = None
-        if parser.parse_optional_keyword("upper_bound") is not None:
-            bound = parser.parse_integer()
-        attrs = parser.parse_optional_attr_dict()
-        op = cls(DimensionAttr(dim), bound)
-        op.attributes.update(attrs)
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(f" {self.dim}")
-        if self.upper_bound is not None:
-            printer.print_string(f" upper_bound {self.upper_bound.value.data}")
-        _print_extra_attrs(printer, self)
 
 
 @irdl_op_definition
@@ -261,9 +251,9 @@ class ClusterBlockIdOp(_DimQuery):
 class _ScalarQuery(IRDLOperation):
     """Base of `gpu.lane_id` (no type) and `gpu.subgroup_size : index` (with type)."""
 
-    upper_bound = opt_prop_def(IntegerAttr)
+    upper_bound = opt_prop_def(IntegerAttr[IndexType])
     result = result_def(IndexType)
-    WITH_TYPE: ClassVar[bool] = True
+    assembly_format = "(`upper_bound` $upper_bound^)? attr-dict `:` type($result)"
 
     def __init__(self, upper_bound: int | None = None):
         props: dict[str, Attribute | None] = {}
@@ -271,33 +261,13 @@ class _ScalarQuery(IRDLOperation):
             props["upper_bound"] = IntegerAttr(upper_bound, IndexType())
         super().__init__(result_types=[IndexType()], properties=props)
 
-    @classmethod
-    def parse(cls, parser: Parser) -> _ScalarQuery:
-        bound = None
-        if parser.parse_optional_keyword("upper_bound") is not None:
-            bound = parser.parse_integer()
-        attrs = parser.parse_optional_attr_dict()
-        if cls.WITH_TYPE:
-            parser.parse_punctuation(":")
-            parser.parse_type()
-        op = cls(bound)
-        op.attributes.update(attrs)
-        return op
-
-    def print(self, printer: Printer) -> None:
-        if self.upper_bound is not None:
-            printer.print_string(f" upper_bound {self.upper_bound.value.data}")
-        _print_extra_attrs(printer, self)
-        if self.WITH_TYPE:
-            printer.print_string(" : index")
-
 
 @irdl_op_definition
 class LaneIdOp(_ScalarQuery):
     """Lane in the warp: `%l = gpu.lane_id`."""
 
     name = "gpu.lane_id"
-    WITH_TYPE: ClassVar[bool] = False
+    assembly_format = "(`upper_bound` $upper_bound^)? attr-dict"
 
 
 @irdl_op_definition
@@ -591,54 +561,33 @@ class FuncOp(IRDLOperation):
         printer.print_region(self.body, print_entry_block_args=False)
 
 
+class _Terminator(IRDLOperation):
+    """Base of `gpu.return` and `gpu.yield`: `attr-dict ($values^ `:` type($values))?`."""
+
+    values = var_operand_def()
+    traits = traits_def(IsTerminator())
+    assembly_format = "attr-dict ($values^ `:` type($values))?"
+
+    def __init__(self, operands: Sequence[SSAValue | Operation] = ()):
+        super().__init__(operands=[operands])
+
+
 @irdl_op_definition
-class ReturnOp(IRDLOperation):
+class ReturnOp(_Terminator):
     """`gpu.return` (with `%v : T` for non-kernel functions)."""
 
     name = "gpu.return"
-    args = var_operand_def()
-    traits = traits_def(IsTerminator())
 
-    def __init__(self, operands: Sequence[SSAValue | Operation] = ()):
-        super().__init__(operands=[operands])
-
-    @classmethod
-    def parse(cls, parser: Parser) -> ReturnOp:
-        attrs = parser.parse_optional_attr_dict()
-        op = cls(_parse_operands_types(parser))
-        op.attributes.update(attrs)
-        return op
-
-    def print(self, printer: Printer) -> None:
-        _print_extra_attrs(printer, self)
-        if self.args:
-            printer.print_string(" ")
-            _print_operands_types(printer, list(self.args))
+    @property
+    def args(self) -> Sequence[SSAValue]:
+        return self.values
 
 
 @irdl_op_definition
-class YieldOp(IRDLOperation):
+class YieldOp(_Terminator):
     """`gpu.yield %v : f32` (terminator of all_reduce bodies and warp regions)."""
 
     name = "gpu.yield"
-    values = var_operand_def()
-    traits = traits_def(IsTerminator())
-
-    def __init__(self, operands: Sequence[SSAValue | Operation] = ()):
-        super().__init__(operands=[operands])
-
-    @classmethod
-    def parse(cls, parser: Parser) -> YieldOp:
-        attrs = parser.parse_optional_attr_dict()
-        op = cls(_parse_operands_types(parser))
-        op.attributes.update(attrs)
-        return op
-
-    def print(self, printer: Printer) -> None:
-        _print_extra_attrs(printer, self)
-        if self.values:
-            printer.print_string(" ")
-            _print_operands_types(printer, list(self.values))
 
 
 # ---------------------------------------------------------------- synchronisation and I/O
@@ -661,31 +610,13 @@ class PrintfOp(IRDLOperation):
 
     name = "gpu.printf"
     format = prop_def(StringAttr)
-    args = var_operand_def()
+    args = var_operand_def(base(IntegerType) | IndexTypeConstr | AnyFloatConstr)
+    assembly_format = "$format attr-dict (`,` $args^ `:` type($args))?"
 
     def __init__(self, format: str | StringAttr, args: Sequence[SSAValue | Operation] = ()):
         if isinstance(format, str):
             format = StringAttr(format)
         super().__init__(operands=[args], properties={"format": format})
-
-    @classmethod
-    def parse(cls, parser: Parser) -> PrintfOp:
-        fmt = parser.parse_str_literal()
-        attrs = parser.parse_optional_attr_dict()
-        args: list[SSAValue] = []
-        if parser.parse_optional_punctuation(",") is not None:
-            args = _parse_operands_types(parser)
-        op = cls(fmt, args)
-        op.attributes.update(attrs)
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_string_literal(self.format.data)
-        _print_extra_attrs(printer, self)
-        if self.args:
-            printer.print_string(", ")
-            _print_operands_types(printer, list(self.args))
 
 
 @irdl_op_definition
@@ -693,36 +624,21 @@ class ShuffleOp(IRDLOperation):
     """Warp shuffle: `%r, %ok = gpu.shuffle xor %v, %offset, %width : f32`."""
 
     name = "gpu.shuffle"
+    T: ClassVar = VarConstraint("T", AnyAttr())
     mode = prop_def(ShuffleModeAttr)
-    value = var_operand_def()
-    shuffleResult = result_def()
+    value = operand_def(T)
+    offset = operand_def(i32)
+    width = operand_def(i32)
+    shuffleResult = result_def(T)
     valid = result_def(i1)
+    assembly_format = "$mode $value `,` $offset `,` $width attr-dict `:` type($value)"
 
     def __init__(self, mode: str, value: SSAValue, offset: SSAValue, width: SSAValue):
         super().__init__(
-            operands=[[value, offset, width]],
+            operands=[value, offset, width],
             result_types=[value.type, i1],
             properties={"mode": ShuffleModeAttr(ShuffleMode(mode))},
         )
-
-    @classmethod
-    def parse(cls, parser: Parser) -> ShuffleOp:
-        mode = parser.parse_str_enum(ShuffleMode)
-        names = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        ty = parser.parse_type()
-        ops = parser.resolve_operands(names, [ty, i32, i32], parser.pos)
-        op = cls(mode.value, *ops)
-        op.attributes.update(attrs)
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(f" {self.mode.data.value} ")
-        printer.print_list(self.value, printer.print_operand)
-        _print_extra_attrs(printer, self)
-        printer.print_string(" : ")
-        printer.print_attribute(self.value[0].type)
 
 
 @irdl_op_definition
@@ -730,37 +646,13 @@ class RotateOp(IRDLOperation):
     """Warp rotation: `%r, %ok = gpu.rotate %v, 3, 16 : f32` (offset and width are constants)."""
 
     name = "gpu.rotate"
-    value = operand_def()
-    offset = prop_def(IntegerAttr)
-    width = prop_def(IntegerAttr)
-    rotateResult = result_def()
+    T: ClassVar = VarConstraint("T", AnyAttr())
+    value = operand_def(T)
+    offset = prop_def(IntegerAttr[I32])
+    width = prop_def(IntegerAttr[I32])
+    rotateResult = result_def(T)
     valid = result_def(i1)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> RotateOp:
-        name = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        offset = parser.parse_integer()
-        parser.parse_punctuation(",")
-        width = parser.parse_integer()
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        ty = parser.parse_type()
-        op = cls.create(
-            operands=[parser.resolve_operand(name, ty)],
-            result_types=[ty, i1],
-            properties={"offset": IntegerAttr(offset, i32), "width": IntegerAttr(width, i32)},
-        )
-        op.attributes.update(attrs)
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.value)
-        printer.print_string(f", {self.offset.value.data}, {self.width.value.data}")
-        _print_extra_attrs(printer, self)
-        printer.print_string(" : ")
-        printer.print_attribute(self.value.type)
+    assembly_format = "$value `,` $offset `,` $width attr-dict `:` type($value)"
 
 
 @irdl_op_definition
