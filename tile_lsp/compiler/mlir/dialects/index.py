@@ -2,28 +2,49 @@
 
 `index.add %a, %b`, ..., `index.constant 42`, `index.bool.constant true`,
 `index.cmp slt(%a, %b)`, `index.casts %x : i32 to index`, `index.castu ...`, `index.sizeof`.
-The `index.cmp` predicate is kept as the property `pred` (a StringAttr holding the keyword).
+The `index.cmp` predicate is the property `pred` (`CmpPredicateAttr`, `#index<cmp_predicate slt>`).
 """
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import BoolAttr, IndexType, IntegerAttr, IntegerType, StringAttr, i1
-from xdsl.ir import Dialect, Operation
+from xdsl.dialects.builtin import I1, IndexType, IntegerAttr, IntegerType, i1
+from xdsl.dialects.utils import EnumAttribute
+from xdsl.ir import Dialect, Operation, SpacedOpaqueSyntaxAttribute
 from xdsl.irdl import (
     IRDLOperation,
     base,
+    irdl_attr_definition,
     irdl_op_definition,
     operand_def,
     prop_def,
     result_def,
     traits_def,
 )
-from xdsl.parser import Parser
-from xdsl.printer import Printer
 from xdsl.traits import Pure
-from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.str_enum import StrEnum
 
-CMP_PREDICATES = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
+
+class CmpPredicate(StrEnum):
+    EQ = "eq"
+    NE = "ne"
+    SLT = "slt"
+    SLE = "sle"
+    SGT = "sgt"
+    SGE = "sge"
+    ULT = "ult"
+    ULE = "ule"
+    UGT = "ugt"
+    UGE = "uge"
+
+
+CMP_PREDICATES = tuple(p.value for p in CmpPredicate)
+
+
+@irdl_attr_definition
+class CmpPredicateAttr(EnumAttribute[CmpPredicate], SpacedOpaqueSyntaxAttribute):
+    """`#index<cmp_predicate slt>`: MLIR 22's IndexCmpPredicateAttr (bare `slt` in `index.cmp`)."""
+
+    name = "index.cmp_predicate"
 
 
 class _Binary(IRDLOperation):
@@ -48,20 +69,10 @@ class ConstantOp(IRDLOperation):
     """`index.constant 42`."""
 
     name = "index.constant"
-    value = prop_def(IntegerAttr)
+    value = prop_def(IntegerAttr[IndexType])
     result = result_def(IndexType)
     traits = traits_def(Pure())
-
-    @classmethod
-    def parse(cls, parser: Parser) -> ConstantOp:
-        attrs = dict(parser.parse_optional_attr_dict())
-        value = parser.parse_integer()
-        return cls.create(properties={"value": IntegerAttr(value, IndexType())}, result_types=[IndexType()],
-                          attributes=attrs)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(f" {self.value.value.data}")
+    assembly_format = "attr-dict $value"
 
 
 @irdl_op_definition
@@ -69,19 +80,10 @@ class BoolConstantOp(IRDLOperation):
     """`index.bool.constant true`."""
 
     name = "index.bool.constant"
-    value = prop_def(IntegerAttr)
+    value = prop_def(IntegerAttr[I1])
     result = result_def(i1)
     traits = traits_def(Pure())
-
-    @classmethod
-    def parse(cls, parser: Parser) -> BoolConstantOp:
-        attrs = dict(parser.parse_optional_attr_dict())
-        value = parser.parse_boolean()
-        return cls.create(properties={"value": BoolAttr(value, i1)}, result_types=[i1], attributes=attrs)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" true" if self.value.value.data else " false")
+    assembly_format = "attr-dict $value"
 
 
 @irdl_op_definition
@@ -91,33 +93,10 @@ class CmpOp(IRDLOperation):
     name = "index.cmp"
     lhs = operand_def(IndexType)
     rhs = operand_def(IndexType)
-    pred = prop_def(StringAttr)
+    pred = prop_def(CmpPredicateAttr)
     result = result_def(i1)
     traits = traits_def(Pure())
-
-    def verify_(self) -> None:
-        if self.pred.data not in CMP_PREDICATES:
-            raise VerifyException(f"unknown index.cmp predicate '{self.pred.data}'")
-
-    @classmethod
-    def parse(cls, parser: Parser) -> CmpOp:
-        pred = parser.parse_identifier()
-        parser.parse_punctuation("(")
-        lhs = parser.resolve_operand(parser.parse_unresolved_operand(), IndexType())
-        parser.parse_punctuation(",")
-        rhs = parser.resolve_operand(parser.parse_unresolved_operand(), IndexType())
-        parser.parse_punctuation(")")
-        attrs = dict(parser.parse_optional_attr_dict())
-        return cls.create(operands=[lhs, rhs], result_types=[i1], properties={"pred": StringAttr(pred)},
-                          attributes=attrs)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(f" {self.pred.data}(")
-        printer.print_operand(self.lhs)
-        printer.print_string(", ")
-        printer.print_operand(self.rhs)
-        printer.print_string(")")
-        printer.print_op_attributes(self.attributes)
+    assembly_format = "$pred `(` $lhs `,` $rhs `)` attr-dict"
 
 
 class _Cast(IRDLOperation):
@@ -149,7 +128,7 @@ OPS: list[type[Operation]] = [*BINARY, ConstantOp, BoolConstantOp, CmpOp, CastSO
 
 
 def dialect() -> Dialect:
-    return Dialect("index", OPS, [])
+    return Dialect("index", OPS, [CmpPredicateAttr])
 
 
-__all__ = ["CMP_PREDICATES", "BoolConstantOp", "CastSOp", "CastUOp", "CmpOp", "ConstantOp", "SizeOfOp", "dialect"]
+__all__ = ["CMP_PREDICATES", "CmpPredicateAttr", "BoolConstantOp", "CastSOp", "CastUOp", "CmpOp", "ConstantOp", "SizeOfOp", "dialect"]
