@@ -84,20 +84,10 @@ class DbgLabelOp(IRDLOperation):
     name = "llvm.intr.dbg.label"
 
     label = prop_def(Attribute)
+    assembly_format = "$label attr-dict"
 
     def __init__(self, label: Attribute) -> None:
         super().__init__(properties={"label": label})
-
-    @classmethod
-    def parse(cls, parser: Parser) -> Self:
-        op = cls(parser.parse_attribute())
-        op.attributes.update(parser.parse_optional_attr_dict())
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_attribute(self.label)
-        printer.print_op_attributes(self.attributes)
 
 
 OPS: list[type[Operation]] = [DbgValueOp, DbgDeclareOp, DbgLabelOp]
