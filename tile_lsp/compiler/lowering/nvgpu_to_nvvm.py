@@ -938,7 +938,7 @@ class MmaSyncPattern(_Pattern):
         assert isinstance(at, VectorType) and isinstance(ct, VectorType)
         tf32 = op.tf32Enabled is not None
         ptx_a = _ptx_type(at.element_type, tf32)
-        shape = ng._mma_shape(op)
+        shape = ng.mma_shape(op)
         if ptx_a is None or shape is None:
             return self.error(op, UNSUPPORTED.format(what=f"mma.sync element type {ng.mlir_type_str(at.element_type)}"))
         a = _operand_regs(rewriter, op.matrixA, accumulate=False)
@@ -1004,7 +1004,7 @@ class MmaSparseSyncPattern(_Pattern):
         assert isinstance(op, ng.MmaSparseSyncOp)
         at, ct = op.matrixA.type, op.matrixC.type
         assert isinstance(at, VectorType) and isinstance(ct, VectorType)
-        shape = ng._mma_shape(op)
+        shape = ng.mma_shape(op)
         a_ptx = _ptx_type(at.element_type, op.tf32Enabled is not None)
         c_ptx = _ptx_type(ct.element_type, False)
         if shape is None or a_ptx is None or c_ptx is None:
