@@ -15,8 +15,7 @@ from tile_lsp.compiler.syntax import lexer
 from tile_lsp.compiler.syntax.attributes import dict_str, parse_attr_dict_body, symbol_name
 
 if TYPE_CHECKING:
-    from tile_lsp.compiler.syntax.parser import OpState, Parser
-    from tile_lsp.compiler.syntax.printer import Printer
+    from tile_lsp.compiler.syntax.interfaces import OpState, SyntaxParser, SyntaxPrinter
 
 
 @irdl_op_definition
@@ -35,7 +34,7 @@ class BuiltinModuleOp(IRDLOperation):
     DEFAULT_DIALECT: ClassVar[str] = ""
 
     @classmethod
-    def parse_custom(cls, p: Parser, state: OpState) -> None:
+    def parse_custom(cls, p: SyntaxParser, state: OpState) -> None:
         if p.kind == lexer.SYMBOL:
             state.properties["sym_name"] = builtin.StringAttr(symbol_name(p.tok))
             state.symbol_span = p.span()
@@ -45,7 +44,7 @@ class BuiltinModuleOp(IRDLOperation):
         state.regions["body"] = [p.parse_region(isolated=True)]
 
     @classmethod
-    def print_custom(cls, pr: Printer, op: Operation) -> str:
+    def print_custom(cls, pr: SyntaxPrinter, op: Operation) -> str:
         name = op.properties.get("sym_name")
         sym = f" @{name.data}" if isinstance(name, builtin.StringAttr) else ""
         attrs = f" attributes {dict_str(op.attributes)}" if op.attributes else ""

@@ -18,13 +18,13 @@ from tile_lsp.compiler.syntax import lexer
 from tile_lsp.compiler.syntax.types import OpaqueAttr, parse_type, type_str
 
 if TYPE_CHECKING:
-    from tile_lsp.compiler.syntax.parser import Parser
+    from tile_lsp.compiler.syntax.interfaces import SyntaxParser
 
 # `#cuda_tile.foo` -> parser called with the cursor after the HASH token.
-DIALECT_ATTR_PARSERS: dict[str, Callable[[Parser], Attribute]] = {}
+DIALECT_ATTR_PARSERS: dict[str, Callable[[SyntaxParser], Attribute]] = {}
 # Builtin attribute keywords a dialect models (`dense` -> cuda_tile's DenseAttr); the
 # parser is called with the cursor at the keyword.
-BUILTIN_ATTR_PARSERS: dict[str, Callable[[Parser], Attribute]] = {}
+BUILTIN_ATTR_PARSERS: dict[str, Callable[[SyntaxParser], Attribute]] = {}
 # Attribute class -> printer of its full `#dialect.foo<...>` spelling.
 DIALECT_ATTR_PRINTERS: dict[type[Attribute], Callable[[Attribute], str]] = {}
 
@@ -34,7 +34,7 @@ def _float_from_bits(bits: int, t: Attribute) -> float:
     return floats.from_bits(bits, fmt) if fmt is not None else float(bits)
 
 
-def parse_attribute(p: Parser) -> Attribute:
+def parse_attribute(p: SyntaxParser) -> Attribute:
     """Parse any attribute value at the cursor."""
     p.nest("attributes")
     try:
@@ -43,7 +43,7 @@ def parse_attribute(p: Parser) -> Attribute:
         p.depth -= 1
 
 
-def _parse_attribute(p: Parser) -> Attribute:
+def _parse_attribute(p: SyntaxParser) -> Attribute:
     k = p.kind
     tok = p.tok
     if k == lexer.INT or (k == lexer.PUNCT and tok == "-") or k == lexer.FLOAT:
@@ -162,7 +162,7 @@ def escape(s: str) -> str:
     return '"' + "".join(out) + '"'
 
 
-def _parse_symbol_ref(p: Parser) -> builtin.SymbolRefAttr:
+def _parse_symbol_ref(p: SyntaxParser) -> builtin.SymbolRefAttr:
     root = symbol_name(p.tok)
     p.advance()
     nested: list[str] = []
@@ -180,7 +180,7 @@ def symbol_name(tok: str) -> str:
     return unescape(body) if body.startswith('"') else body
 
 
-def _parse_number(p: Parser) -> Attribute:
+def _parse_number(p: SyntaxParser) -> Attribute:
     neg = p.accept_punct("-")
     k = p.kind
     tok = p.tok
@@ -221,7 +221,7 @@ def _parse_number(p: Parser) -> Attribute:
     return builtin.IntegerAttr(ivalue, builtin.i64)
 
 
-def _check_int_range(p: Parser, value: int, t: Attribute, literal: Span) -> None:
+def _check_int_range(p: SyntaxParser, value: int, t: Attribute, literal: Span) -> None:
     """MLIR's rule for an integer attribute of type `t`: the literal must fit in its width
     (signless: negative values as signed, others up to 2**width - 1; unsigned: no sign)."""
     width = t.width.data if isinstance(t, builtin.IntegerType) else 64
@@ -235,7 +235,7 @@ def _check_int_range(p: Parser, value: int, t: Attribute, literal: Span) -> None
 
 
 
-def _parse_dense_array(p: Parser) -> Attribute:
+def _parse_dense_array(p: SyntaxParser) -> Attribute:
     p.advance()  # array
     p.expect_punct("<")
     elem_span = p.span()
@@ -267,7 +267,7 @@ def _parse_dense_array(p: Parser) -> Attribute:
     return builtin.DenseArrayBase.from_list(elem, [float(v) for v in values])  # type: ignore[call-overload]
 
 
-def _parse_opaque(p: Parser) -> OpaqueAttr:
+def _parse_opaque(p: SyntaxParser) -> OpaqueAttr:
     start = p.starts[p.i]
     p.advance()
     if p.at_punct("<") and p.starts[p.i] == p.ends[p.i - 1]:
@@ -275,7 +275,7 @@ def _parse_opaque(p: Parser) -> OpaqueAttr:
     return OpaqueAttr(p.text[start : p.ends[p.i - 1]])
 
 
-def parse_attr_dict_body(p: Parser) -> dict[str, Attribute]:
+def parse_attr_dict_body(p: SyntaxParser) -> dict[str, Attribute]:
     """`{a = 1, b}`: the cursor is at `{`."""
     p.expect_punct("{")
     out: dict[str, Attribute] = {}

@@ -14,7 +14,7 @@ from tile_lsp.compiler.syntax.base import ParseError
 from tile_lsp.compiler.syntax.sourcemap import OpInfo
 
 if TYPE_CHECKING:
-    from tile_lsp.compiler.syntax.parser import OpState, Parser
+    from tile_lsp.compiler.syntax.interfaces import OpState, SyntaxParser
 
 
 def infer_types(cls: type[Operation], state: OpState) -> None:
@@ -28,7 +28,7 @@ def infer_types(cls: type[Operation], state: OpState) -> None:
             rule.infer(state)
 
 
-def build_op(p: Parser, cls: type[Operation], state: OpState) -> Operation:
+def build_op(p: SyntaxParser, cls: type[Operation], state: OpState) -> Operation:
     fields = registry.op_fields(cls)
     infer_types(cls, state)
     operands: list[SSAValue] = []

@@ -22,25 +22,24 @@ from tile_lsp.compiler.syntax.attributes import parse_attr_dict_body, parse_attr
 from tile_lsp.compiler.syntax.types import parse_type
 
 if TYPE_CHECKING:
-    from tile_lsp.compiler.syntax.parser import OpState, Parser
-    from tile_lsp.compiler.syntax.printer import Printer
+    from tile_lsp.compiler.syntax.interfaces import OpState, SyntaxParser, SyntaxPrinter
 
 
 class AttrSyntax(Protocol):
     """How one attribute is spelled inside an op's custom form."""
 
-    def can_start(self, p: Parser) -> bool: ...
-    def parse(self, p: Parser) -> Attribute: ...
+    def can_start(self, p: SyntaxParser) -> bool: ...
+    def parse(self, p: SyntaxParser) -> Attribute: ...
     def print(self, a: Attribute) -> str: ...
 
 
 class GenericAttrSyntax:
     """Fallback: any attribute in generic spelling."""
 
-    def can_start(self, p: Parser) -> bool:
+    def can_start(self, p: SyntaxParser) -> bool:
         return p.kind not in (lexer.EOF_, lexer.PUNCT) or p.tok in ("[", "{", "-")
 
-    def parse(self, p: Parser) -> Attribute:
+    def parse(self, p: SyntaxParser) -> Attribute:
         return parse_attribute(p)
 
     def print(self, a: Attribute) -> str:
@@ -52,8 +51,8 @@ class GenericAttrSyntax:
 GENERIC_ATTR = GenericAttrSyntax()
 
 # custom<Name>(...) directives: name -> (parse, print). Registered by dialect modules.
-CustomParse = Callable[["Parser", "OpState", list[str]], None]
-CustomPrint = Callable[["Printer", Operation, list[str]], str]
+CustomParse = Callable[["SyntaxParser", "OpState", list[str]], None]
+CustomPrint = Callable[["SyntaxPrinter", Operation, list[str]], str]
 CUSTOM_DIRECTIVES: dict[str, tuple[CustomParse, CustomPrint]] = {}
 
 
@@ -245,7 +244,7 @@ class OpSyntax:
         self.arity.update(self.fields.regions)
         self.steps = self._compile_steps(self.elements) if self.elements is not None else None
 
-    def parse(self, p: Parser, state: OpState) -> None:
+    def parse(self, p: SyntaxParser, state: OpState) -> None:
         if self.custom_parse is not None:
             self.custom_parse(p, state)
         elif self.steps is not None:
@@ -254,17 +253,17 @@ class OpSyntax:
         else:
             p.fail(f"'{state.name}' has no custom assembly form; use the generic form")
 
-    def print(self, pr: Printer, op: Operation) -> str:
+    def print(self, pr: SyntaxPrinter, op: Operation) -> str:
         if self.custom_print is not None:
             return str(self.custom_print(pr, op))
         assert self.elements is not None
         return _FormatPrinter(self, pr, op).run(self.elements)
 
     # parsing ------------------------------------------------------------------
-    def _compile_steps(self, elements: list[Any]) -> list[Callable[[Parser, OpState], None]]:
+    def _compile_steps(self, elements: list[Any]) -> list[Callable[[SyntaxParser, OpState], None]]:
         """One closure per top-level element, specialised for the common cases; this is
         the per-op hot path, so it avoids re-dispatching on element kinds every time."""
-        steps: list[Callable[[Parser, OpState], None]] = []
+        steps: list[Callable[[SyntaxParser, OpState], None]] = []
         for e in elements:
             if isinstance(e, Lit):
                 if e.text:
@@ -280,14 +279,14 @@ class OpSyntax:
                 steps.append(self._element_step(e))
         return steps
 
-    def _element_step(self, e: Any) -> Callable[[Parser, OpState], None]:
+    def _element_step(self, e: Any) -> Callable[[SyntaxParser, OpState], None]:
         return lambda p, state: self._parse_element(p, state, e)
 
-    def _parse_elements(self, p: Parser, state: OpState, elements: list[Any]) -> None:
+    def _parse_elements(self, p: SyntaxParser, state: OpState, elements: list[Any]) -> None:
         for e in elements:
             self._parse_element(p, state, e)
 
-    def _parse_element(self, p: Parser, state: OpState, e: Any) -> None:
+    def _parse_element(self, p: SyntaxParser, state: OpState, e: Any) -> None:
         if isinstance(e, Lit):
             t = e.text
             if not t:
@@ -343,7 +342,7 @@ class OpSyntax:
         else:
             state.operand_types[target] = types
 
-    def _optional_present(self, p: Parser, first: Any) -> bool:
+    def _optional_present(self, p: SyntaxParser, first: Any) -> bool:
         if isinstance(first, Lit):
             t = first.text
             if t[0].isalpha() or t[0] == "_":
@@ -361,7 +360,7 @@ class OpSyntax:
             return p.kind != lexer.EOF_
         return False
 
-    def _parse_var(self, p: Parser, state: OpState, v: Var) -> None:
+    def _parse_var(self, p: SyntaxParser, state: OpState, v: Var) -> None:
         if v.kind == "operand":
             arity = self.arity[v.name]
             start = p.span()
@@ -389,7 +388,7 @@ class OpSyntax:
         else:
             p.fail(f"unsupported format element ${v.name}")
 
-    def _parse_types_for(self, p: Parser, state: OpState, target: str) -> None:
+    def _parse_types_for(self, p: SyntaxParser, state: OpState, target: str) -> None:
         if target in ("operands", "results"):
             types = _parse_type_list(p)
             self._assign_types(state, target, types)
@@ -402,10 +401,10 @@ class OpSyntax:
         self._assign_types(state, target, types)
 
 
-def _literal_step(text: str) -> Callable[[Parser, OpState], None]:
+def _literal_step(text: str) -> Callable[[SyntaxParser, OpState], None]:
     keyword = text[0].isalpha() or text[0] == "_"
 
-    def step(p: Parser, state: OpState) -> None:
+    def step(p: SyntaxParser, state: OpState) -> None:
         if p.texts[p.i] == text:
             p.advance()
         elif keyword:
@@ -416,8 +415,8 @@ def _literal_step(text: str) -> Callable[[Parser, OpState], None]:
     return step
 
 
-def _single_operand_step(name: str) -> Callable[[Parser, OpState], None]:
-    def step(p: Parser, state: OpState) -> None:
+def _single_operand_step(name: str) -> Callable[[SyntaxParser, OpState], None]:
+    def step(p: SyntaxParser, state: OpState) -> None:
         use = p.parse_value_use()
         state.operands[name] = [use]
         state.spans[name] = use.span
@@ -425,16 +424,16 @@ def _single_operand_step(name: str) -> Callable[[Parser, OpState], None]:
     return step
 
 
-def _custom_step(parse: CustomParse, args: list[str]) -> Callable[[Parser, OpState], None]:
+def _custom_step(parse: CustomParse, args: list[str]) -> Callable[[SyntaxParser, OpState], None]:
     return lambda p, state: parse(p, state, args)
 
 
-def _attr_dict_step(p: Parser, state: OpState) -> None:
+def _attr_dict_step(p: SyntaxParser, state: OpState) -> None:
     if p.texts[p.i] == "{":
         state.attributes.update(parse_attr_dict_body(p))
 
 
-def _parse_type_list(p: Parser) -> list[Attribute]:
+def _parse_type_list(p: SyntaxParser) -> list[Attribute]:
     out: list[Attribute] = []
     if p.kind not in (lexer.BARE, lexer.BANG) and not p.at_punct("("):
         return out
@@ -451,7 +450,7 @@ def _parse_type_list(p: Parser) -> list[Attribute]:
 class _FormatPrinter:
     """MLIR's spacing rules for declarative formats."""
 
-    def __init__(self, syntax: OpSyntax, pr: Printer, op: Operation):
+    def __init__(self, syntax: OpSyntax, pr: SyntaxPrinter, op: Operation):
         self.s = syntax
         self.pr = pr
         self.op = op

@@ -17,8 +17,7 @@ from tile_lsp.compiler.syntax import lexer
 from tile_lsp.compiler.syntax.attributes import DIALECT_ATTR_PRINTERS, attr_str, escape, parse_attribute, unescape
 
 if TYPE_CHECKING:
-    from tile_lsp.compiler.syntax.parser import Parser
-    from tile_lsp.compiler.syntax.printer import Printer
+    from tile_lsp.compiler.syntax.interfaces import SyntaxParser, SyntaxPrinter
 
 NONE = builtin.NoneAttr()
 
@@ -103,7 +102,7 @@ def written_location(a: Attribute | None) -> Location | None:
 # -- parsing ------------------------------------------------------------------
 
 
-def parse_loc(p: Parser) -> Attribute:
+def parse_loc(p: SyntaxParser) -> Attribute:
     """`loc(...)`; the cursor is at `loc`."""
     p.advance()
     if not p.accept_punct("("):
@@ -114,7 +113,7 @@ def parse_loc(p: Parser) -> Attribute:
     return loc
 
 
-def parse_location_instance(p: Parser) -> Attribute:
+def parse_location_instance(p: SyntaxParser) -> Attribute:
     p.nest("locations")
     try:
         return _parse_location_instance(p)
@@ -122,7 +121,7 @@ def parse_location_instance(p: Parser) -> Attribute:
         p.depth -= 1
 
 
-def _parse_location_instance(p: Parser) -> Attribute:
+def _parse_location_instance(p: SyntaxParser) -> Attribute:
     k, tok = p.kind, p.tok
     if k == lexer.HASH:
         span = p.span()
@@ -176,7 +175,7 @@ def _parse_location_instance(p: Parser) -> Attribute:
     raise AssertionError
 
 
-def _parse_name_or_file(p: Parser) -> Attribute:
+def _parse_name_or_file(p: SyntaxParser) -> Attribute:
     text = unescape(p.tok)
     p.advance()
     if p.accept_punct(":"):
@@ -199,7 +198,7 @@ def _parse_name_or_file(p: Parser) -> Attribute:
     return NameLoc(builtin.StringAttr(text), child)
 
 
-def _expect_int(p: Parser, message: str) -> int:
+def _expect_int(p: SyntaxParser, message: str) -> int:
     """A line or column number: MLIR reads them as unsigned 32-bit, and says `message` when the
     literal is not one."""
     if p.kind != lexer.INT:
@@ -211,7 +210,7 @@ def _expect_int(p: Parser, message: str) -> int:
     return value
 
 
-def resolve_deferred(p: Parser, top: Operation) -> None:
+def resolve_deferred(p: SyntaxParser, top: Operation) -> None:
     """Replace `#alias` locations used before their definition, once every alias is known."""
     deferred, p.deferred_locs = p.deferred_locs, []
     if not deferred:
@@ -253,10 +252,10 @@ def _resolved(loc: Attribute, aliases: dict[str, Attribute]) -> Attribute:
 
 # Dialect location kinds: class -> printer of the text inside `loc(...)` (aliases when a
 # Printer is given, fully inline when it is None, e.g. inside diagnostics).
-LOCATION_PRINTERS: dict[type[Attribute], Callable[[Printer | None, Attribute], str]] = {}
+LOCATION_PRINTERS: dict[type[Attribute], Callable[[SyntaxPrinter | None, Attribute], str]] = {}
 
 
-def location_body(pr: Printer | None, loc: Attribute) -> str:
+def location_body(pr: SyntaxPrinter | None, loc: Attribute) -> str:
     """The text between `loc(` and `)`."""
     if isinstance(loc, UnknownLoc):
         return "unknown"
@@ -286,7 +285,7 @@ def location_body(pr: Printer | None, loc: Attribute) -> str:
     return attr_str(loc)
 
 
-def location_suffix(pr: Printer | None, loc: Attribute | None) -> str:
+def location_suffix(pr: SyntaxPrinter | None, loc: Attribute | None) -> str:
     """` loc(...)` for a location the user wrote, else nothing."""
     written = written_location(loc)
     return "" if written is None else f" loc({location_body(pr, written)})"

@@ -21,8 +21,9 @@ from tile_lsp.compiler.dialects import registry
 from tile_lsp.compiler.source import SourceText, Span
 from tile_lsp.compiler.syntax import lexer
 from tile_lsp.compiler.syntax.attributes import parse_attr_dict_body, parse_attribute, unescape
-from tile_lsp.compiler.syntax.base import ParseError, TokenCursor
+from tile_lsp.compiler.syntax.base import ParseError
 from tile_lsp.compiler.syntax.format import op_syntax
+from tile_lsp.compiler.syntax.interfaces import ArgDef, OpState, SyntaxParser, UseRef
 from tile_lsp.compiler.syntax.lexer import tokenize
 from tile_lsp.compiler.syntax.locations import parse_loc, resolve_deferred, set_location
 from tile_lsp.compiler.syntax.sourcemap import OpInfo, SourceMap, SymbolUse, ValueUse
@@ -46,25 +47,6 @@ ITEM_KEYWORDS = frozenset(
 )
 
 
-@dataclass(slots=True)
-class UseRef:
-    """An SSA use as written: `%name` or `%name#2`, with its span."""
-
-    name: str
-    index: int
-    span: Span
-
-
-@dataclass(slots=True)
-class ArgDef:
-    """A block argument as written in a custom or generic region header."""
-
-    name: str
-    type: Attribute
-    span: Span
-    loc: Attribute | None = None  # `loc(...)` written after the type
-
-
 @dataclass
 class Scope:
     values: dict[str, list[SSAValue]] = field(default_factory=dict)
@@ -73,44 +55,7 @@ class Scope:
     isolated: bool = False
 
 
-class OpState:
-    """What a custom syntax collected for one op before it is built.
-
-    A plain slotted class: one is made per parsed op, and a dataclass with eight
-    default factories costs measurably more.
-    """
-
-    __slots__ = (
-        "name",
-        "name_span",
-        "operands",
-        "operand_types",
-        "result_types",
-        "properties",
-        "attributes",
-        "regions",
-        "successors",
-        "spans",
-        "symbol_span",
-        "diagnosed",
-    )
-
-    def __init__(self, name: str, name_span: Span):
-        self.name = name
-        self.name_span = name_span
-        self.operands: dict[str, list[UseRef]] = {}
-        self.operand_types: dict[str, list[Attribute]] = {}
-        self.result_types: dict[str, list[Attribute]] = {}
-        self.properties: dict[str, Attribute] = {}
-        self.attributes: dict[str, Attribute] = {}
-        self.regions: dict[str, list[Region]] = {}
-        self.successors: list[Block] = []
-        self.spans: dict[str, Span] = {}  # where each element was written
-        self.symbol_span: Span | None = None
-        self.diagnosed = False  # a non-fatal error was already reported for this op
-
-
-class Parser(TokenCursor):
+class Parser(SyntaxParser):
     """Parses one text (or a slice of it) into xDSL IR plus a SourceMap."""
 
     def __init__(self, source: SourceText, start: int = 0, end: int | None = None):

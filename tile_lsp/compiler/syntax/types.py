@@ -20,7 +20,7 @@ from tile_lsp.compiler.source import Span
 from tile_lsp.compiler.syntax import lexer
 
 if TYPE_CHECKING:
-    from tile_lsp.compiler.syntax.parser import Parser
+    from tile_lsp.compiler.syntax.interfaces import SyntaxParser
 
 
 @irdl_attr_definition
@@ -60,7 +60,7 @@ _INT64_MAX = (1 << 63) - 1
 _MAX_INT_WIDTH = (1 << 24) - 1  # MLIR's IntegerType::kMaxWidth
 
 
-def _dim(p: Parser, digits: str, start: int) -> int:
+def _dim(p: SyntaxParser, digits: str, start: int) -> int:
     """A static dimension spelled by `digits` at offset `start`: MLIR's "invalid dimension"
     when it does not fit in int64 (also past any length: no unbounded int-string conversion)."""
     if len(digits) <= 19 and (value := int(digits)) <= _INT64_MAX:
@@ -71,7 +71,7 @@ def _dim(p: Parser, digits: str, start: int) -> int:
     raise AssertionError
 
 
-def _int_type(p: Parser, digits: str, span: Span, sign: builtin.Signedness | None = None) -> builtin.IntegerType:
+def _int_type(p: SyntaxParser, digits: str, span: Span, sign: builtin.Signedness | None = None) -> builtin.IntegerType:
     """`i<digits>` (or `si`/`ui`) spelled at `span`: MLIR's width limit, checked before the
     digits are converted."""
     width = int(digits) if len(digits.lstrip("0")) <= 8 else _MAX_INT_WIDTH + 1
@@ -80,7 +80,7 @@ def _int_type(p: Parser, digits: str, span: Span, sign: builtin.Signedness | Non
     return builtin.IntegerType(width) if sign is None else builtin.IntegerType(width, sign)
 
 
-def _split_dims(word: str, dims: list[int], p: Parser, offset: int) -> str:
+def _split_dims(word: str, dims: list[int], p: SyntaxParser, offset: int) -> str:
     """Consume `x4x?x` style dimension text from a bare word at `offset`; return the rest."""
     rest = word
     while rest.startswith("x"):
@@ -95,7 +95,7 @@ def _split_dims(word: str, dims: list[int], p: Parser, offset: int) -> str:
     return rest
 
 
-def parse_dims_and_element(p: Parser, allow_dynamic: bool) -> tuple[list[int], Attribute]:
+def parse_dims_and_element(p: SyntaxParser, allow_dynamic: bool) -> tuple[list[int], Attribute]:
     """Parse `2x?x4xf32` (or just `f32`) as it lexes: ints, `?`, and `x...` words."""
     dims: list[int] = []
     while True:
@@ -137,7 +137,7 @@ def parse_dims_and_element(p: Parser, allow_dynamic: bool) -> tuple[list[int], A
             return dims, parse_type(p)
 
 
-def parse_element_word(p: Parser, word: str, offset: int) -> Attribute:
+def parse_element_word(p: SyntaxParser, word: str, offset: int) -> Attribute:
     """An element type spelled by a (possibly partial) bare word: f32, ptr<...>."""
     t = _SCALARS.get(word)
     if t is not None:
@@ -150,7 +150,7 @@ def parse_element_word(p: Parser, word: str, offset: int) -> Attribute:
     raise AssertionError
 
 
-def parse_type(p: Parser) -> Attribute:
+def parse_type(p: SyntaxParser) -> Attribute:
     """Parse any type at the cursor."""
     k = p.kind
     if k == lexer.BARE:
@@ -191,7 +191,7 @@ def parse_type(p: Parser) -> Attribute:
     raise AssertionError
 
 
-def parse_function_type(p: Parser) -> builtin.FunctionType:
+def parse_function_type(p: SyntaxParser) -> builtin.FunctionType:
     p.nest("types")
     try:
         return _parse_function_type(p)
@@ -199,7 +199,7 @@ def parse_function_type(p: Parser) -> builtin.FunctionType:
         p.depth -= 1
 
 
-def _parse_function_type(p: Parser) -> builtin.FunctionType:
+def _parse_function_type(p: SyntaxParser) -> builtin.FunctionType:
     p.expect_punct("(")
     inputs: list[Attribute] = []
     if not p.accept_punct(")"):
@@ -212,7 +212,7 @@ def _parse_function_type(p: Parser) -> builtin.FunctionType:
     return builtin.FunctionType.from_lists(inputs, outputs)
 
 
-def parse_type_list_maybe_parens(p: Parser) -> list[Attribute]:
+def parse_type_list_maybe_parens(p: SyntaxParser) -> list[Attribute]:
     if p.at_punct("(") and not _is_function_type_ahead(p):
         p.advance()
         out: list[Attribute] = []
@@ -225,7 +225,7 @@ def parse_type_list_maybe_parens(p: Parser) -> list[Attribute]:
     return [parse_type(p)]
 
 
-def _is_function_type_ahead(p: Parser) -> bool:
+def _is_function_type_ahead(p: SyntaxParser) -> bool:
     depth = 0
     j = p.i
     while j < p.last:
@@ -242,7 +242,7 @@ def _is_function_type_ahead(p: Parser) -> bool:
     return False
 
 
-def _parse_opaque_builtin(p: Parser) -> Attribute:
+def _parse_opaque_builtin(p: SyntaxParser) -> Attribute:
     """Keep `tensor<...>`, `!llvm.ptr<1>` etc. as exact text."""
     start = p.starts[p.i]
     p.advance()
@@ -252,7 +252,7 @@ def _parse_opaque_builtin(p: Parser) -> Attribute:
     return opaque_type(text)
 
 
-def _parse_int_list(p: Parser, allow_dynamic: bool) -> list[int]:
+def _parse_int_list(p: SyntaxParser, allow_dynamic: bool) -> list[int]:
     out: list[int] = []
     p.expect_punct("[")
     if p.accept_punct("]"):
@@ -270,7 +270,7 @@ def _parse_int_list(p: Parser, allow_dynamic: bool) -> list[int]:
         p.expect_punct(",")
 
 
-def parse_cuda_tile_type_body(p: Parser, mnemonic: str) -> Attribute:
+def parse_cuda_tile_type_body(p: SyntaxParser, mnemonic: str) -> Attribute:
     """After the mnemonic: the `<...>` body of a cuda_tile type (cached by spelling)."""
     if mnemonic == "token":
         return ct.TokenType()
@@ -303,7 +303,7 @@ def parse_cuda_tile_type_body(p: Parser, mnemonic: str) -> Attribute:
     return t
 
 
-def _check_element(p: Parser, t: Attribute, what: str, allow_ptr: bool, span_start: int) -> None:
+def _check_element(p: SyntaxParser, t: Attribute, what: str, allow_ptr: bool, span_start: int) -> None:
     # Tiles (allow_ptr) also take i4, which NVIDIA's message does not list (exti/trunci/pack use it).
     ok = t in ct.ELEMENT_TYPE_SPELLING or (allow_ptr and (t == _I4 or isinstance(t, ct.PointerType)))
     if not ok:
@@ -319,7 +319,7 @@ _ELEMENT_DESC = (
 )
 
 
-def _parse_tile(p: Parser) -> Attribute:
+def _parse_tile(p: SyntaxParser) -> Attribute:
     open_span = p.span()
     p.expect_punct("<")
     start = p.starts[p.i]
@@ -352,7 +352,7 @@ def tile_type_error(shape: Sequence[int], elem: Attribute) -> str | None:
     return None
 
 
-def _parse_ptr_attr_case(p: Parser) -> str:
+def _parse_ptr_attr_case(p: SyntaxParser) -> str:
     """`<none>` / `<unicast>` / `<multicast>` (the cursor is at `<`)."""
     p.expect_punct("<")
     span = p.span()
@@ -364,7 +364,7 @@ def _parse_ptr_attr_case(p: Parser) -> str:
     return word
 
 
-def _parse_ptr(p: Parser) -> Attribute:
+def _parse_ptr(p: SyntaxParser) -> Attribute:
     p.expect_punct("<")
     start = p.starts[p.i]
     elem = parse_type(p)
@@ -376,7 +376,7 @@ def _parse_ptr(p: Parser) -> Attribute:
     return ct.PointerType(elem, attr)
 
 
-def _parse_tensor_view(p: Parser) -> Attribute:
+def _parse_tensor_view(p: SyntaxParser) -> Attribute:
     start = p.starts[p.i - 1]  # the `tensor_view` keyword
     p.expect_punct("<")
     dims, elem = parse_dims_and_element(p, allow_dynamic=True)
@@ -399,7 +399,7 @@ def _parse_tensor_view(p: Parser) -> Attribute:
     return ct.TensorViewType(ct.ints(dims), elem, ct.ints(strides), attr)
 
 
-def _parse_partition_view(p: Parser) -> Attribute:
+def _parse_partition_view(p: SyntaxParser) -> Attribute:
     start = p.starts[p.i]
     p.expect_punct("<")
     tile_dims = _parse_tile_dims(p)
@@ -417,7 +417,7 @@ def _parse_partition_view(p: Parser) -> Attribute:
     )
 
 
-def _parse_inner_tensor_view(p: Parser) -> ct.TensorViewType:
+def _parse_inner_tensor_view(p: SyntaxParser) -> ct.TensorViewType:
     """The tensor_view a tiled view is built on (NVIDIA's wording when it is not one)."""
     start = p.starts[p.i]
     view = parse_type(p)
@@ -427,7 +427,7 @@ def _parse_inner_tensor_view(p: Parser) -> ct.TensorViewType:
     return view
 
 
-def _parse_tile_dims(p: Parser) -> list[int]:
+def _parse_tile_dims(p: SyntaxParser) -> list[int]:
     """`tile=(AxB)` of a tiled view."""
     p.expect_keyword("tile")
     p.expect_punct("=")
@@ -439,7 +439,7 @@ def _parse_tile_dims(p: Parser) -> list[int]:
     return dims
 
 
-def _parse_dim_map_suffix(p: Parser) -> list[int]:
+def _parse_dim_map_suffix(p: SyntaxParser) -> list[int]:
     """Optional `, dim_map=[...]` after the tensor_view (empty: the identity map)."""
     if not p.accept_punct(","):
         return []
@@ -448,7 +448,7 @@ def _parse_dim_map_suffix(p: Parser) -> list[int]:
     return _parse_int_list(p, allow_dynamic=False)
 
 
-def _parse_padding_prefix(p: Parser) -> str:
+def _parse_padding_prefix(p: SyntaxParser) -> str:
     """Optional `padding_value = kw,` before the tensor_view."""
     if not p.accept_keyword("padding_value"):
         return ""
@@ -502,7 +502,7 @@ def _tiled_view_error(
     return None
 
 
-def _parse_strided_view(p: Parser) -> Attribute:
+def _parse_strided_view(p: SyntaxParser) -> Attribute:
     start = p.starts[p.i]
     p.expect_punct("<")
     tile_dims = _parse_tile_dims(p)
@@ -527,7 +527,7 @@ def _parse_strided_view(p: Parser) -> Attribute:
     )
 
 
-def _parse_gather_scatter_view(p: Parser) -> Attribute:
+def _parse_gather_scatter_view(p: SyntaxParser) -> Attribute:
     start = p.starts[p.i]
     p.expect_punct("<")
     tile_dims = _parse_tile_dims(p)
@@ -550,7 +550,7 @@ def _parse_gather_scatter_view(p: Parser) -> Attribute:
     return ct.GatherScatterViewType(ct.ints(tile_dims), view, ct.ints((sparse_dim,)), builtin.StringAttr(padding))
 
 
-def _parse_dim_list_only(p: Parser) -> tuple[list[int], None]:
+def _parse_dim_list_only(p: SyntaxParser) -> tuple[list[int], None]:
     dims: list[int] = []
     while True:
         if p.kind == lexer.INT:
@@ -565,7 +565,7 @@ def _parse_dim_list_only(p: Parser) -> tuple[list[int], None]:
             return dims, None
 
 
-_TYPE_BODY_PARSERS: dict[str, Callable[[Parser], Attribute]] = {
+_TYPE_BODY_PARSERS: dict[str, Callable[[SyntaxParser], Attribute]] = {
     "tile": _parse_tile,
     "ptr": _parse_ptr,
     "tensor_view": _parse_tensor_view,

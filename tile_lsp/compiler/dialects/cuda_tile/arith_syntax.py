@@ -17,8 +17,7 @@ from tile_lsp.compiler.syntax import lexer
 from tile_lsp.compiler.syntax.format import CUSTOM_DIRECTIVES
 
 if TYPE_CHECKING:
-    from tile_lsp.compiler.syntax.parser import OpState, Parser
-    from tile_lsp.compiler.syntax.printer import Printer
+    from tile_lsp.compiler.syntax.interfaces import OpState, SyntaxParser, SyntaxPrinter
 
 SIGNEDNESS = EnumSyntax("signedness", ("unsigned", "signed"))
 OVERFLOW = EnumSyntax("overflow", ("none", "no_signed_wrap", "no_unsigned_wrap", "no_wrap"), bracketed=True)
@@ -47,7 +46,7 @@ def _keyword_directive(directive: str, kind: str, message: str, cases: Sequence[
     allowed = frozenset(cases)
     DIRECTIVE_KEYWORDS[directive] = (kind, tuple(cases))
 
-    def parse(p: Parser, state: OpState, args: list[str]) -> None:
+    def parse(p: SyntaxParser, state: OpState, args: list[str]) -> None:
         name = directive_target(args[0])
         span = p.span()
         state.spans[name] = span
@@ -61,7 +60,7 @@ def _keyword_directive(directive: str, kind: str, message: str, cases: Sequence[
         p.advance()
         state.properties[name] = enum(kind, word)
 
-    def print_(pr: Printer, op: Operation, args: list[str]) -> str:
+    def print_(pr: SyntaxPrinter, op: Operation, args: list[str]) -> str:
         a = op.properties.get(directive_target(args[0]))
         return a.case if isinstance(a, EnumAttr) else ""
 
@@ -99,7 +98,7 @@ def _rounding_directive(directive: str, shown: Sequence[str], default: str, stri
     allowed = frozenset(shown)
     DIRECTIVE_KEYWORDS[directive] = ("rounding", tuple(f"rounding<{m}>" for m in shown))
 
-    def parse(p: Parser, state: OpState, args: list[str]) -> None:
+    def parse(p: SyntaxParser, state: OpState, args: list[str]) -> None:
         name = directive_target(args[0])
         if not p.at_keyword("rounding"):
             state.properties[name] = enum("rounding", default)
@@ -116,7 +115,7 @@ def _rounding_directive(directive: str, shown: Sequence[str], default: str, stri
             p.fail(listing + (f", got: '{word}'" if strict else ""))
         state.properties[name] = enum("rounding", word)
 
-    def print_(pr: Printer, op: Operation, args: list[str]) -> str:
+    def print_(pr: SyntaxPrinter, op: Operation, args: list[str]) -> str:
         case = case_of(op, directive_target(args[0]), default)
         return "" if case == default else f"rounding<{case}>"
 
@@ -136,7 +135,7 @@ _rounding_directive("IntegerRoundingMode", ("nearest_int_to_zero",), "nearest_in
 # -- maxf/minf modifiers: oilist(`flush_to_zero` $flush_to_zero | `propagate_nan` $propagate_nan)
 
 
-def _parse_unit_flags(p: Parser, state: OpState, args: list[str]) -> None:
+def _parse_unit_flags(p: SyntaxParser, state: OpState, args: list[str]) -> None:
     names = [directive_target(a) for a in args]
     while p.kind == lexer.BARE and p.tok in names:
         word = p.tok
@@ -147,7 +146,7 @@ def _parse_unit_flags(p: Parser, state: OpState, args: list[str]) -> None:
         state.properties[word] = builtin.UnitAttr()
 
 
-def _print_unit_flags(pr: Printer, op: Operation, args: list[str]) -> str:
+def _print_unit_flags(pr: SyntaxPrinter, op: Operation, args: list[str]) -> str:
     return " ".join(n for n in (directive_target(a) for a in args) if n in op.properties)
 
 

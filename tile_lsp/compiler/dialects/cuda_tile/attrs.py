@@ -22,7 +22,7 @@ from tile_lsp.compiler.syntax import lexer
 from tile_lsp.compiler.syntax.base import ParseError
 
 if TYPE_CHECKING:
-    from tile_lsp.compiler.syntax.parser import Parser
+    from tile_lsp.compiler.syntax.interfaces import SyntaxParser
 
 
 @irdl_attr_definition
@@ -74,7 +74,7 @@ DENSE_ELEMENT_DESC = (
 )
 
 
-def parse_dense_literal(p: Parser, op_name: str | None = None) -> DenseAttr:
+def parse_dense_literal(p: SyntaxParser, op_name: str | None = None) -> DenseAttr:
     """`<elemtype: literal>` where literal is a scalar or nested list (NVIDIA's custom parser).
 
     `op_name` prefixes errors the way MLIR words errors raised inside a custom op parser.
@@ -105,7 +105,7 @@ def parse_dense_literal(p: Parser, op_name: str | None = None) -> DenseAttr:
     return DenseAttr(elem, ct.ints(shape), ScalarTuple(tuple(values)))
 
 
-def _parse_literal(p: Parser, out: list[int | float], reader: _ScalarReader, err: Callable[[str], str]) -> list[int]:
+def _parse_literal(p: SyntaxParser, out: list[int | float], reader: _ScalarReader, err: Callable[[str], str]) -> list[int]:
     """A scalar (shape []) or `[...]`; every element of a list must have the same shape."""
     if not p.accept_punct("["):
         out.append(reader.read())
@@ -117,7 +117,7 @@ def _parse_literal(p: Parser, out: list[int | float], reader: _ScalarReader, err
         p.depth -= 1
 
 
-def _parse_list(p: Parser, out: list[int | float], reader: _ScalarReader, err: Callable[[str], str]) -> list[int]:
+def _parse_list(p: SyntaxParser, out: list[int | float], reader: _ScalarReader, err: Callable[[str], str]) -> list[int]:
     first: list[int] | None = None
     count = 0
     while True:
@@ -136,7 +136,7 @@ def _parse_list(p: Parser, out: list[int | float], reader: _ScalarReader, err: C
 class _ScalarReader:
     """Reads one element literal for the element type (MLIR parseInteger / parseFloat rules)."""
 
-    def __init__(self, p: Parser, elem: Attribute, err: Callable[[str], str]):
+    def __init__(self, p: SyntaxParser, elem: Attribute, err: Callable[[str], str]):
         self.p = p
         self.elem = elem
         self.err = err
@@ -278,12 +278,12 @@ class EnumSyntax:
         self.what = what or kind
         ENUM_KINDS.setdefault(kind, self)
 
-    def can_start(self, p: Parser) -> bool:
+    def can_start(self, p: SyntaxParser) -> bool:
         if self.bracketed:
             return p.at_punct("<")
         return p.kind in (lexer.BARE, lexer.STRING) and p.tok.strip('"') in self.cases
 
-    def parse(self, p: Parser) -> Attribute:
+    def parse(self, p: SyntaxParser) -> Attribute:
         if self.bracketed:
             p.expect_punct("<")
         span = p.span()
@@ -315,10 +315,10 @@ ENUM_KINDS: dict[str, EnumSyntax] = {}
 class UnitSyntax:
     """A unit attribute inside an optional group: the group's keyword is its whole spelling."""
 
-    def can_start(self, p: Parser) -> bool:
+    def can_start(self, p: SyntaxParser) -> bool:
         return False
 
-    def parse(self, p: Parser) -> Attribute:
+    def parse(self, p: SyntaxParser) -> Attribute:
         return builtin.UnitAttr()
 
     def print(self, a: Attribute) -> str:
@@ -329,7 +329,7 @@ UNIT = UnitSyntax()
 
 
 def _parse_qualified_enum(kind: str):  # type: ignore[no-untyped-def]
-    def parse(p: Parser) -> Attribute:
+    def parse(p: SyntaxParser) -> Attribute:
         syntax = ENUM_KINDS[kind]
         p.expect_punct("<")
         word, span = p.expect_bare("enum case")
@@ -357,7 +357,7 @@ def _print_dense(a: Attribute) -> str:
     return "#cuda_tile.dense" + dense_literal_str(a)
 
 
-def _parse_dense_qualified(p: Parser) -> Attribute:
+def _parse_dense_qualified(p: SyntaxParser) -> Attribute:
     return parse_dense_literal(p)
 
 
@@ -366,7 +366,7 @@ attr_syntax.DIALECT_ATTR_PRINTERS[DenseAttr] = _print_dense
 attr_syntax.DIALECT_ATTR_PARSERS["cuda_tile.dense"] = _parse_dense_qualified
 
 
-def parse_mlir_dense(p: Parser) -> Attribute:
+def parse_mlir_dense(p: SyntaxParser) -> Attribute:
     """MLIR's builtin `dense<[1.0, 2.0]> : tensor<2xf32>`, as generic-form printers write a
     constant's value; becomes a DenseAttr. Anything else stays verbatim (OpaqueAttr)."""
     from tile_lsp.compiler.syntax.types import parse_dims_and_element
@@ -401,7 +401,7 @@ def parse_mlir_dense(p: Parser) -> Attribute:
     return DenseAttr(elem, ct.ints(shape or ([len(values)] if len(values) > 1 else [])), ScalarTuple(tuple(values)))
 
 
-def _opaque(p: Parser) -> Attribute:
+def _opaque(p: SyntaxParser) -> Attribute:
     start = p.starts[p.i]
     p.advance()
     p.skip_balanced()

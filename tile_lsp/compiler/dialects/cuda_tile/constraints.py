@@ -18,7 +18,7 @@ from xdsl.ir import Attribute, Operation
 from tile_lsp.compiler.dialects.cuda_tile import types as ct
 
 if TYPE_CHECKING:
-    from tile_lsp.compiler.syntax.parser import OpState
+    from tile_lsp.compiler.syntax.interfaces import OpState
 
 
 @dataclass(frozen=True)

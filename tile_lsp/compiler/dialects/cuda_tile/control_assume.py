@@ -19,8 +19,7 @@ from tile_lsp.compiler.syntax import attributes as attr_syntax
 from tile_lsp.compiler.syntax import lexer
 
 if TYPE_CHECKING:
-    from tile_lsp.compiler.syntax.parser import OpState, Parser
-    from tile_lsp.compiler.syntax.printer import Printer
+    from tile_lsp.compiler.syntax.interfaces import OpState, SyntaxParser, SyntaxPrinter
     from tile_lsp.compiler.verify_context import VerifyContext
 
 INT64_MAX = (1 << 63) - 1
@@ -58,7 +57,7 @@ class BoundedAttr(_Predicate):
     name = "cuda_tile.bounded"
 
 
-def _parse_uint(p: Parser, what: str) -> int:
+def _parse_uint(p: SyntaxParser, what: str) -> int:
     if p.kind != lexer.INT:
         p.fail(f"failed to parse parameter '{what}' which is expected to be an integer")
     value = p.int_token(message=f"failed to parse parameter '{what}' which is expected to be an integer")
@@ -66,7 +65,7 @@ def _parse_uint(p: Parser, what: str) -> int:
     return value
 
 
-def _parse_div_by(p: Parser) -> Attribute:
+def _parse_div_by(p: SyntaxParser) -> Attribute:
     p.expect_punct("<")
     values: list[int | None] = [_parse_uint(p, "divisor")]
     if p.accept_punct(","):
@@ -78,7 +77,7 @@ def _parse_div_by(p: Parser) -> Attribute:
     return DivByAttr(tuple(values))
 
 
-def _parse_same_elements(p: Parser) -> Attribute:
+def _parse_same_elements(p: SyntaxParser) -> Attribute:
     p.expect_punct("<")
     p.expect_punct("[")
     values: list[int | None] = []
@@ -91,7 +90,7 @@ def _parse_same_elements(p: Parser) -> Attribute:
     return SameElementsAttr(tuple(values))
 
 
-def _parse_bound(p: Parser) -> int | None:
+def _parse_bound(p: SyntaxParser) -> int | None:
     if p.accept_punct("?"):
         return None
     if p.kind != lexer.INT and not p.at_punct("-"):
@@ -99,7 +98,7 @@ def _parse_bound(p: Parser) -> int | None:
     return p.parse_int_literal()
 
 
-def _parse_bounded(p: Parser) -> Attribute:
+def _parse_bounded(p: SyntaxParser) -> Attribute:
     p.expect_punct("<")
     lb = _parse_bound(p)
     p.expect_punct(",")
@@ -129,7 +128,7 @@ for _cls in (DivByAttr, SameElementsAttr, BoundedAttr):
     attr_syntax.DIALECT_ATTR_PRINTERS[_cls] = lambda a: "#cuda_tile." + predicate_body(a)
 
 
-def parse_predicate(p: Parser) -> Attribute:
+def parse_predicate(p: SyntaxParser) -> Attribute:
     """custom<AssumePredicate>: a full attribute or a bare `div_by<...>`-style keyword."""
     start = p.span()
     if p.kind == lexer.BARE:
@@ -231,7 +230,7 @@ class AssumeOp(CudaTileOp):
     TYPE_RULES = (C.AllTypesMatch("value", "result"),)
 
     @classmethod
-    def parse_custom(cls, p: Parser, state: OpState) -> None:
+    def parse_custom(cls, p: SyntaxParser, state: OpState) -> None:
         from tile_lsp.compiler.dialects.cuda_tile.control_regions import parse_cuda_type
         from tile_lsp.compiler.syntax.attributes import parse_attr_dict_body
 
@@ -248,7 +247,7 @@ class AssumeOp(CudaTileOp):
         state.result_types["result"] = [t]
 
     @classmethod
-    def print_custom(cls, pr: Printer, op: Operation) -> str:
+    def print_custom(cls, pr: SyntaxPrinter, op: Operation) -> str:
         assert isinstance(op, AssumeOp)
         attrs = pr.attr_dict(op, elided={"predicate"})
         attrs = f" {attrs}" if attrs else ""

@@ -16,7 +16,7 @@ from tile_lsp.compiler.dialects.cuda_tile import types as ct
 from tile_lsp.compiler.dialects.cuda_tile.base import CudaTileOp, OpError, VerifyResult, tile_op
 
 if TYPE_CHECKING:
-    from tile_lsp.compiler.syntax.parser import OpState
+    from tile_lsp.compiler.syntax.interfaces import OpState
     from tile_lsp.compiler.verify_context import VerifyContext
 
 # printf conversion characters: a `%` expression runs up to the first of these.

@@ -13,24 +13,24 @@ from tile_lsp.compiler.dialects.cuda_tile import types as ct
 from tile_lsp.compiler.dialects.cuda_tile.base import OpError
 from tile_lsp.compiler.source import Span
 from tile_lsp.compiler.syntax import lexer
-from tile_lsp.compiler.syntax.parser import ArgDef, UseRef
+from tile_lsp.compiler.syntax.interfaces import ArgDef, UseRef
 from tile_lsp.compiler.syntax.types import long_type_str, parse_type
 
 if TYPE_CHECKING:
-    from tile_lsp.compiler.syntax.parser import Parser
+    from tile_lsp.compiler.syntax.interfaces import SyntaxParser
 
 # Ops with MLIR's Terminator trait in this dialect: an explicit one ends a block.
 TERMINATOR_NAMES = frozenset({"cuda_tile.yield", "cuda_tile.continue", "cuda_tile.break", "cuda_tile.return"})
 
 
-def parse_cuda_type(p: Parser) -> Attribute:
+def parse_cuda_type(p: SyntaxParser) -> Attribute:
     """One type where NVIDIA's custom<CudaTileType> expects it (bare keyword or `!`)."""
     if p.kind not in (lexer.BARE, lexer.BANG):
         p.fail("expected valid keyword")
     return parse_type(p)
 
 
-def parse_type_list(p: Parser) -> list[Attribute]:
+def parse_type_list(p: SyntaxParser) -> list[Attribute]:
     """`t1, t2, ...` with no delimiters (at least one type)."""
     types = [parse_cuda_type(p)]
     while p.accept_punct(","):
@@ -38,7 +38,7 @@ def parse_type_list(p: Parser) -> list[Attribute]:
     return types
 
 
-def parse_binding_list(p: Parser) -> tuple[list[tuple[str, Span]], list[UseRef]]:
+def parse_binding_list(p: SyntaxParser) -> tuple[list[tuple[str, Span]], list[UseRef]]:
     """`(%a = %x, %b = %y)`: the region-side names and the outer values bound to them."""
     names: list[tuple[str, Span]] = []
     uses: list[UseRef] = []

@@ -18,8 +18,7 @@ from tile_lsp.compiler.syntax.format import CUSTOM_DIRECTIVES
 from tile_lsp.compiler.syntax.types import parse_type
 
 if TYPE_CHECKING:
-    from tile_lsp.compiler.syntax.parser import OpState, Parser
-    from tile_lsp.compiler.syntax.printer import Printer
+    from tile_lsp.compiler.syntax.interfaces import OpState, SyntaxParser, SyntaxPrinter
 
 
 @cache
@@ -44,7 +43,7 @@ def _type_targets(op_name: str, args: tuple[str, ...]) -> tuple[tuple[str, bool,
     return tuple(out)
 
 
-def _parse_cuda_tile_type(p: Parser, state: OpState, args: list[str]) -> None:
+def _parse_cuda_tile_type(p: SyntaxParser, state: OpState, args: list[str]) -> None:
     for i, (name, variadic, is_result) in enumerate(_type_targets(state.name, tuple(args))):
         if i:
             p.expect_punct(",")
@@ -66,7 +65,7 @@ def _parse_cuda_tile_type(p: Parser, state: OpState, args: list[str]) -> None:
             state.operand_types[name] = types
 
 
-def _print_cuda_tile_type(pr: Printer, op: Operation, args: list[str]) -> str:
+def _print_cuda_tile_type(pr: SyntaxPrinter, op: Operation, args: list[str]) -> str:
     parts = []
     for arg in args:
         x = getattr(op, directive_target(arg))
@@ -87,7 +86,7 @@ ROUNDING = EnumSyntax(
 # The rounding<...> directives (IEEERoundingMode, DivFOpRoundingMode, ...) live in arith_syntax.py.
 
 
-def _parse_symbol(p: Parser, state: OpState, args: list[str]) -> None:
+def _parse_symbol(p: SyntaxParser, state: OpState, args: list[str]) -> None:
     if p.kind != lexer.SYMBOL:
         p.fail("expected valid '@'-identifier for symbol name")
     name = symbol_name(p.tok)
@@ -96,7 +95,7 @@ def _parse_symbol(p: Parser, state: OpState, args: list[str]) -> None:
     state.properties[directive_target(args[0])] = builtin.SymbolRefAttr(name)
 
 
-def _print_symbol(pr: Printer, op: Operation, args: list[str]) -> str:
+def _print_symbol(pr: SyntaxPrinter, op: Operation, args: list[str]) -> str:
     from tile_lsp.compiler.syntax.attributes import attr_str
 
     return attr_str(op.properties[directive_target(args[0])])

@@ -28,8 +28,7 @@ from tile_lsp.compiler.syntax.locations import (
 )
 
 if TYPE_CHECKING:
-    from tile_lsp.compiler.syntax.parser import Parser
-    from tile_lsp.compiler.syntax.printer import Printer
+    from tile_lsp.compiler.syntax.interfaces import SyntaxParser, SyntaxPrinter
     from tile_lsp.compiler.verify_context import VerifyContext
 
 NONE = builtin.NoneAttr()
@@ -119,7 +118,7 @@ _STRUCTS: dict[str, tuple[str, list[tuple[str, _Kind, bool]]]] = {
 # -- parsing ----------------------------------------------------------------------
 
 
-def _parse_struct(p: Parser, mnemonic: str) -> dict[str, Attribute]:
+def _parse_struct(p: SyntaxParser, mnemonic: str) -> dict[str, Attribute]:
     """`<key = value, ...>` in any order (ODS `struct(params)`), with ODS's messages."""
     def_name, params = _STRUCTS[mnemonic]
     kinds = {name: kind for name, kind, _ in params}
@@ -150,7 +149,7 @@ def _parse_struct(p: Parser, mnemonic: str) -> dict[str, Attribute]:
     return seen
 
 
-def _parse_param(p: Parser, def_name: str, key: str, kind: _Kind) -> Attribute:
+def _parse_param(p: SyntaxParser, def_name: str, key: str, kind: _Kind) -> Attribute:
     type_name, check = kind
     start = p.span()
     if kind is _UNSIGNED:
@@ -167,7 +166,7 @@ def _parse_param(p: Parser, def_name: str, key: str, kind: _Kind) -> Attribute:
     return attr
 
 
-def _parse_file(p: Parser) -> Attribute:
+def _parse_file(p: SyntaxParser) -> Attribute:
     p.expect_punct("<")
     if p.kind != lexer.STRING:
         p.fail("failed to parse CudaTile_DIFileAttr parameter 'name' which is to be a `StringAttr`")
@@ -182,12 +181,12 @@ def _parse_file(p: Parser) -> Attribute:
     return DIFileAttr(builtin.StringAttr(file_name), builtin.StringAttr(directory))
 
 
-def _parse_compile_unit(p: Parser) -> Attribute:
+def _parse_compile_unit(p: SyntaxParser) -> Attribute:
     s = _parse_struct(p, "di_compile_unit")
     return DICompileUnitAttr(cast(DIFileAttr, s["file"]))
 
 
-def _parse_subprogram(p: Parser) -> Attribute:
+def _parse_subprogram(p: SyntaxParser) -> Attribute:
     s = _parse_struct(p, "di_subprogram")
     return DISubprogramAttr(
         cast(DIFileAttr, s["file"]),
@@ -199,14 +198,14 @@ def _parse_subprogram(p: Parser) -> Attribute:
     )
 
 
-def _parse_lexical_block(p: Parser) -> Attribute:
+def _parse_lexical_block(p: SyntaxParser) -> Attribute:
     s = _parse_struct(p, "di_lexical_block")
     return DILexicalBlockAttr(
         s["scope"], cast(DIFileAttr, s["file"]), cast(builtin.IntAttr, s["line"]), s.get("column", NONE)
     )
 
 
-def _parse_di_loc(p: Parser) -> Attribute:
+def _parse_di_loc(p: SyntaxParser) -> Attribute:
     p.expect_punct("<")
     start = p.span()
     source = parse_attribute(p)
@@ -224,7 +223,7 @@ def _parse_di_loc(p: Parser) -> Attribute:
 # -- printing -----------------------------------------------------------------------
 
 
-def _ref(pr: Printer | None, a: Attribute) -> str:
+def _ref(pr: SyntaxPrinter | None, a: Attribute) -> str:
     """A nested debug-info node: an alias when printing a module, inline otherwise."""
     base = _ALIAS_BASE.get(type(a))
     if pr is None or base is None:
@@ -232,7 +231,7 @@ def _ref(pr: Printer | None, a: Attribute) -> str:
     return pr.alias(a, base, lambda: _inline(pr, a))
 
 
-def _inline(pr: Printer | None, a: Attribute) -> str:
+def _inline(pr: SyntaxPrinter | None, a: Attribute) -> str:
     if isinstance(a, DIFileAttr):
         return f"#cuda_tile.di_file<{escape(a.file_name.data)} in {escape(a.directory.data)}>"
     if isinstance(a, DICompileUnitAttr):
@@ -261,7 +260,7 @@ def _inline(pr: Printer | None, a: Attribute) -> str:
     return attr_syntax.attr_str(a)
 
 
-def _loc_text(pr: Printer | None, a: Attribute) -> str:
+def _loc_text(pr: SyntaxPrinter | None, a: Attribute) -> str:
     """Inside `loc(...)`: MLIR names every di_loc `#loc`, `#loc1`, ..."""
     if pr is None:
         return _inline(None, a)

@@ -18,7 +18,7 @@ from tile_lsp.compiler.syntax import lexer
 from tile_lsp.compiler.syntax.attributes import escape, parse_attribute, unescape
 
 if TYPE_CHECKING:
-    from tile_lsp.compiler.syntax.parser import Parser
+    from tile_lsp.compiler.syntax.interfaces import SyntaxParser
     from tile_lsp.compiler.verify_context import VerifyContext
 
 # Architecture keys the verifier knows (`default` applies when no arch entry matches).
@@ -49,7 +49,7 @@ class OptimizationHintsAttr(ParametrizedAttribute):
         return dict(self.value.data)
 
 
-def parse_hints_body(p: Parser) -> Attribute:
+def parse_hints_body(p: SyntaxParser) -> Attribute:
     """`<arch = {k = v, ...}, ...>` (the cursor is at `<`)."""
     p.expect_punct("<")
     out: dict[str, Attribute] = {}
@@ -209,7 +209,7 @@ _VALIDATORS = {
 }
 
 
-def _parse_qualified(p: Parser) -> Attribute:
+def _parse_qualified(p: SyntaxParser) -> Attribute:
     return parse_hints_body(p)
 
 

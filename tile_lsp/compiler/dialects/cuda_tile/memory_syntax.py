@@ -24,8 +24,7 @@ from tile_lsp.compiler.syntax.format import CUSTOM_DIRECTIVES
 from tile_lsp.compiler.syntax.types import long_type_str, parse_type
 
 if TYPE_CHECKING:
-    from tile_lsp.compiler.syntax.parser import OpState, Parser
-    from tile_lsp.compiler.syntax.printer import Printer
+    from tile_lsp.compiler.syntax.interfaces import OpState, SyntaxParser, SyntaxPrinter
 
 ORDERINGS = ("weak", "relaxed", "acquire", "release", "acq_rel")
 SCOPES = ("tl_blk", "device", "sys")
@@ -47,10 +46,10 @@ class I32EnumSyntax:
             f"'{attr_name}' [{', '.join(cases)}]"
         )
 
-    def can_start(self, p: Parser) -> bool:
+    def can_start(self, p: SyntaxParser) -> bool:
         return p.kind == lexer.BARE and p.tok in self.index
 
-    def parse(self, p: Parser) -> Attribute:
+    def parse(self, p: SyntaxParser) -> Attribute:
         span = p.span()
         word = p.tok[1:-1] if p.kind == lexer.STRING else p.tok if p.kind == lexer.BARE else ""
         if word not in self.index:
@@ -111,10 +110,10 @@ def check_enum_props(op: Operation) -> VerifyResult:
 class HintsSyntax:
     """`optimization_hints = <sm_100 = {...}>` inside a declarative format."""
 
-    def can_start(self, p: Parser) -> bool:
+    def can_start(self, p: SyntaxParser) -> bool:
         return p.at_punct("<")
 
-    def parse(self, p: Parser) -> Attribute:
+    def parse(self, p: SyntaxParser) -> Attribute:
         return parse_hints_body(p)
 
     def print(self, a: Attribute) -> str:
@@ -127,10 +126,10 @@ HINTS = HintsSyntax()
 class BoolListSyntax:
     """`inbounds = [true, false]` (13.4): one flag per index, stored as `array<i1: ...>`."""
 
-    def can_start(self, p: Parser) -> bool:
+    def can_start(self, p: SyntaxParser) -> bool:
         return p.at_punct("[")
 
-    def parse(self, p: Parser) -> Attribute:
+    def parse(self, p: SyntaxParser) -> Attribute:
         p.expect_punct("[")
         values: list[int] = []
         while not p.at_punct("]"):
@@ -174,10 +173,10 @@ def check_inbounds(op: Operation, n_indices: int) -> VerifyResult:
 class I64Syntax:
     """A plain integer attribute (`num_elem = 64`), stored as i64."""
 
-    def can_start(self, p: Parser) -> bool:
+    def can_start(self, p: SyntaxParser) -> bool:
         return p.kind == lexer.INT or p.at_punct("-")
 
-    def parse(self, p: Parser) -> Attribute:
+    def parse(self, p: SyntaxParser) -> Attribute:
         return builtin.IntegerAttr(p.parse_int_literal(), builtin.i64)
 
     def print(self, a: Attribute) -> str:
@@ -190,7 +189,7 @@ I64 = I64Syntax()
 # -- custom<MemoryAttributes> (view loads and stores) ----------------------------------
 
 
-def _parse_memory_attributes(p: Parser, state: OpState, args: list[str]) -> None:
+def _parse_memory_attributes(p: SyntaxParser, state: OpState, args: list[str]) -> None:
     ordering_name, scope_name = directive_target(args[0]), directive_target(args[1])
     span = p.span()
     word = p.tok if p.kind == lexer.BARE else ""
@@ -223,7 +222,7 @@ def _parse_memory_attributes(p: Parser, state: OpState, args: list[str]) -> None
     state.properties[scope_name] = SCOPE.attr(scope)
 
 
-def _print_memory_attributes(pr: Printer, op: Operation, args: list[str]) -> str:
+def _print_memory_attributes(pr: SyntaxPrinter, op: Operation, args: list[str]) -> str:
     ordering = ORDERING.print(op.properties[directive_target(args[0])])
     scope = op.properties.get(directive_target(args[1]))
     return ordering if scope is None else f"{ordering} {SCOPE.print(scope)}"
@@ -238,7 +237,7 @@ CUSTOM_DIRECTIVES["MemoryAttributes"] = (_parse_memory_attributes, _print_memory
 _TOKEN_WORDS = ("token", "!cuda_tile.token")
 
 
-def _parse_type_splat(p: Parser, state: OpState, args: list[str]) -> None:
+def _parse_type_splat(p: SyntaxParser, state: OpState, args: list[str]) -> None:
     name = directive_target(args[0])
     types = [parse_type(p)]
     # Views whose indices differ in type (gather/scatter) list one type per index.
@@ -250,7 +249,7 @@ def _parse_type_splat(p: Parser, state: OpState, args: list[str]) -> None:
     state.operand_types[name] = types * count if len(types) == 1 else types
 
 
-def _print_type_splat(pr: Printer, op: Operation, args: list[str]) -> str:
+def _print_type_splat(pr: SyntaxPrinter, op: Operation, args: list[str]) -> str:
     values = list(getattr(op, directive_target(args[0])))
     if not values:
         # NVIDIA's printer requires an index; keep the text parseable.

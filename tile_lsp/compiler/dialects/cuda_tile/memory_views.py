@@ -33,8 +33,7 @@ from tile_lsp.compiler.syntax.types import parse_type
 
 if TYPE_CHECKING:
     from tile_lsp.compiler.syntax.format import AttrSyntax
-    from tile_lsp.compiler.syntax.parser import OpState, Parser, UseRef
-    from tile_lsp.compiler.syntax.printer import Printer
+    from tile_lsp.compiler.syntax.interfaces import OpState, SyntaxParser, SyntaxPrinter, UseRef
     from tile_lsp.compiler.verify_context import VerifyContext
 
 VARIADIC_SCALAR_INT = C.variadic(C.SCALAR_INT)
@@ -48,7 +47,7 @@ def _attr_suffix(op: Operation) -> str:
 # -- make_tensor_view ------------------------------------------------------------------
 
 
-def _parse_mixed_list(p: Parser, uses: list[UseRef]) -> tuple[list[tuple[int | None, Span]], Span]:
+def _parse_mixed_list(p: SyntaxParser, uses: list[UseRef]) -> tuple[list[tuple[int | None, Span]], Span]:
     """`[32, %n, ...]`: static sizes and SSA values (None marks a dynamic entry)."""
     decl = p.span()
     p.expect_punct("[")
@@ -70,7 +69,7 @@ def _parse_mixed_list(p: Parser, uses: list[UseRef]) -> tuple[list[tuple[int | N
 
 
 def _check_declared(
-    p: Parser, items: list[tuple[int | None, Span]], expected: tuple[int, ...], decl: Span, name: str
+    p: SyntaxParser, items: list[tuple[int | None, Span]], expected: tuple[int, ...], decl: Span, name: str
 ) -> None:
     if len(items) != len(expected):
         p.fail(
@@ -111,7 +110,7 @@ class MakeTensorViewOp(CudaTileOp):
     }
 
     @classmethod
-    def parse_custom(cls, p: Parser, state: OpState) -> None:
+    def parse_custom(cls, p: SyntaxParser, state: OpState) -> None:
         state.operands["base"] = [p.parse_value_use()]
         p.expect_punct(",")
         p.expect_keyword("shape")
@@ -155,7 +154,7 @@ class MakeTensorViewOp(CudaTileOp):
         state.result_types["result"] = [t]
 
     @classmethod
-    def print_custom(cls, pr: Printer, op: Operation) -> str:
+    def print_custom(cls, pr: SyntaxPrinter, op: Operation) -> str:
         assert isinstance(op, MakeTensorViewOp)
         t = op.result.type
         assert isinstance(t, ct.TensorViewType)
@@ -234,7 +233,7 @@ class _MakeTiledViewOp(CudaTileOp):
     VIEW_WORD: ClassVar[str] = "partition_view"
 
     @classmethod
-    def parse_custom(cls, p: Parser, state: OpState) -> None:
+    def parse_custom(cls, p: SyntaxParser, state: OpState) -> None:
         state.operands["tensor_view"] = [p.parse_value_use()]
         if p.at_punct("{"):
             state.attributes.update(parse_attr_dict_body(p))
@@ -250,7 +249,7 @@ class _MakeTiledViewOp(CudaTileOp):
         state.result_types["result"] = [t]
 
     @classmethod
-    def print_custom(cls, pr: Printer, op: Operation) -> str:
+    def print_custom(cls, pr: SyntaxPrinter, op: Operation) -> str:
         return f" {pr.value_name(op.operands[0])}{_attr_suffix(op)} : {pr.type(op.results[0].type)}"
 
     def verify_tile(self, ctx: VerifyContext) -> VerifyResult:

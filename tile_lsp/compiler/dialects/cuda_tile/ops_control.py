@@ -38,27 +38,26 @@ from tile_lsp.compiler.dialects.cuda_tile.control_regions import (
 )
 from tile_lsp.compiler.syntax import lexer
 from tile_lsp.compiler.syntax.attributes import parse_attr_dict_body
-from tile_lsp.compiler.syntax.parser import ArgDef
+from tile_lsp.compiler.syntax.interfaces import ArgDef
 
 if TYPE_CHECKING:
-    from tile_lsp.compiler.syntax.parser import OpState, Parser
-    from tile_lsp.compiler.syntax.printer import Printer
+    from tile_lsp.compiler.syntax.interfaces import OpState, SyntaxParser, SyntaxPrinter
     from tile_lsp.compiler.verify_context import VerifyContext
 
 I1_SCALAR = ct.tile((), builtin.i1)
 
 
-def _trailing_attr_dict(p: Parser, state: OpState) -> None:
+def _trailing_attr_dict(p: SyntaxParser, state: OpState) -> None:
     if p.at_punct("{"):
         state.attributes.update(parse_attr_dict_body(p))
 
 
-def _attr_suffix(pr: Printer, op: Operation, elided: set[str] | None = None) -> str:
+def _attr_suffix(pr: SyntaxPrinter, op: Operation, elided: set[str] | None = None) -> str:
     text = pr.attr_dict(op, elided=elided or set())
     return f" {text}" if text else ""
 
 
-def _nested_region(p: Parser, args: list[ArgDef] | None = None) -> Region:
+def _nested_region(p: SyntaxParser, args: list[ArgDef] | None = None) -> Region:
     """A region whose ops default to the cuda_tile dialect (OpAsmOpInterface)."""
     p.default_dialect.append("cuda_tile")
     try:
@@ -67,7 +66,7 @@ def _nested_region(p: Parser, args: list[ArgDef] | None = None) -> Region:
         p.default_dialect.pop()
 
 
-def _region_text(pr: Printer, region: Region) -> str:
+def _region_text(pr: SyntaxPrinter, region: Region) -> str:
     pr.default_dialect.append("cuda_tile")
     try:
         return pr.region_text(region, print_entry_args=False)
@@ -224,7 +223,7 @@ class IfOp(CudaTileOp):
     TYPE_CONSTRAINTS = {"condition": C.SCALAR_I1}
 
     @classmethod
-    def parse_custom(cls, p: Parser, state: OpState) -> None:
+    def parse_custom(cls, p: SyntaxParser, state: OpState) -> None:
         state.spans["condition"] = p.span()
         state.operands["condition"] = [p.parse_value_use()]
         state.operand_types["condition"] = [I1_SCALAR]
@@ -246,7 +245,7 @@ class IfOp(CudaTileOp):
         _trailing_attr_dict(p, state)
 
     @classmethod
-    def print_custom(cls, pr: Printer, op: Operation) -> str:
+    def print_custom(cls, pr: SyntaxPrinter, op: Operation) -> str:
         assert isinstance(op, IfOp)
         out = " " + pr.value_name(op.condition)
         if op.results:
@@ -323,7 +322,7 @@ class ForOp(CudaTileOp):
     TYPE_RULES = (C.AllTypesMatch("lowerBound", "upperBound", "step"),)
 
     @classmethod
-    def parse_custom(cls, p: Parser, state: OpState) -> None:
+    def parse_custom(cls, p: SyntaxParser, state: OpState) -> None:
         if p.at_keyword("unsigned"):
             state.spans["unsignedCmp"] = p.span()
             p.advance()
@@ -370,7 +369,7 @@ class ForOp(CudaTileOp):
         _trailing_attr_dict(p, state)
 
     @classmethod
-    def print_custom(cls, pr: Printer, op: Operation) -> str:
+    def print_custom(cls, pr: SyntaxPrinter, op: Operation) -> str:
         assert isinstance(op, ForOp)
         block = op.body.blocks.first
         args = list(block.args) if block is not None else []
@@ -431,7 +430,7 @@ class LoopOp(CudaTileOp):
     DEFAULT_DIALECT = "cuda_tile"
 
     @classmethod
-    def parse_custom(cls, p: Parser, state: OpState) -> None:
+    def parse_custom(cls, p: SyntaxParser, state: OpState) -> None:
         names: list = []
         inits: list = []
         iter_types: list = []
@@ -455,7 +454,7 @@ class LoopOp(CudaTileOp):
         _trailing_attr_dict(p, state)
 
     @classmethod
-    def print_custom(cls, pr: Printer, op: Operation) -> str:
+    def print_custom(cls, pr: SyntaxPrinter, op: Operation) -> str:
         assert isinstance(op, LoopOp)
         block = op.body.blocks.first
         args = list(block.args) if block is not None else []

@@ -30,7 +30,7 @@ from tile_lsp.compiler.dialects.cuda_tile.hints import verify_op_hints
 
 if TYPE_CHECKING:
     from tile_lsp.compiler.syntax.format import AttrSyntax
-    from tile_lsp.compiler.syntax.parser import OpState
+    from tile_lsp.compiler.syntax.interfaces import OpState
     from tile_lsp.compiler.verify_context import VerifyContext
 
 

@@ -19,8 +19,7 @@ from tile_lsp.compiler.syntax import lexer
 from tile_lsp.compiler.syntax.types import long_type_str
 
 if TYPE_CHECKING:
-    from tile_lsp.compiler.syntax.parser import OpState, Parser
-    from tile_lsp.compiler.syntax.printer import Printer
+    from tile_lsp.compiler.syntax.interfaces import OpState, SyntaxParser, SyntaxPrinter
     from tile_lsp.compiler.verify_context import VerifyContext
 
 I32_SCALAR = ct.tile((), builtin.i32)
@@ -44,10 +43,10 @@ class SameOperandsAndResultElementType(C.TypeRule):
 class DenseI32ArraySyntax:
     """`[1, 0]` inside an op's custom form; `array<i32: 1, 0>` generically."""
 
-    def can_start(self, p: Parser) -> bool:
+    def can_start(self, p: SyntaxParser) -> bool:
         return p.at_punct("[")
 
-    def parse(self, p: Parser) -> Attribute:
+    def parse(self, p: SyntaxParser) -> Attribute:
         p.expect_punct("[")
         values: list[int] = []
         if not p.accept_punct("]"):
@@ -68,10 +67,10 @@ class IntAttrSyntax:
     def __init__(self, width: int):
         self.type = builtin.IntegerType(width)
 
-    def can_start(self, p: Parser) -> bool:
+    def can_start(self, p: SyntaxParser) -> bool:
         return p.kind == lexer.INT or p.at_punct("-")
 
-    def parse(self, p: Parser) -> Attribute:
+    def parse(self, p: SyntaxParser) -> Attribute:
         return builtin.IntegerAttr(p.parse_int_literal(), self.type)
 
     def print(self, a: Attribute) -> str:
@@ -444,7 +443,7 @@ class _ShapeQuery(CudaTileOp):
         raise NotImplementedError
 
     @classmethod
-    def parse_custom(cls, p: Parser, state: OpState) -> None:
+    def parse_custom(cls, p: SyntaxParser, state: OpState) -> None:
         state.spans["src"] = p.span()
         state.operands["src"] = [p.parse_value_use()]
         p.expect_punct(":")
@@ -460,7 +459,7 @@ class _ShapeQuery(CudaTileOp):
         state.result_types["result"] = [t] * rank
 
     @classmethod
-    def print_custom(cls, pr: Printer, op: Operation) -> str:
+    def print_custom(cls, pr: SyntaxPrinter, op: Operation) -> str:
         src = op.operands[0]
         result = pr.type(op.results[0].type) if op.results else "tile<i32>"
         return f" {pr.value_name(src)} : {pr.type(src.type)} -> {result}"

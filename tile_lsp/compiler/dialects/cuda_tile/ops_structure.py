@@ -26,17 +26,16 @@ from tile_lsp.compiler.dialects.cuda_tile.attrs import DenseAttr, dense_literal_
 from tile_lsp.compiler.dialects.cuda_tile.base import CudaTileOp, OpError, RawError, VerifyResult, tile_op
 from tile_lsp.compiler.syntax import lexer
 from tile_lsp.compiler.syntax.attributes import attr_str, dict_str, parse_attr_dict_body, symbol_name
+from tile_lsp.compiler.syntax.interfaces import ArgDef
 from tile_lsp.compiler.syntax.locations import location_suffix
-from tile_lsp.compiler.syntax.parser import ArgDef
 from tile_lsp.compiler.syntax.types import parse_type, type_str
 
 if TYPE_CHECKING:
-    from tile_lsp.compiler.syntax.parser import OpState, Parser
-    from tile_lsp.compiler.syntax.printer import Printer
+    from tile_lsp.compiler.syntax.interfaces import OpState, SyntaxParser, SyntaxPrinter
     from tile_lsp.compiler.verify_context import VerifyContext
 
 
-def parse_symbol_def(p: Parser, state: OpState) -> None:
+def parse_symbol_def(p: SyntaxParser, state: OpState) -> None:
     if p.kind != lexer.SYMBOL:
         p.fail("expected valid '@'-identifier for symbol name")
     state.properties["sym_name"] = builtin.StringAttr(symbol_name(p.tok))
@@ -68,7 +67,7 @@ class ModuleOp(CudaTileOp):
     ISOLATED = True
 
     @classmethod
-    def parse_custom(cls, p: Parser, state: OpState) -> None:
+    def parse_custom(cls, p: SyntaxParser, state: OpState) -> None:
         parse_symbol_def(p, state)
         if p.accept_keyword("attributes"):
             state.attributes.update(parse_attr_dict_body(p))
@@ -79,7 +78,7 @@ class ModuleOp(CudaTileOp):
             p.default_dialect.pop()
 
     @classmethod
-    def print_custom(cls, pr: Printer, op: Operation) -> str:
+    def print_custom(cls, pr: SyntaxPrinter, op: Operation) -> str:
         attrs = f" attributes {dict_str(op.attributes)}" if op.attributes else ""
         pr.default_dialect.append("cuda_tile")
         try:
@@ -105,7 +104,7 @@ class FunctionLike(CudaTileOp):
     DEFAULT_DIALECT: ClassVar[str | None] = "cuda_tile"
 
     @classmethod
-    def parse_custom(cls, p: Parser, state: OpState) -> None:
+    def parse_custom(cls, p: SyntaxParser, state: OpState) -> None:
         parse_symbol_def(p, state)
         args: list[ArgDef] = []
         p.expect_punct("(")
@@ -151,7 +150,7 @@ class FunctionLike(CudaTileOp):
             state.attributes.update(parse_attr_dict_body(p))
 
     @classmethod
-    def print_custom(cls, pr: Printer, op: Operation) -> str:
+    def print_custom(cls, pr: SyntaxPrinter, op: Operation) -> str:
         ftype = op.properties["function_type"]
         assert isinstance(ftype, builtin.FunctionType)
         block = op.regions[0].blocks.first
@@ -286,7 +285,7 @@ class GlobalOp(CudaTileOp):
     type = prop_def(Attribute)
 
     @classmethod
-    def parse_custom(cls, p: Parser, state: OpState) -> None:
+    def parse_custom(cls, p: SyntaxParser, state: OpState) -> None:
         if p.kind == lexer.BARE and p.tok in VISIBILITIES:
             state.properties["sym_visibility"] = builtin.StringAttr(p.tok)
             p.advance()
@@ -305,7 +304,7 @@ class GlobalOp(CudaTileOp):
         state.properties["type"] = parse_type(p)
 
     @classmethod
-    def print_custom(cls, pr: Printer, op: Operation) -> str:
+    def print_custom(cls, pr: SyntaxPrinter, op: Operation) -> str:
         parts = [""]
         vis = op.properties.get("sym_visibility")
         if isinstance(vis, builtin.StringAttr) and vis.data != "public":
@@ -402,7 +401,7 @@ class ConstantOp(CudaTileOp):
     TYPE_CONSTRAINTS = {"result": C.NUMBER_TILE}
 
     @classmethod
-    def parse_custom(cls, p: Parser, state: OpState) -> None:
+    def parse_custom(cls, p: SyntaxParser, state: OpState) -> None:
         state.spans["value"] = p.span()
         state.properties["value"] = parse_dense_literal(p, state.name)
         p.expect_punct(":")
@@ -421,7 +420,7 @@ class ConstantOp(CudaTileOp):
             state.attributes.update(parse_attr_dict_body(p))
 
     @classmethod
-    def print_custom(cls, pr: Printer, op: Operation) -> str:
+    def print_custom(cls, pr: SyntaxPrinter, op: Operation) -> str:
         value = op.properties["value"]
         assert isinstance(value, DenseAttr)
         t = op.results[0].type

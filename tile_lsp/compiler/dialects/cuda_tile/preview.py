@@ -38,8 +38,7 @@ from tile_lsp.compiler.syntax.attributes import (
 from tile_lsp.compiler.syntax.types import long_type_str, parse_type
 
 if TYPE_CHECKING:
-    from tile_lsp.compiler.syntax.parser import OpState, Parser
-    from tile_lsp.compiler.syntax.printer import Printer
+    from tile_lsp.compiler.syntax.interfaces import OpState, SyntaxParser, SyntaxPrinter
     from tile_lsp.compiler.verify_context import VerifyContext
 
 
@@ -83,7 +82,7 @@ def const_str(s: str) -> PreviewExprConstStrAttr:
     return PreviewExprConstStrAttr(builtin.StringAttr(s))
 
 
-def _int_literal(p: Parser) -> int:
+def _int_literal(p: SyntaxParser) -> int:
     start = p.span()
     neg = p.accept_punct("-")
     if p.kind != lexer.INT:
@@ -120,7 +119,7 @@ def _qualified(a: Attribute) -> str:
     return f"#cuda_tile<{body}>"
 
 
-def _parse_bare_const(p: Parser) -> Attribute:
+def _parse_bare_const(p: SyntaxParser) -> Attribute:
     if p.kind == lexer.INT or (p.kind == lexer.PUNCT and p.tok == "-"):
         return expr_int(_int_literal(p))
     if p.kind == lexer.STRING:
@@ -135,7 +134,7 @@ def _parse_bare_const(p: Parser) -> Attribute:
     raise AssertionError
 
 
-def _parse_mnemonic_body(p: Parser, mnemonic: str) -> Attribute:
+def _parse_mnemonic_body(p: SyntaxParser, mnemonic: str) -> Attribute:
     """The `<...>` of `preview$expr_int` & co. (the cursor is at its `<`)."""
     p.expect_punct("<")
     a: Attribute
@@ -158,7 +157,7 @@ def _parse_mnemonic_body(p: Parser, mnemonic: str) -> Attribute:
 _MNEMONICS = ("preview$expr_int", "preview$concrete_type", "preview$expr_const_str")
 
 
-def _parse_dialect_form(p: Parser) -> Attribute:
+def _parse_dialect_form(p: SyntaxParser) -> Attribute:
     """`#cuda_tile<preview$expr_int<1>>` (the cursor is after `#cuda_tile`)."""
     p.expect_punct("<")
     if p.kind != lexer.BARE or p.tok not in _MNEMONICS:
@@ -171,7 +170,7 @@ def _parse_dialect_form(p: Parser) -> Attribute:
 
 
 def _dotted(mnemonic: str):  # type: ignore[no-untyped-def]
-    def parse(p: Parser) -> Attribute:
+    def parse(p: SyntaxParser) -> Attribute:
         return _parse_mnemonic_body(p, mnemonic)
 
     return parse
@@ -225,7 +224,7 @@ class PreviewCallOp(CudaTileOp):
     SINCE = "13.5"
 
     @classmethod
-    def parse_custom(cls, p: Parser, state: OpState) -> None:
+    def parse_custom(cls, p: SyntaxParser, state: OpState) -> None:
         if p.kind != lexer.SYMBOL:
             p.fail("expected valid '@'-identifier for symbol name")
         name = symbol_name(p.tok)
@@ -260,7 +259,7 @@ class PreviewCallOp(CudaTileOp):
         state.result_types["results_"] = list(ftype.outputs.data)
 
     @classmethod
-    def print_custom(cls, pr: Printer, op: Operation) -> str:
+    def print_custom(cls, pr: SyntaxPrinter, op: Operation) -> str:
         assert isinstance(op, PreviewCallOp)
         out = " " + attr_str(op.callee)
         consts = op.const_args.data

@@ -22,25 +22,24 @@ from tile_lsp.compiler.dialects.cuda_tile.control_regions import (
 )
 from tile_lsp.compiler.syntax import lexer
 from tile_lsp.compiler.syntax.attributes import attr_str, parse_attr_dict_body, parse_attribute
-from tile_lsp.compiler.syntax.parser import ArgDef
+from tile_lsp.compiler.syntax.interfaces import ArgDef
 from tile_lsp.compiler.syntax.types import long_type_str
 
 if TYPE_CHECKING:
-    from tile_lsp.compiler.syntax.parser import OpState, Parser
-    from tile_lsp.compiler.syntax.printer import Printer
+    from tile_lsp.compiler.syntax.interfaces import OpState, SyntaxParser, SyntaxPrinter
     from tile_lsp.compiler.verify_context import VerifyContext
 
 _HALF_FLOATS = (builtin.Float16Type(), builtin.BFloat16Type())
 
 
-def _parse_keyword_value(p: Parser, state: OpState, key: str) -> Attribute:
+def _parse_keyword_value(p: SyntaxParser, state: OpState, key: str) -> Attribute:
     state.spans[key] = p.span()
     p.expect_keyword(key)
     p.expect_punct("=")
     return parse_attribute(p)
 
 
-def _parse_arguments(p: Parser) -> list[ArgDef]:
+def _parse_arguments(p: SyntaxParser) -> list[ArgDef]:
     """custom<ArgumentRegion>'s header: `(%a: type, %b: type)`."""
     args: list[ArgDef] = []
     p.expect_punct("(")
@@ -77,7 +76,7 @@ class _Aggregate(CudaTileOp):
     HAS_REVERSE: ClassVar[bool] = False
 
     @classmethod
-    def parse_custom(cls, p: Parser, state: OpState) -> None:
+    def parse_custom(cls, p: SyntaxParser, state: OpState) -> None:
         from tile_lsp.compiler.dialects.cuda_tile.ops_control import YieldOp
 
         state.spans["operands_"] = p.span()
@@ -105,7 +104,7 @@ class _Aggregate(CudaTileOp):
         state.regions["body"] = [body]
 
     @classmethod
-    def print_custom(cls, pr: Printer, op: Operation) -> str:
+    def print_custom(cls, pr: SyntaxPrinter, op: Operation) -> str:
         assert isinstance(op, _Aggregate)
         out = " " + ", ".join(pr.value_name(v) for v in op.operands)
         attrs = pr.attr_dict(op, elided={"dim", "reverse", "identities"})
