@@ -1,0 +1,360 @@
+"""nvgpu -> nvvm (stage 4): mbarrier.* and TMA (tma.async.load/store, tma.create.descriptor,
+prefetch, fence) patterns."""
+
+from __future__ import annotations
+
+from xdsl.dialects import llvm
+from xdsl.dialects.builtin import (
+    IntegerAttr,
+    MemRefType,
+    UnitAttr,
+    UnrealizedConversionCastOp,
+    i1,
+    i32,
+    i64,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter
+
+from tile_lsp.compiler.lowering.nvgpu_nvvm_core import (
+    UNSUPPORTED,
+    NvgpuPattern,
+    base_ptr,
+    const,
+    insert_op,
+    llvm_array,
+    replace_results,
+    to_int,
+)
+from tile_lsp.compiler.lowering.types import (
+    cast_to,
+    llvm_ptr,
+)
+from tile_lsp.compiler.mlir.dialects import nvgpu as ng
+from tile_lsp.compiler.mlir.dialects import nvvm_arch as na
+from tile_lsp.compiler.mlir.dialects.llvm_ext import (
+    AddrSpaceCastOp,
+    StoreOp,
+)
+
+TENSORMAP_BYTES = 128
+
+# ----------------------------------------------------------------------------------------------
+# mbarrier
+# ----------------------------------------------------------------------------------------------
+
+
+def mbarrier_operand_error(op: Operation, barrier: SSAValue) -> str | None:
+    """MLIR's operand-type diagnostic when the barrier is not a shared-memory mbarrier group."""
+    t = barrier.type
+    if isinstance(t, ng.MBarrierGroupType) and ng.is_shared_space(t.memorySpace):
+        return None
+    return f"'{op.name}' op operand #0 must be mbarrier barrier type, but got '{ng.mlir_type_str(t)}'"
+
+
+class _MBarrierPattern(NvgpuPattern):
+    def barrier_ptr(
+        self, op: Operation, rewriter: PatternRewriter, barrier: SSAValue, mbar_id: SSAValue
+    ) -> SSAValue | None:
+        msg = mbarrier_operand_error(op, barrier)
+        if msg is not None:
+            self.lctx.error(op, msg)
+            return None
+        base = cast_to(rewriter, barrier, llvm_ptr(ng.SHARED_AS))
+        idx = to_int(rewriter, mbar_id, i64)
+        owner = idx.owner
+        if isinstance(owner, UnrealizedConversionCastOp):
+            owner = owner.inputs[0].owner
+        value = getattr(owner, "properties", {}).get("value") if isinstance(owner, Operation) else None
+        if isinstance(value, IntegerAttr) and value.value.data == 0:
+            return base
+        gep = llvm.GEPOp(base, [llvm.GEP_USE_SSA_VAL], i64, ssa_indices=[idx], result_type=llvm_ptr(ng.SHARED_AS))
+        return insert_op(rewriter, gep).results[0]
+
+
+class MBarrierCreatePattern(NvgpuPattern):
+    """`nvgpu.mbarrier.create` -> a private shared-memory global `!llvm.array<N x i64>` + addressof."""
+
+    ROOT = ng.MBarrierCreateOp
+
+    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> bool:
+        assert isinstance(op, ng.MBarrierCreateOp)
+        t = op.barriers.type
+        if not isinstance(t, ng.MBarrierGroupType) or not ng.is_shared_space(t.memorySpace):
+            return self.error(
+                op, f"'{op.name}' op result #0 must be mbarrier barrier type, but got '{ng.mlir_type_str(t)}'"
+            )
+        from tile_lsp.compiler.lowering.llvm_build import _insert_at_top, _symbols, symbol_scope
+
+        scope = symbol_scope(op)
+        if scope is None:
+            return self.error(op, UNSUPPORTED.format(what="mbarrier.create outside a module"))
+        existing = _symbols(scope)
+        name = "__mbarrier"
+        n = 0
+        while name in existing:
+            n += 1
+            name = f"__mbarrier_{n}"
+        glob = llvm.GlobalOp(llvm_array(t.num_barriers.data, i64), name, "internal", addr_space=ng.SHARED_AS, alignment=8)
+        glob.location = op.location
+        _insert_at_top(scope, glob)
+        addr = insert_op(rewriter, llvm.AddressOfOp(name, llvm_ptr(ng.SHARED_AS)))
+        replace_results(rewriter, op, [addr.results[0]])
+        return True
+
+
+class MBarrierInitPattern(_MBarrierPattern):
+    ROOT = ng.MBarrierInitOp
+
+    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> bool:
+        assert isinstance(op, ng.MBarrierInitOp)
+        ptr = self.barrier_ptr(op, rewriter, op.barriers, op.mbarId)
+        if ptr is None:
+            return False
+        args = [ptr, to_int(rewriter, op.count)]
+        if op.predicate is not None:
+            args.append(op.predicate)
+        insert_op(rewriter, na.MBarrierInitOp.create(operands=args, result_types=[]))
+        rewriter.erase(op)
+        return True
+
+
+class MBarrierArrivePattern(_MBarrierPattern):
+    ROOT = ng.MBarrierArriveOp
+
+    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> bool:
+        assert isinstance(op, ng.MBarrierArriveOp)
+        ptr = self.barrier_ptr(op, rewriter, op.barriers, op.mbarId)
+        if ptr is None:
+            return False
+        new = insert_op(rewriter, na.MBarrierArriveOp.create(operands=[ptr], result_types=[i64]))
+        replace_results(rewriter, op, [new.results[0]])
+        return True
+
+
+class MBarrierArriveNoCompletePattern(_MBarrierPattern):
+    ROOT = ng.MBarrierArriveNoCompleteOp
+
+    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> bool:
+        assert isinstance(op, ng.MBarrierArriveNoCompleteOp)
+        ptr = self.barrier_ptr(op, rewriter, op.barriers, op.mbarId)
+        if ptr is None:
+            return False
+        count = to_int(rewriter, op.count)
+        new = insert_op(rewriter, na.MBarrierArriveNocompleteOp.create(operands=[ptr, count], result_types=[i64]))
+        replace_results(rewriter, op, [new.results[0]])
+        return True
+
+
+class MBarrierArriveExpectTxPattern(_MBarrierPattern):
+    ROOT = ng.MBarrierArriveExpectTxOp
+
+    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> bool:
+        assert isinstance(op, ng.MBarrierArriveExpectTxOp)
+        ptr = self.barrier_ptr(op, rewriter, op.barriers, op.mbarId)
+        if ptr is None:
+            return False
+        args = [ptr, to_int(rewriter, op.txcount)]
+        if op.predicate is not None:
+            args.append(op.predicate)
+        insert_op(rewriter, na.MBarrierArriveExpectTxOp.create(operands=args, result_types=[]))
+        rewriter.erase(op)
+        return True
+
+
+class MBarrierTestWaitPattern(_MBarrierPattern):
+    ROOT = ng.MBarrierTestWaitOp
+
+    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> bool:
+        assert isinstance(op, ng.MBarrierTestWaitOp)
+        ptr = self.barrier_ptr(op, rewriter, op.barriers, op.mbarId)
+        if ptr is None:
+            return False
+        token = cast_to(rewriter, op.token, i64)
+        new = insert_op(rewriter, na.MBarrierTestWaitOp.create(operands=[ptr, token], result_types=[i1]))
+        replace_results(rewriter, op, [new.results[0]])
+        return True
+
+
+class MBarrierTryWaitParityPattern(_MBarrierPattern):
+    ROOT = ng.MBarrierTryWaitParityOp
+
+    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> bool:
+        assert isinstance(op, ng.MBarrierTryWaitParityOp)
+        ptr = self.barrier_ptr(op, rewriter, op.barriers, op.mbarId)
+        if ptr is None:
+            return False
+        phase = to_int(rewriter, op.phaseParity)
+        ticks = to_int(rewriter, op.ticks)
+        insert_op(rewriter, na.MBarrierTryWaitParityOp.create(operands=[ptr, phase, ticks], result_types=[]))
+        rewriter.erase(op)
+        return True
+
+
+# ----------------------------------------------------------------------------------------------
+# TMA
+# ----------------------------------------------------------------------------------------------
+
+
+class TmaAsyncLoadPattern(_MBarrierPattern):
+    """Slots: dst (shared::cluster), descriptor, coords (i32 x rank), barrier, [multicast], [hint], [pred]."""
+
+    ROOT = ng.TmaAsyncLoadOp
+
+    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> bool:
+        assert isinstance(op, ng.TmaAsyncLoadOp)
+        bar = self.barrier_ptr(op, rewriter, op.barriers, op.mbarId)
+        if bar is None:
+            return False
+        dst = base_ptr(rewriter, self.lctx, op, op.dst)
+        if dst is None:
+            return False
+        dst7 = insert_op(rewriter, AddrSpaceCastOp(dst, llvm_ptr(7))).results[0]
+        desc = cast_to(rewriter, op.tensorMapDescriptor, llvm_ptr())
+        coords = [to_int(rewriter, c) for c in op.coordinates]
+        mask = [op.multicastMask] if op.multicastMask is not None else []
+        # tile-lsp extension: an `l2CacheHint = N : i64` attribute fills the cache-hint slot
+        # (MLIR 22's nvgpu.tma.async.load has no cache-hint operand).
+        hint_attr = op.attributes.get("l2CacheHint")
+        hint = [const(rewriter, hint_attr.value.data)] if isinstance(hint_attr, IntegerAttr) else []
+        pred = [op.predicate] if op.predicate is not None else []
+        new = na.CpAsyncBulkTensorSharedClusterGlobalOp.build(
+            operands=[dst7, desc, coords, bar, [], mask, hint, pred],
+            properties={"mode": na.TMALoadModeAttr.get("tile"), "isCTAOnly": IntegerAttr(0, 1)},
+        )
+        insert_op(rewriter, new)
+        rewriter.erase(op)
+        return True
+
+
+class TmaAsyncStorePattern(NvgpuPattern):
+    """Slots: descriptor, src (shared::cta), coords (i32 x rank), [hint], [pred]."""
+
+    ROOT = ng.TmaAsyncStoreOp
+
+    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> bool:
+        assert isinstance(op, ng.TmaAsyncStoreOp)
+        src = base_ptr(rewriter, self.lctx, op, op.src)
+        if src is None:
+            return False
+        desc = cast_to(rewriter, op.tensorMapDescriptor, llvm_ptr())
+        coords = [to_int(rewriter, c) for c in op.coordinates]
+        hint_attr = op.attributes.get("l2CacheHint")
+        hint = [const(rewriter, hint_attr.value.data)] if isinstance(hint_attr, IntegerAttr) else []
+        pred = [op.predicate] if op.predicate is not None else []
+        new = na.CpAsyncBulkTensorGlobalSharedCtaOp.build(
+            operands=[desc, src, coords, hint, pred], properties={"mode": na.TMAStoreModeAttr.get("tile")}
+        )
+        insert_op(rewriter, new)
+        rewriter.erase(op)
+        return True
+
+
+# CUtensorMapDataType values (CUDA driver API enum order).
+_CU_DTYPE = {"i8": 0, "i16": 1, "i32": 3, "i64": 5, "f16": 6, "f32": 7, "f64": 8, "bf16": 9}
+
+# Field layout of the 128-byte tensor-map stack object (16 x i64 words):
+#   word 0       global base address
+#   word 1       rank | dtype << 8 | interleave << 16 | swizzle << 24 | l2promo << 32 | oob << 40
+#   words 2..6   box dimensions (runtime operands; 0 beyond the rank)
+#   words 7..11  tensor (descriptor memref) extents
+#   words 12..15 byte strides of the outer dimensions (row-major, innermost-but-one first)
+TENSORMAP_WORDS = TENSORMAP_BYTES // 8
+
+
+class TmaCreateDescriptorPattern(NvgpuPattern):
+    ROOT = ng.TmaCreateDescriptorOp
+
+    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> bool:
+        assert isinstance(op, ng.TmaCreateDescriptorOp)
+        desc_t = op.tensorMap.type
+        assert isinstance(desc_t, ng.TensorMapDescriptorType)
+        source = op.tensor
+        owner = source.owner
+        if (
+            isinstance(owner, Operation)
+            and owner.name == "memref.cast"
+            and isinstance(owner.operands[0].type, MemRefType)
+        ):
+            source = owner.operands[0]
+        if isinstance(source.type, MemRefType):
+            base = base_ptr(rewriter, self.lctx, op, source)
+            if base is None:
+                return False
+        else:
+            base = cast_to(rewriter, source, llvm_ptr())
+        tensor = desc_t.tensor
+        shape = list(tensor.get_shape())
+        rank = len(op.boxDimensions)
+        dtype = _CU_DTYPE.get(ng.mlir_type_str(tensor.element_type))
+        if dtype is None:
+            return self.error(
+                op, UNSUPPORTED.format(what=f"tensor map element type {ng.mlir_type_str(tensor.element_type)}")
+            )
+        fields = (
+            rank
+            | dtype << 8
+            | ng.INTERLEAVE_INDEX[ng.TensorMapInterleaveKind(desc_t.field("interleave"))] << 16
+            | ng.SWIZZLE_INDEX[ng.TensorMapSwizzleKind(desc_t.field("swizzle"))] << 24
+            | ng.L2PROMO_INDEX[ng.TensorMapL2PromoKind(desc_t.field("l2promo"))] << 32
+            | ng.OOB_INDEX[ng.TensorMapOOBKind(desc_t.field("oob"))] << 40
+        )
+        elem_bytes = max(1, ng.bitwidth(tensor.element_type) // 8)
+        strides: list[int] = []
+        acc = elem_bytes
+        for dim in reversed(shape[1:]):
+            acc *= dim
+            strides.append(acc)
+        words: list[SSAValue | int] = [0] * TENSORMAP_WORDS
+        words[0] = insert_op(rewriter, llvm.PtrToIntOp(base, i64)).results[0]
+        words[1] = fields
+        for i, d in enumerate(op.boxDimensions[:5]):
+            words[2 + i] = to_int(rewriter, d, i64)
+        for i, extent in enumerate(shape[:5]):
+            words[7 + i] = extent
+        for i, s in enumerate(strides[:4]):
+            words[12 + i] = s
+        size = const(rewriter, 1)
+        alloca = insert_op(rewriter, llvm.AllocaOp(size, llvm_array(TENSORMAP_WORDS, i64), alignment=64))
+        obj = alloca.results[0]
+        for i, w in enumerate(words):
+            value = w if isinstance(w, SSAValue) else const(rewriter, w)
+            slot = obj if i == 0 else insert_op(rewriter, llvm.GEPOp(obj, [i], i64, result_type=llvm_ptr())).results[0]
+            insert_op(rewriter, StoreOp(value, slot, alignment=8))
+        replace_results(rewriter, op, [obj])
+        return True
+
+
+class TmaPrefetchPattern(NvgpuPattern):
+    ROOT = ng.TmaPrefetchOp
+
+    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> bool:
+        assert isinstance(op, ng.TmaPrefetchOp)
+        from tile_lsp.compiler.mlir.dialects import nvvm
+
+        desc = cast_to(rewriter, op.tensorMapDescriptor, llvm_ptr())
+        pred = [op.predicate] if op.predicate is not None else []
+        insert_op(rewriter, nvvm.PrefetchOp.build(operands=[desc, pred], properties={"tensormap": UnitAttr()}))
+        rewriter.erase(op)
+        return True
+
+
+class TmaFencePattern(NvgpuPattern):
+    """`nvgpu.tma.fence.descriptor` -> `nvvm.fence.proxy.acquire <sys> %desc, 128` (generic -> tensormap)."""
+
+    ROOT = ng.TmaFenceOp
+
+    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> bool:
+        assert isinstance(op, ng.TmaFenceOp)
+        from tile_lsp.compiler.mlir.dialects import nvvm
+
+        desc = cast_to(rewriter, op.tensorMapDescriptor, llvm_ptr())
+        size = const(rewriter, TENSORMAP_BYTES, i32)
+        props: dict[str, Attribute] = {
+            "scope": nvvm.MemScopeKindAttr(nvvm.MemScopeKind("sys")),
+            "fromProxy": nvvm.ProxyKindAttr(nvvm.ProxyKind("generic")),
+            "toProxy": nvvm.ProxyKindAttr(nvvm.ProxyKind("tensormap")),
+        }
+        insert_op(rewriter, nvvm.FenceProxyAcquireOp.build(operands=[desc, size], properties=props))
+        rewriter.erase(op)
+        return True
