@@ -25,6 +25,9 @@ DIALECT_ATTR_PARSERS: dict[str, Callable[[SyntaxParser], Attribute]] = {}
 # Builtin attribute keywords a dialect models (`dense` -> cuda_tile's DenseAttr); the
 # parser is called with the cursor at the keyword.
 BUILTIN_ATTR_PARSERS: dict[str, Callable[[SyntaxParser], Attribute]] = {}
+# Builtin attributes spelled `keyword(...)`, called with the cursor at the keyword: `loc`
+# (syntax/locations.py registers it; the parser imports it, so it is there for every parse).
+CALL_ATTR_PARSERS: dict[str, Callable[[SyntaxParser], Attribute]] = {}
 # Attribute class -> printer of its full `#dialect.foo<...>` spelling.
 DIALECT_ATTR_PRINTERS: dict[type[Attribute], Callable[[Attribute], str]] = {}
 
@@ -60,10 +63,8 @@ def _parse_attribute(p: SyntaxParser) -> Attribute:
             return builtin.UnitAttr()
         if tok == "array" and p.peek_punct("<"):
             return _parse_dense_array(p)
-        if tok == "loc" and p.peek_punct("("):
-            from tile_lsp.compiler.syntax.locations import parse_loc
-
-            return parse_loc(p)
+        if p.peek_punct("(") and tok in CALL_ATTR_PARSERS:
+            return CALL_ATTR_PARSERS[tok](p)
         handler = BUILTIN_ATTR_PARSERS.get(tok)
         if handler is not None and p.peek_punct("<"):
             return handler(p)

@@ -14,7 +14,14 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, ParametrizedAttr
 from xdsl.irdl import irdl_attr_definition
 
 from tile_lsp.compiler.syntax import lexer
-from tile_lsp.compiler.syntax.attributes import DIALECT_ATTR_PRINTERS, attr_str, escape, parse_attribute, unescape
+from tile_lsp.compiler.syntax.attributes import (
+    CALL_ATTR_PARSERS,
+    DIALECT_ATTR_PRINTERS,
+    attr_str,
+    escape,
+    parse_attribute,
+    unescape,
+)
 
 if TYPE_CHECKING:
     from tile_lsp.compiler.syntax.interfaces import SyntaxParser, SyntaxPrinter
@@ -297,3 +304,4 @@ def _print_inline(a: Attribute) -> str:
 
 for _cls in (UnknownLoc, FileLoc, NameLoc, CallSiteLoc, FusedLoc, DeferredLoc):
     DIALECT_ATTR_PRINTERS[_cls] = _print_inline
+CALL_ATTR_PARSERS["loc"] = parse_loc
