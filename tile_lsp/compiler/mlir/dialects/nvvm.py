@@ -12,6 +12,7 @@ nvvm.barrier0
 from __future__ import annotations
 
 from xdsl.dialects.builtin import (
+    I16,
     I32,
     BoolAttr,
     IntegerAttr,
@@ -88,33 +89,10 @@ class SpecialRegisterOp(IRDLOperation):
     range = opt_prop_def(ConstantRangeAttr)
 
     irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "(`range` $range^)? attr-dict `:` type($res)"
 
     def __init__(self, result_type: Attribute = i32) -> None:
         super().__init__(result_types=[result_type])
-
-    @classmethod
-    def parse(cls, parser: Parser) -> SpecialRegisterOp:
-        rng = None
-        if parser.parse_optional_keyword("range") is not None:
-            rng = ConstantRangeAttr.new(ConstantRangeAttr.parse_parameters(parser))
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        typ = parser.parse_type()
-        op = cls(typ)
-        if rng is not None:
-            op.properties["range"] = rng
-        if "range" in attrs:
-            op.properties["range"] = attrs.pop("range")
-        op.attributes.update(attrs)
-        return op
-
-    def print(self, printer: Printer) -> None:
-        if self.range is not None:
-            printer.print_string(" range ")
-            self.range.print_parameters(printer)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.res.type)
 
 
 _SREG_NAMES = (
@@ -176,43 +154,10 @@ class BarrierOp(IRDLOperation):
     res = opt_result_def(i32)
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> BarrierOp:
-        groups: list[list[SSAValue]] = [[], [], []]
-        if parser.parse_optional_keyword("id") is not None:
-            parser.parse_punctuation("=")
-            groups[0].append(parser.parse_operand())
-        if parser.parse_optional_keyword("number_of_threads") is not None:
-            parser.parse_punctuation("=")
-            groups[1].append(parser.parse_operand())
-        props: dict[str, Attribute] = {}
-        reduction = parser.parse_optional_attribute()
-        if reduction is not None:
-            props["reductionOp"] = reduction
-            groups[2].append(parser.parse_operand())
-        results: list[Attribute] = []
-        if parser.parse_optional_punctuation("->") is not None:
-            results.append(parser.parse_type())
-        attrs = parser.parse_optional_attr_dict()
-        return cls.build(operands=groups, result_types=[results], properties=props, attributes=attrs)
-
-    def print(self, printer: Printer) -> None:
-        if self.barrierId is not None:
-            printer.print_string(" id = ")
-            printer.print_operand(self.barrierId)
-        if self.numberOfThreads is not None:
-            printer.print_string(" number_of_threads = ")
-            printer.print_operand(self.numberOfThreads)
-        if self.reductionOp is not None and self.reductionPredicate is not None:
-            printer.print_string(" ")
-            printer.print_attribute(self.reductionOp)
-            printer.print_string(" ")
-            printer.print_operand(self.reductionPredicate)
-        if self.res is not None:
-            printer.print_string(" -> ")
-            printer.print_attribute(self.res.type)
-        printer.print_op_attributes(self.attributes)
+    assembly_format = (
+        "(`id` `=` $barrierId^)? (`number_of_threads` `=` $numberOfThreads^)?"
+        " (qualified($reductionOp)^ $reductionPredicate)? (`->` type($res)^)? attr-dict"
+    )
 
     def __init__(self, barrier_id: SSAValue | None = None, number_of_threads: SSAValue | None = None) -> None:
         super().__init__(
@@ -590,10 +535,12 @@ class ConvertF32x2ToF8x2Op(_CvtModes):
 
     name = "nvvm.convert.f32x2.to.f8x2"
 
-    a = operand_def()
-    b = operand_def()
+    a = operand_def(f32)
+    b = operand_def(f32)
     dstTy = prop_def()
     dst = result_def()
+
+    assembly_format = "$a `,` $b attr-dict `:` type($dst) `(` $dstTy `)`"
 
     def __init__(self, a: SSAValue, b: SSAValue, result_type: Attribute, dst_ty: Attribute,
                  rnd: FPRoundingMode | None = FPRoundingMode.RN,
@@ -601,37 +548,6 @@ class ConvertF32x2ToF8x2Op(_CvtModes):
         props = self._modes(rnd, sat, relu)
         props["dstTy"] = dst_ty
         super().__init__(operands=[a, b], result_types=[result_type], properties=props)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> ConvertF32x2ToF8x2Op:
-        a = parser.parse_operand()
-        parser.parse_punctuation(",")
-        b = parser.parse_operand()
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        res = parser.parse_type()
-        parser.parse_punctuation("(")
-        dst_ty = parser.parse_type()
-        parser.parse_punctuation(")")
-        props: dict[str, Attribute] = {"dstTy": dst_ty}
-        for key in ("rnd", "sat", "relu"):
-            if key in attrs:
-                props[key] = attrs.pop(key)
-        op = cls.create(operands=[a, b], result_types=[res], properties=props, attributes=attrs)
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.a)
-        printer.print_string(", ")
-        printer.print_operand(self.b)
-        shown = {k: v for k, v in self.properties.items() if k != "dstTy"}
-        printer.print_op_attributes({**shown, **self.attributes})
-        printer.print_string(" : ")
-        printer.print_attribute(self.dst.type)
-        printer.print_string("(")
-        printer.print_attribute(self.dstTy)
-        printer.print_string(")")
 
 
 @irdl_op_definition
@@ -756,16 +672,7 @@ class SetMaxRegisterOp(IRDLOperation):
     action = prop_def(SetMaxRegisterActionAttr)
     regCount = prop_def(IntegerAttr[I32])
 
-    @classmethod
-    def parse(cls, parser: Parser) -> SetMaxRegisterOp:
-        action = SetMaxRegisterActionAttr(parser.parse_str_enum(SetMaxRegisterAction))
-        count = IntegerAttr(parser.parse_integer(), i32)
-        attrs = parser.parse_optional_attr_dict()
-        return cls.create(properties={"action": action, "regCount": count}, attributes=attrs)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(f" {self.action.data.value} {self.regCount.value.data}")
-        printer.print_op_attributes(self.attributes)
+    assembly_format = "$action $regCount attr-dict"
 
 
 @irdl_op_definition
@@ -786,26 +693,9 @@ class PMEventOp(IRDLOperation):
     name = "nvvm.pmevent"
 
     eventId = opt_prop_def(IntegerAttr[I32])
-    maskedEventId = opt_prop_def(IntegerAttr)
+    maskedEventId = opt_prop_def(IntegerAttr[I16])
 
-    @classmethod
-    def parse(cls, parser: Parser) -> PMEventOp:
-        attrs = parser.parse_optional_attr_dict()
-        props: dict[str, Attribute] = {}
-        if parser.parse_optional_keyword("id") is not None:
-            parser.parse_punctuation("=")
-            props["eventId"] = IntegerAttr(parser.parse_integer(), i32)
-        if parser.parse_optional_keyword("mask") is not None:
-            parser.parse_punctuation("=")
-            props["maskedEventId"] = IntegerAttr(parser.parse_integer(), IntegerType(16))
-        return cls.create(properties=props, attributes=attrs)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_op_attributes(self.attributes)
-        if self.eventId is not None:
-            printer.print_string(f" id = {self.eventId.value.data}")
-        if self.maskedEventId is not None:
-            printer.print_string(f" mask = {self.maskedEventId.value.data}")
+    assembly_format = "attr-dict (`id` `=` $eventId^)? (`mask` `=` $maskedEventId^)?"
 
     def verify_(self) -> None:
         if (self.eventId is None) == (self.maskedEventId is None):
