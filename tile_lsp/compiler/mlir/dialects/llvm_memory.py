@@ -4,6 +4,7 @@ their atomic/volatile/invariant forms, and getelementptr with no-wrap flags."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Literal
 
 from xdsl.dialects import llvm as x
 from xdsl.dialects.builtin import (
@@ -45,6 +46,40 @@ from tile_lsp.compiler.mlir.dialects.llvm_syntax import (
     unit,
 )
 from tile_lsp.compiler.mlir.xdsl_fast import int_attr
+
+
+def _parse_trailing_types(parser: Parser, separator: Literal[",", "->"] = ",") -> tuple[dict[str, Attribute], Attribute, Attribute]:
+    """`attr-dict : T1 <separator> T2`: the attribute dictionary and the two types."""
+    attrs = dict(parser.parse_optional_attr_dict())
+    parser.parse_punctuation(":")
+    first = parser.parse_type()
+    parser.parse_punctuation(separator)
+    return attrs, first, parser.parse_type()
+
+
+def _print_trailing_types(printer: Printer, op: IRDLOperation, reserved: Sequence[str], first: SSAValue,
+                          second: Attribute, separator: str = ",") -> None:
+    """`attr-dict : T1, T2` (the inherent `reserved` properties shown in the dictionary)."""
+    print_attr_dict(printer, op, reserved)
+    printer.print_string(" : ")
+    printer.print_attribute(first.type)
+    printer.print_string(f"{separator} ")
+    printer.print_attribute(second)
+
+
+def _parse_optional_atomic(parser: Parser) -> tuple[int, StringAttr | None]:
+    """`atomic [syncscope("..")] <ordering>` of a load or store: (ordering, syncscope)."""
+    if parser.parse_optional_keyword("atomic") is None:
+        return 0, None
+    scope = parse_optional_syncscope(parser)
+    return parse_ordering(parser), scope
+
+
+def _print_optional_atomic(printer: Printer, ordering: IntegerAttr, syncscope: StringAttr | None) -> None:
+    if ordering.value.data:
+        printer.print_string(" atomic")
+        print_syncscope(printer, syncscope)
+        printer.print_string(f" {ORDERING_NAMES[ordering.value.data]}")
 
 
 @irdl_op_definition
@@ -105,11 +140,7 @@ class AtomicRMWOp(IRDLOperation):
         val = parser.parse_unresolved_operand()
         scope = parse_optional_syncscope(parser)
         ordering = parse_ordering(parser)
-        attrs = dict(parser.parse_optional_attr_dict())
-        parser.parse_punctuation(":")
-        ptr_type = parser.parse_type()
-        parser.parse_punctuation(",")
-        val_type = parser.parse_type()
+        attrs, ptr_type, val_type = _parse_trailing_types(parser)
         op = cls(
             kind,
             parser.resolve_operand(ptr, ptr_type),
@@ -130,11 +161,7 @@ class AtomicRMWOp(IRDLOperation):
         printer.print_operand(self.val)
         print_syncscope(printer, self.syncscope)
         printer.print_string(f" {ORDERING_NAMES[self.ordering.value.data]}")
-        print_attr_dict(printer, self, ("alignment",))
-        printer.print_string(" : ")
-        printer.print_attribute(self.ptr.type)
-        printer.print_string(", ")
-        printer.print_attribute(self.val.type)
+        _print_trailing_types(printer, self, ("alignment",), self.ptr, self.val.type)
 
 
 @irdl_op_definition
@@ -197,11 +224,7 @@ class CmpXchgOp(IRDLOperation):
         scope = parse_optional_syncscope(parser)
         success = parse_ordering(parser)
         failure = parse_ordering(parser)
-        attrs = dict(parser.parse_optional_attr_dict())
-        parser.parse_punctuation(":")
-        ptr_type = parser.parse_type()
-        parser.parse_punctuation(",")
-        val_type = parser.parse_type()
+        attrs, ptr_type, val_type = _parse_trailing_types(parser)
         op = cls(
             parser.resolve_operand(ptr, ptr_type),
             parser.resolve_operand(cmp, val_type),
@@ -225,11 +248,7 @@ class CmpXchgOp(IRDLOperation):
         print_syncscope(printer, self.syncscope)
         printer.print_string(f" {ORDERING_NAMES[self.success_ordering.value.data]}")
         printer.print_string(f" {ORDERING_NAMES[self.failure_ordering.value.data]}")
-        print_attr_dict(printer, self, ("alignment",))
-        printer.print_string(" : ")
-        printer.print_attribute(self.ptr.type)
-        printer.print_string(", ")
-        printer.print_attribute(self.val.type)
+        _print_trailing_types(printer, self, ("alignment",), self.ptr, self.val.type)
 
 
 @irdl_op_definition
@@ -319,17 +338,10 @@ class LoadOp(IRDLOperation):
     def parse(cls, parser: Parser) -> LoadOp:
         volatile = parser.parse_optional_keyword("volatile") is not None
         ptr = parser.parse_unresolved_operand()
-        ordering, scope = 0, None
-        if parser.parse_optional_keyword("atomic") is not None:
-            scope = parse_optional_syncscope(parser)
-            ordering = parse_ordering(parser)
+        ordering, scope = _parse_optional_atomic(parser)
         invariant = parser.parse_optional_keyword("invariant") is not None
         invariant_group = parser.parse_optional_keyword("invariant_group") is not None
-        attrs = dict(parser.parse_optional_attr_dict())
-        parser.parse_punctuation(":")
-        ptr_type = parser.parse_type()
-        parser.parse_punctuation("->")
-        result_type = parser.parse_type()
+        attrs, ptr_type, result_type = _parse_trailing_types(parser, "->")
         op = cls(
             parser.resolve_operand(ptr, ptr_type),
             result_type,
@@ -348,19 +360,13 @@ class LoadOp(IRDLOperation):
             printer.print_string(" volatile")
         printer.print_string(" ")
         printer.print_operand(self.ptr)
-        if self.ordering.value.data:
-            printer.print_string(" atomic")
-            print_syncscope(printer, self.syncscope)
-            printer.print_string(f" {ORDERING_NAMES[self.ordering.value.data]}")
+        _print_optional_atomic(printer, self.ordering, self.syncscope)
         if self.invariant is not None:
             printer.print_string(" invariant")
         if self.invariantGroup is not None:
             printer.print_string(" invariant_group")
-        print_attr_dict(printer, self, ("alignment", "nontemporal"))
-        printer.print_string(" : ")
-        printer.print_attribute(self.ptr.type)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.dereferenced_value.type)
+        _print_trailing_types(printer, self, ("alignment", "nontemporal"), self.ptr, self.dereferenced_value.type,
+                              " ->")
 
 
 @irdl_op_definition
@@ -411,16 +417,9 @@ class StoreOp(IRDLOperation):
         value = parser.parse_unresolved_operand()
         parser.parse_punctuation(",")
         ptr = parser.parse_unresolved_operand()
-        ordering, scope = 0, None
-        if parser.parse_optional_keyword("atomic") is not None:
-            scope = parse_optional_syncscope(parser)
-            ordering = parse_ordering(parser)
+        ordering, scope = _parse_optional_atomic(parser)
         invariant_group = parser.parse_optional_keyword("invariant_group") is not None
-        attrs = dict(parser.parse_optional_attr_dict())
-        parser.parse_punctuation(":")
-        value_type = parser.parse_type()
-        parser.parse_punctuation(",")
-        ptr_type = parser.parse_type()
+        attrs, value_type, ptr_type = _parse_trailing_types(parser)
         op = cls(
             parser.resolve_operand(value, value_type),
             parser.resolve_operand(ptr, ptr_type),
@@ -440,17 +439,10 @@ class StoreOp(IRDLOperation):
         printer.print_operand(self.value)
         printer.print_string(", ")
         printer.print_operand(self.ptr)
-        if self.ordering.value.data:
-            printer.print_string(" atomic")
-            print_syncscope(printer, self.syncscope)
-            printer.print_string(f" {ORDERING_NAMES[self.ordering.value.data]}")
+        _print_optional_atomic(printer, self.ordering, self.syncscope)
         if self.invariantGroup is not None:
             printer.print_string(" invariant_group")
-        print_attr_dict(printer, self, ("alignment", "nontemporal"))
-        printer.print_string(" : ")
-        printer.print_attribute(self.value.type)
-        printer.print_string(", ")
-        printer.print_attribute(self.ptr.type)
+        _print_trailing_types(printer, self, ("alignment", "nontemporal"), self.value, self.ptr.type)
 
 
 # MLIR's GEPNoWrapFlags bits and the keywords the custom syntax spells them with.
