@@ -28,6 +28,7 @@ from xdsl.irdl import (
     AnyAttr,
     AttrSizedOperandSegments,
     IRDLOperation,
+    ParamAttrConstraint,
     ParsePropInAttrDict,
     VarConstraint,
     irdl_op_definition,
@@ -119,43 +120,18 @@ class ExtractElementOp(IRDLOperation):
 
     name = "llvm.extractelement"
 
-    vector = operand_def(VectorType)
+    T: ClassVar = VarConstraint("T", AnyAttr())
+    vector = operand_def(ParamAttrConstraint(VectorType, (T, AnyAttr(), AnyAttr())))
     position = operand_def(IntegerType)
-    res = result_def()
+    res = result_def(T)
 
     traits = traits_def(NoMemoryEffect())
+    assembly_format = "$vector `[` $position `:` type($position) `]` attr-dict `:` type($vector)"
 
     def __init__(self, vector: SSAValue, position: SSAValue) -> None:
         vtype = vector.type
         assert isinstance(vtype, VectorType)
         super().__init__(operands=[vector, position], result_types=[vtype.element_type])
-
-    @classmethod
-    def parse(cls, parser: Parser) -> ExtractElementOp:
-        vec = parser.parse_unresolved_operand()
-        parser.parse_punctuation("[")
-        pos = parser.parse_unresolved_operand()
-        parser.parse_punctuation(":")
-        pos_type = parser.parse_type()
-        parser.parse_punctuation("]")
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        vec_type = parser.parse_type()
-        op = cls(parser.resolve_operand(vec, vec_type), parser.resolve_operand(pos, pos_type))
-        op.attributes |= attrs
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.vector)
-        printer.print_string("[")
-        printer.print_operand(self.position)
-        printer.print_string(" : ")
-        printer.print_attribute(self.position.type)
-        printer.print_string("]")
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.vector.type)
 
 
 @irdl_op_definition
