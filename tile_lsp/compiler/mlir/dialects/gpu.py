@@ -43,6 +43,7 @@ from xdsl.ir import (
 from xdsl.irdl import (
     AnyAttr,
     AttrSizedOperandSegments,
+    EqAttrConstraint,
     IRDLOperation,
     VarConstraint,
     attr_def,
@@ -775,6 +776,9 @@ class AllReduceOp(IRDLOperation):
 
 # ---------------------------------------------------------------- host side
 
+# MLIR 22's LaunchIndx: the grid, block and cluster sizes of a launch are index, i32 or i64.
+_LAUNCH_INDEX = IndexTypeConstr | EqAttrConstraint(i32) | EqAttrConstraint(i64)
+
 
 @irdl_op_definition
 class LaunchFuncOp(IRDLOperation):
@@ -784,20 +788,20 @@ class LaunchFuncOp(IRDLOperation):
     """
 
     name = "gpu.launch_func"
-    asyncDependencies = var_operand_def()
-    gridSizeX = operand_def()
-    gridSizeY = operand_def()
-    gridSizeZ = operand_def()
-    blockSizeX = operand_def()
-    blockSizeY = operand_def()
-    blockSizeZ = operand_def()
-    clusterSizeX = opt_operand_def()
-    clusterSizeY = opt_operand_def()
-    clusterSizeZ = opt_operand_def()
-    dynamicSharedMemorySize = opt_operand_def()
+    asyncDependencies = var_operand_def(xgpu.AsyncTokenType)
+    gridSizeX = operand_def(_LAUNCH_INDEX)
+    gridSizeY = operand_def(_LAUNCH_INDEX)
+    gridSizeZ = operand_def(_LAUNCH_INDEX)
+    blockSizeX = operand_def(_LAUNCH_INDEX)
+    blockSizeY = operand_def(_LAUNCH_INDEX)
+    blockSizeZ = operand_def(_LAUNCH_INDEX)
+    clusterSizeX = opt_operand_def(_LAUNCH_INDEX)
+    clusterSizeY = opt_operand_def(_LAUNCH_INDEX)
+    clusterSizeZ = opt_operand_def(_LAUNCH_INDEX)
+    dynamicSharedMemorySize = opt_operand_def(i32)
     kernelOperands = var_operand_def()
     asyncObject = opt_operand_def()
-    asyncToken = opt_result_def()
+    asyncToken = opt_result_def(xgpu.AsyncTokenType)
     kernel = prop_def(SymbolRefAttr)
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
