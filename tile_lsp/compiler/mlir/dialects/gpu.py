@@ -678,55 +678,18 @@ class SubgroupReduceOp(IRDLOperation):
     """Warp reduction: `%s = gpu.subgroup_reduce add %v uniform : (f32) -> f32`."""
 
     name = "gpu.subgroup_reduce"
+    T: ClassVar = VarConstraint("T", AnyAttr())
     op = prop_def(ReduceKindAttr)
-    value = var_operand_def()
-    result = var_result_def()
+    value = operand_def(T)
+    result = result_def(T)
     uniform = opt_prop_def(UnitAttr)
-    cluster_size = opt_prop_def(IntegerAttr)
-    cluster_stride = opt_prop_def(IntegerAttr)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> SubgroupReduceOp:
-        kind = _parse_reduce_kind(parser)
-        if kind is None:
-            parser.raise_error("expected a reduction kind")
-        name = parser.parse_unresolved_operand()
-        props: dict[str, Attribute] = {"op": kind}
-        if parser.parse_optional_keyword("uniform") is not None:
-            props["uniform"] = UnitAttr()
-        if parser.parse_optional_keyword("cluster") is not None:
-            parser.parse_punctuation("(")
-            parser.parse_keyword("size")
-            parser.parse_punctuation("=")
-            props["cluster_size"] = IntegerAttr(parser.parse_integer(), i32)
-            if parser.parse_optional_punctuation(",") is not None:
-                parser.parse_keyword("stride")
-                parser.parse_punctuation("=")
-                props["cluster_stride"] = IntegerAttr(parser.parse_integer(), i32)
-            parser.parse_punctuation(")")
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        ftype = parser.parse_function_type()
-        operand = parser.resolve_operand(name, ftype.inputs.data[0])
-        op = cls.create(operands=[operand], result_types=list(ftype.outputs.data), properties=props)
-        op.attributes.update(attrs)
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(f" {self.op.data.value} ")
-        printer.print_list(self.value, printer.print_operand)
-        if self.uniform is not None:
-            printer.print_string(" uniform")
-        if self.cluster_size is not None:
-            printer.print_string(f" cluster(size = {self.cluster_size.value.data}")
-            if self.cluster_stride is not None:
-                printer.print_string(f", stride = {self.cluster_stride.value.data}")
-            printer.print_string(")")
-        _print_extra_attrs(printer, self)
-        printer.print_string(" : (")
-        printer.print_list([v.type for v in self.value], printer.print_attribute)
-        printer.print_string(") -> ")
-        printer.print_list([r.type for r in self.result], printer.print_attribute)
+    cluster_size = opt_prop_def(IntegerAttr[I32])
+    cluster_stride = opt_prop_def(IntegerAttr[I32])
+    assembly_format = (
+        "$op $value (`uniform` $uniform^)?"
+        " (`cluster` `(` `size` `=` $cluster_size^ (`,` `stride` `=` $cluster_stride^)? `)`)?"
+        " attr-dict `:` functional-type(operands, results)"
+    )
 
 
 @irdl_op_definition
