@@ -53,6 +53,9 @@ SYMBOL_KIND = {
     "function": lsp.SymbolKind.Function,
 }
 Cancelled = Callable[[], bool]
+# A code lens request waits this long for its version's compile, where the client can be asked to
+# refresh its lenses later (workspace/codeLens/refresh); other clients wait for the compile.
+LENS_WAIT_S = 0.5
 
 
 def _none() -> None:
@@ -319,7 +322,16 @@ class Facade:
         if snap is None:
             return []
         try:
-            report = await self.host.report_for(snap)
+            compile_ = asyncio.ensure_future(self.host.report_for(snap))
+            if self.host.client.can_refresh_code_lenses():
+                # Answered within LENS_WAIT_S: a compile still running then answers no lenses, and
+                # the client is asked to ask again once it is done (the cached report answers at once).
+                done, _ = await asyncio.wait({compile_}, timeout=LENS_WAIT_S)
+                if not done:
+                    self.host.lenses_pending.add(compile_)
+                    compile_.add_done_callback(functools.partial(self._lenses_ready, snap))
+                    return []
+            report = await compile_
             if report is None or report.status != DONE or not self.host.session.is_latest(snap):
                 return []
             source = SourceText(snap.text)
@@ -335,6 +347,11 @@ class Facade:
         except Exception:
             self.host.log_failure()
             return []
+
+    def _lenses_ready(self, snap: Snapshot, compile_: asyncio.Future[Any]) -> None:
+        self.host.lenses_pending.discard(compile_)
+        if not compile_.cancelled() and compile_.exception() is None and self.host.session.is_latest(snap):
+            self.host.client.refresh_code_lenses()
 
     async def view_stage(self, params: Any) -> dict[str, Any]:
         return await self.host.view_stage(params)

@@ -136,10 +136,13 @@ class _PyglsClient:
     def show_document(self, uri: str) -> None:
         self.ls.window_show_document(lsp.ShowDocumentParams(uri=uri, external=False, take_focus=False))
 
-    def refresh_code_lenses(self) -> None:
+    def can_refresh_code_lenses(self) -> bool:
         caps = self.ls.client_capabilities
         workspace = caps.workspace if caps is not None else None
-        if workspace is not None and workspace.code_lens is not None and workspace.code_lens.refresh_support:
+        return bool(workspace is not None and workspace.code_lens is not None and workspace.code_lens.refresh_support)
+
+    def refresh_code_lenses(self) -> None:
+        if self.can_refresh_code_lenses():
             self.ls.workspace_code_lens_refresh(None)
 
     def workspace_folders(self) -> list[str]:
