@@ -140,24 +140,6 @@ class ReduceKindAttr(EnumAttribute[ReduceKind], SpacedOpaqueSyntaxAttribute):
 # ---------------------------------------------------------------- helpers
 
 
-def _print_operands_types(printer: Printer, values: Sequence[SSAValue]) -> None:
-    printer.print_list(values, printer.print_operand)
-    printer.print_string(" : ")
-    printer.print_list([v.type for v in values], printer.print_attribute)
-
-
-def _parse_operands_types(parser: Parser) -> list[SSAValue]:
-    """`%a, %b : T1, T2` (both lists possibly empty)."""
-    names: list[UnresolvedOperand] = parser.parse_optional_undelimited_comma_separated_list(
-        parser.parse_optional_unresolved_operand, parser.parse_unresolved_operand
-    ) or []
-    if not names:
-        return []
-    parser.parse_punctuation(":")
-    types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
-    return list(parser.resolve_operands(names, types, parser.pos))
-
-
 def _print_extra_attrs(printer: Printer, op: Operation, reserved: Sequence[str] = ()) -> None:
     printer.print_op_attributes(op.attributes, reserved_attr_names=reserved)
 
