@@ -64,26 +64,29 @@ BINARY = [_binary(n) for n in ("add", "sub", "mul", "divs", "divu", "ceildivs", 
                                "remu", "maxs", "maxu", "mins", "minu", "shl", "shrs", "shru", "and", "or", "xor")]
 
 
+class _Constant(IRDLOperation):
+    """Base of `index.constant 42` and `index.bool.constant true` (`attr-dict $value`)."""
+
+    traits = traits_def(Pure())
+    assembly_format = "attr-dict $value"
+
+
 @irdl_op_definition
-class ConstantOp(IRDLOperation):
+class ConstantOp(_Constant):
     """`index.constant 42`."""
 
     name = "index.constant"
     value = prop_def(IntegerAttr[IndexType])
     result = result_def(IndexType)
-    traits = traits_def(Pure())
-    assembly_format = "attr-dict $value"
 
 
 @irdl_op_definition
-class BoolConstantOp(IRDLOperation):
+class BoolConstantOp(_Constant):
     """`index.bool.constant true`."""
 
     name = "index.bool.constant"
     value = prop_def(IntegerAttr[I1])
     result = result_def(i1)
-    traits = traits_def(Pure())
-    assembly_format = "attr-dict $value"
 
 
 @irdl_op_definition

@@ -288,8 +288,19 @@ class FenceOp(IRDLOperation):
         print_attr_dict(printer, self, ())
 
 
+class _Access(IRDLOperation):
+    """The properties llvm.load and llvm.store share (MLIR 22's LLVM_MemAccessOpBase)."""
+
+    alignment = opt_prop_def(IntegerAttr[I64])
+    ordering = prop_def(IntegerAttr[I64], default_value=IntegerAttr(0, i64))
+    syncscope = opt_prop_def(StringAttr)
+    volatile_ = opt_prop_def(UnitAttr)
+    nontemporal = opt_prop_def(UnitAttr)
+    invariantGroup = opt_prop_def(UnitAttr)
+
+
 @irdl_op_definition
-class LoadOp(IRDLOperation):
+class LoadOp(_Access):
     """A load (MLIR 22 syntax: `volatile`, `atomic [syncscope(..)] <ordering>`, `invariant`).
 
     ```mlir
@@ -302,13 +313,7 @@ class LoadOp(IRDLOperation):
     ptr = operand_def(x.LLVMPointerType)
     dereferenced_value = result_def()
 
-    alignment = opt_prop_def(IntegerAttr[I64])
-    ordering = prop_def(IntegerAttr[I64], default_value=IntegerAttr(0, i64))
-    syncscope = opt_prop_def(StringAttr)
-    volatile_ = opt_prop_def(UnitAttr)
-    nontemporal = opt_prop_def(UnitAttr)
     invariant = opt_prop_def(UnitAttr)
-    invariantGroup = opt_prop_def(UnitAttr)
 
     def __init__(
         self,
@@ -370,7 +375,7 @@ class LoadOp(IRDLOperation):
 
 
 @irdl_op_definition
-class StoreOp(IRDLOperation):
+class StoreOp(_Access):
     """A store (MLIR 22 syntax: `volatile`, `atomic [syncscope(..)] <ordering>`).
 
     ```mlir
@@ -382,13 +387,6 @@ class StoreOp(IRDLOperation):
 
     value = operand_def()
     ptr = operand_def(x.LLVMPointerType)
-
-    alignment = opt_prop_def(IntegerAttr[I64])
-    ordering = prop_def(IntegerAttr[I64], default_value=IntegerAttr(0, i64))
-    syncscope = opt_prop_def(StringAttr)
-    volatile_ = opt_prop_def(UnitAttr)
-    nontemporal = opt_prop_def(UnitAttr)
-    invariantGroup = opt_prop_def(UnitAttr)
 
     def __init__(
         self,
