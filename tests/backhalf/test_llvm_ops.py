@@ -103,6 +103,7 @@ CASES = [
         '%2 = "llvm.intr.vector.reduce.add"(%v2) : (vector<4xi32>) -> i32',
     ),
     ("assume", "llvm.intr.assume %b : i1"),
+    ("assume_attrs", "llvm.intr.assume %b : i1 {tag}"),  # MLIR 22: the dictionary after the type
     (
         "alloca_gep",
         "%c = llvm.mlir.constant(1 : i64) : i64\n"

@@ -137,16 +137,18 @@ class AssumeOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> AssumeOp:
+        # MLIR 22: `$cond : type($cond) attr-dict` (the dictionary after the type); a dictionary
+        # before the colon, as this parser once printed it, is still read.
         cond = parser.parse_unresolved_operand()
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         op = cls(parser.resolve_operand(cond, parser.parse_type()))
-        op.attributes |= attrs
+        op.attributes |= attrs | parser.parse_optional_attr_dict()
         return op
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_operand(self.cond)
-        printer.print_op_attributes(self.attributes)
         printer.print_string(" : ")
         printer.print_attribute(self.cond.type)
+        printer.print_op_attributes(self.attributes)
