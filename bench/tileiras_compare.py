@@ -35,7 +35,7 @@ from tile_lsp.compiler.backend.cubin import elf_sections  # noqa: E402
 
 DATA = ROOT / "tests" / "data" / "cutile"
 KNOWN_TILEIRAS = pathlib.Path("/tmp/cutile-venv/lib/python3.11/site-packages/nvidia/cu13/bin/tileiras")
-# The 10-entry file of the cache target (as tests/frontend_half/test_entry_cache.py builds it) and
+# The 10-entry file of the cache target (as tests/tile_lowering/test_entry_cache.py builds it) and
 # the entry edited in it: `layernorm` is the only entry of its file, so tileiras's time for
 # layernorm.tileirbc is its time for that one entry.
 TEN_FILES = ("vector_add", "row_softmax", "prefix_scan", "column_sum", "control_flow", "layernorm")

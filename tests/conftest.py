@@ -38,7 +38,7 @@ def pytest_terminal_summary(terminalreporter) -> None:  # type: ignore[no-untype
     """How many kernels ran on a real GPU (tests that simulate a kernel also run it on one)."""
     import sys
 
-    hardware = sys.modules.get("frontend_half.hardware")
+    hardware = sys.modules.get("tile_lowering.hardware")
     if hardware is not None and hardware.LAUNCHES[0]:
         terminalreporter.write_line(f"kernels also run on the GPU: {hardware.LAUNCHES[0]}")
 

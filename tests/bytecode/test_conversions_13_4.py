@@ -605,8 +605,8 @@ def _sim_inputs() -> list[np.ndarray]:
 def test_lowered_tf32_rounding_and_saturating_ftoi_match_the_interpreter(target: str) -> None:
     import io
 
-    from tests.frontend_half.simt import Memory, Simulator, dtype_of
-    from tests.frontend_half.stages import SM80, SM90A, ops, to_gpu
+    from tests.tile_lowering.simt import Memory, Simulator, dtype_of
+    from tests.tile_lowering.stages import SM80, SM90A, ops, to_gpu
     from tile_lsp.compiler.interp.launch import bind, entry_params, load_module
 
     interp = load_module(_SIM, "sim.mlir")
@@ -695,8 +695,8 @@ def _sim_vs_interp(text: str, args: list[np.ndarray], target: str) -> dict[int, 
     """{argument: (interpreter's final array, simulator's)} for the arrays of `args`."""
     import io
 
-    from tests.frontend_half.simt import Memory, Simulator, dtype_of
-    from tests.frontend_half.stages import SM80, SM90A, ops, to_gpu
+    from tests.tile_lowering.simt import Memory, Simulator, dtype_of
+    from tests.tile_lowering.stages import SM80, SM90A, ops, to_gpu
     from tile_lsp.compiler.interp.launch import bind, entry_params, load_module
 
     interp = load_module(text, "sim.mlir")

@@ -479,7 +479,7 @@ def test_multimem_f16_bf16_lower_by_pairs(elem: str, tile: str, shape: str, tmp_
     ("64", "1", "1023", _ST, "the view's innermost extent (1023) is odd: its last element cannot be stored"),
 ])
 def test_multimem_f16_unpairable_is_reported_at_the_op(tile: str, strides: str, shape: str, body: str, message: str) -> None:
-    from tests.frontend_half.stages import to_gpu
+    from tests.tile_lowering.stages import to_gpu
     from tile_lsp.compiler.target import Target
 
     rank = len(tile.split("x"))
@@ -493,7 +493,7 @@ def test_multimem_f16_unpairable_is_reported_at_the_op(tile: str, strides: str, 
 
 def test_multimem_f16_odd_extents_load_and_reduce_lower() -> None:
     """A load-reduce reads a pair's whole word, a reduce adds -0.0 past the end: both lower."""
-    from tests.frontend_half.stages import to_gpu
+    from tests.tile_lowering.stages import to_gpu
     from tile_lsp.compiler.target import Target
 
     for body in (_LOAD, _RED):
@@ -506,8 +506,8 @@ def _mm_sim(elem: str, tile: int, n: int, store: bool, seed: int = 3) -> tuple[l
     simulator of our gpu stage (one GPU: one copy) against the interpreter."""
     import ml_dtypes
 
-    from tests.frontend_half.simt import Memory, Simulator, dtype_of
-    from tests.frontend_half.stages import ops, to_gpu
+    from tests.tile_lowering.simt import Memory, Simulator, dtype_of
+    from tests.tile_lowering.stages import ops, to_gpu
     from tile_lsp.compiler.interp.launch import bind, entry_params, load_module
     from tile_lsp.compiler.target import Target
 
@@ -653,7 +653,7 @@ def test_inbounds_drops_the_bounds_tests_it_promises() -> None:
     """cuTile's check_bounds=False: `inbounds = [true, false]` on a 2-d load keeps the bounds test
     of dimension 1 only; the result is the same for a tile inside the view (the SIMT simulator
     comparison of the pdl_powi_insert corpus kernel checks that)."""
-    from tests.frontend_half.stages import SM90A, ops, to_gpu
+    from tests.tile_lowering.stages import SM90A, ops, to_gpu
 
     def cmpi_ult(flags: str) -> int:
         text = (

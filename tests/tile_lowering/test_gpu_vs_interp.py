@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 from interp.cutile_cases import CASES, F8, F16, Case, gemm
 
-from frontend_half.simt import Memory, Simulator, dtype_of
-from frontend_half.stages import DATA, SM80, SM90A, Run, entries, ops, to_gpu
+from tile_lowering.simt import Memory, Simulator, dtype_of
+from tile_lowering.stages import DATA, SM80, SM90A, Run, entries, ops, to_gpu
 from tile_lsp.compiler.interp.launch import bind, entry_params, find_entry, load_module
 from tile_lsp.compiler.target import Target
 

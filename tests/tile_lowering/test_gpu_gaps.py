@@ -26,8 +26,8 @@ from backhalf.util import mlir_opt
 from xdsl.dialects.builtin import Float8E5M2Type, IntegerAttr, ModuleOp, TensorType, i32
 from xdsl.rewriter import Rewriter
 
-from frontend_half.hardware import run_kernel
-from frontend_half.stages import SM80, SM90A, Run, ops
+from tile_lowering.hardware import run_kernel
+from tile_lowering.stages import SM80, SM90A, Run, ops
 from tile_lsp.compiler.backend.ptxas import run_ptxas
 from tile_lsp.compiler.diagnostics import DiagnosticSink
 from tile_lsp.compiler.entry_cache import compile_source

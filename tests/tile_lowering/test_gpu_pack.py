@@ -16,9 +16,9 @@ import numpy as np
 import pytest
 from interp.util import evaluate
 
-from frontend_half.hardware import run_kernel
-from frontend_half.stages import SM80, SM90A, to_gpu
-from frontend_half.test_gpu_gaps import interpret
+from tile_lowering.hardware import run_kernel
+from tile_lowering.stages import SM80, SM90A, to_gpu
+from tile_lowering.test_gpu_gaps import interpret
 from tile_lsp.compiler.backend.cuda_tools import find_ptxas_binary
 from tile_lsp.compiler.entry_cache import compile_source
 from tile_lsp.compiler.source import SourceText

@@ -24,9 +24,9 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute
 
-from frontend_half.hardware import on_gpu, runs_on_gpu
-from frontend_half.simt import BF16, Memory, Simulator, dtype_of, isa_a_row_col, isa_b_row_col, isa_c_row_col
-from frontend_half.stages import DATA, SM80, SM90A, Run, entries, ops, to_gpu, to_ptx
+from tile_lowering.hardware import on_gpu, runs_on_gpu
+from tile_lowering.simt import BF16, Memory, Simulator, dtype_of, isa_a_row_col, isa_b_row_col, isa_c_row_col
+from tile_lowering.stages import DATA, SM80, SM90A, Run, entries, ops, to_gpu, to_ptx
 from tile_lsp.compiler.lowering import gpu_mma, gpu_reduce
 from tile_lsp.compiler.lowering.gpu_mma import (
     ldmatrix_element,

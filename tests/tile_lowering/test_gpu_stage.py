@@ -15,7 +15,7 @@ import pytest
 from backhalf.util import mlir_opt
 from xdsl.dialects.builtin import FileLineColLoc, FusedLoc, UnknownLoc
 
-from frontend_half.stages import DATA, SM80, SM90A, entries, ops, to_gpu, to_ptx
+from tile_lowering.stages import DATA, SM80, SM90A, entries, ops, to_gpu, to_ptx
 from tile_lsp.compiler.diagnostics import DiagnosticSink
 from tile_lsp.compiler.dialects.cuda_tile import floats
 from tile_lsp.compiler.frontend import parse_text

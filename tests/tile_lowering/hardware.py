@@ -12,8 +12,8 @@ from typing import Any
 import numpy as np
 from interp.gpu import unavailable
 
-from frontend_half.simt import dtype_of, simulate_kernel
-from frontend_half.stages import Run, to_ptx
+from tile_lowering.simt import dtype_of, simulate_kernel
+from tile_lowering.stages import Run, to_ptx
 from tile_lsp.cli_run import Gpu
 from tile_lsp.compiler.backend.ptxas import run_ptxas
 from tile_lsp.compiler.diagnostics import DiagnosticSink

@@ -15,8 +15,8 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from frontend_half.hardware import run_kernel
-from frontend_half.stages import SM80, SM90A, Run, ops, to_gpu
+from tile_lowering.hardware import run_kernel
+from tile_lowering.stages import SM80, SM90A, Run, ops, to_gpu
 from tile_lsp.compiler.backend.cuda_tools import find_ptxas_binary
 from tile_lsp.compiler.dialects.cuda_tile import floats
 from tile_lsp.compiler.entry_cache import compile_source
@@ -330,7 +330,7 @@ def test_fp4_and_e8m0_test_function_arguments_and_results_are_bytes() -> None:
 
 
 def test_print_of_fp4_and_e8m0_tiles_prints_their_values() -> None:
-    from frontend_half.simt import Memory, Simulator
+    from tile_lowering.simt import Memory, Simulator
 
     run = to_gpu(CONSTANTS_AND_PRINT, SM80)
     [fn] = ops(run.module, "gpu.func")

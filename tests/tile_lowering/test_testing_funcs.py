@@ -14,8 +14,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from frontend_half.hardware import run_kernel
-from frontend_half.stages import SM80, SM90A, Run, ops
+from tile_lowering.hardware import run_kernel
+from tile_lowering.stages import SM80, SM90A, Run, ops
 from tile_lsp.compiler.backend.cuda_tools import find_ptxas_binary
 from tile_lsp.compiler.diagnostics import DiagnosticSink
 from tile_lsp.compiler.entry_cache import compile_source
@@ -295,7 +295,7 @@ def test_global_alloca_is_malloced_per_tile_block_and_freed_at_return() -> None:
     """Numbers (SIMT simulator, 3 CTAs): every tile block gets its own buffer from device-side
     malloc, once although the op runs in a loop, aligned as asked inside what was allocated;
     each is freed once, at the end (a use after free would fail the simulator's bounds check)."""
-    from frontend_half.simt import Memory, Simulator
+    from tile_lowering.simt import Memory, Simulator
 
     run = lower(GLOBAL_ALLOCA, SM90A)
     [fn] = ops(run.module, "gpu.func")
