@@ -405,51 +405,6 @@ class MBarrierTryWaitParityOp(_MBarrier):
 
 
 # Legacy (pre-MLIR 22) shared-memory names: parsed and lowered; never emitted.
-@irdl_op_definition
-class MBarrierInitSharedOp(_MBarrier):
-    name = "nvvm.mbarrier.init.shared"
-    SHARED_ONLY: ClassVar[bool] = True
-
-
-@irdl_op_definition
-class MBarrierInvalSharedOp(_MBarrier):
-    name = "nvvm.mbarrier.inval.shared"
-    SHARED_ONLY: ClassVar[bool] = True
-
-
-@irdl_op_definition
-class MBarrierArriveSharedOp(_MBarrier):
-    name = "nvvm.mbarrier.arrive.shared"
-    HAS_RESULT: ClassVar[bool] = True
-    SHARED_ONLY: ClassVar[bool] = True
-
-
-@irdl_op_definition
-class MBarrierArriveNocompleteSharedOp(_MBarrier):
-    name = "nvvm.mbarrier.arrive.nocomplete.shared"
-    HAS_RESULT: ClassVar[bool] = True
-    SHARED_ONLY: ClassVar[bool] = True
-
-
-@irdl_op_definition
-class MBarrierArriveExpectTxSharedOp(_MBarrier):
-    name = "nvvm.mbarrier.arrive.expect_tx.shared"
-    SHARED_ONLY: ClassVar[bool] = True
-
-
-@irdl_op_definition
-class MBarrierTestWaitSharedOp(_MBarrier):
-    name = "nvvm.mbarrier.test.wait.shared"
-    HAS_RESULT: ClassVar[bool] = True
-    SHARED_ONLY: ClassVar[bool] = True
-
-
-@irdl_op_definition
-class MBarrierTryWaitParitySharedOp(_MBarrier):
-    name = "nvvm.mbarrier.try_wait.parity.shared"
-    SHARED_ONLY: ClassVar[bool] = True
-
-
 LEGACY_SHARED_MBARRIER: dict[str, str] = {
     "nvvm.mbarrier.init.shared": "nvvm.mbarrier.init",
     "nvvm.mbarrier.inval.shared": "nvvm.mbarrier.inval",
@@ -459,6 +414,23 @@ LEGACY_SHARED_MBARRIER: dict[str, str] = {
     "nvvm.mbarrier.test.wait.shared": "nvvm.mbarrier.test.wait",
     "nvvm.mbarrier.try_wait.parity.shared": "nvvm.mbarrier.try_wait.parity",
 }
+
+
+def _legacy_shared(legacy: str, modern: type[_MBarrier]) -> type[_MBarrier]:
+    """The `.shared` twin of `modern`: a `!llvm.ptr<3>` barrier only, no scope properties."""
+    attrs = {"name": legacy, "HAS_RESULT": modern.HAS_RESULT, "SHARED_ONLY": True, "__module__": __name__,
+             "__annotations__": {"HAS_RESULT": "ClassVar[bool]", "SHARED_ONLY": "ClassVar[bool]"}}
+    return irdl_op_definition(type(modern.__name__.removesuffix("Op") + "SharedOp", (_MBarrier,), attrs))
+
+
+_MODERN_MBARRIER: list[type[_MBarrier]] = [
+    MBarrierInitOp, MBarrierInvalOp, MBarrierArriveOp, MBarrierArriveNocompleteOp, MBarrierArriveExpectTxOp,
+    MBarrierTestWaitOp, MBarrierTryWaitParityOp,
+]
+LEGACY_SHARED_OPS: list[type[_MBarrier]] = [
+    _legacy_shared(legacy, next(m for m in _MODERN_MBARRIER if m.name == modern))
+    for legacy, modern in LEGACY_SHARED_MBARRIER.items()
+]
 
 
 # ----------------------------------------------------------------------------------------------
@@ -1002,20 +974,8 @@ class ConvertF8x2ToBF16x2Op(_ConvertX2):
 
 
 OPS: list[type[Operation]] = [
-    MBarrierInitOp,
-    MBarrierInvalOp,
-    MBarrierArriveOp,
-    MBarrierArriveNocompleteOp,
-    MBarrierArriveExpectTxOp,
-    MBarrierTestWaitOp,
-    MBarrierTryWaitParityOp,
-    MBarrierInitSharedOp,
-    MBarrierInvalSharedOp,
-    MBarrierArriveSharedOp,
-    MBarrierArriveNocompleteSharedOp,
-    MBarrierArriveExpectTxSharedOp,
-    MBarrierTestWaitSharedOp,
-    MBarrierTryWaitParitySharedOp,
+    *_MODERN_MBARRIER,
+    *LEGACY_SHARED_OPS,
     CpAsyncBulkTensorSharedClusterGlobalOp,
     CpAsyncBulkTensorGlobalSharedCtaOp,
     CpAsyncBulkTensorPrefetchOp,
