@@ -32,7 +32,7 @@ def test_no_false_errors_on_valid_upstream_chunks(shared):
     """Every chunk without an `expected-error` annotation gets no error (notes for ops
     tile-lsp does not define are fine), unless upstream mlir-opt 22 rejects it too: some
     test files are newer than MLIR 22 (see ../shared/README.md)."""
-    from backhalf.util import mlir_opt_path
+    from upstream_lowering.util import mlir_opt_path
 
     from tile_lsp.compiler.frontend import split_chunks
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from backhalf.util import mlir_opt
+from upstream_lowering.util import mlir_opt
 from xdsl.dialects.builtin import (
     BFloat16Type,
     Float16Type,

@@ -22,7 +22,7 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 import pytest
-from backhalf.util import mlir_opt
+from upstream_lowering.util import mlir_opt
 from xdsl.dialects.builtin import Float8E5M2Type, IntegerAttr, ModuleOp, TensorType, i32
 from xdsl.rewriter import Rewriter
 

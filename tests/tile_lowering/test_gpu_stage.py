@@ -12,7 +12,7 @@ import pathlib
 import struct
 
 import pytest
-from backhalf.util import mlir_opt
+from upstream_lowering.util import mlir_opt
 from xdsl.dialects.builtin import FileLineColLoc, FusedLoc, UnknownLoc
 
 from tile_lowering.stages import DATA, SM80, SM90A, entries, ops, to_gpu, to_ptx

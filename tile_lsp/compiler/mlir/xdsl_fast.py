@@ -10,7 +10,7 @@ op), and attribute hashes are recomputed field by field on every call; `Operatio
 goes through property setters built for replacing operands, and every `op.results[i]` and
 `op.operands[i]` through an isinstance test and a `super()` call. `install()` swaps in versions
 that decide the common case with exact type checks and hand everything else to xDSL's own code,
-so results (and error messages) are the same; tests/backhalf/test_xdsl_fast.py checks them
+so results (and error messages) are the same; tests/upstream_lowering/test_xdsl_fast.py checks them
 against the originals.
 """
 

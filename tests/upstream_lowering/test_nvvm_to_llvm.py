@@ -12,7 +12,7 @@ from xdsl.dialects import llvm
 from xdsl.dialects.builtin import FileLineColLoc, UnregisteredOp, i32
 from xdsl.ir import Operation
 
-from backhalf.nvvm_tools import (
+from upstream_lowering.nvvm_tools import (
     assert_mlir_opt_accepts,
     emit_ptx,
     emit_ptx_batch,
@@ -24,7 +24,7 @@ from backhalf.nvvm_tools import (
     to_llvm_ir,
     to_llvm_ir_batch,
 )
-from backhalf.util import mlir_opt_batch
+from upstream_lowering.util import mlir_opt_batch
 from tile_lsp.compiler.lowering import ptx_templates
 from tile_lsp.compiler.lowering.nvvm_to_llvm import NVVM_LOWERINGS, LoweringKind, convert_nvvm_to_llvm
 from tile_lsp.compiler.mlir.context import UpstreamParse
@@ -422,7 +422,7 @@ def test_sparse_mma_template_passes_ptxas() -> None:
 
 
 def test_upstream_nvvmir_functions_lower_to_valid_llvm(shared: Path) -> None:
-    from backhalf.test_nvvm_dialect import _upstream_functions
+    from upstream_lowering.test_nvvm_dialect import _upstream_functions
 
     path = shared / "conformance" / "mlir-upstream" / "mlir" / "test" / "Target" / "LLVMIR" / "nvvmir.mlir"
     if not path.exists():

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from backhalf.nvvm_tools import assert_mlir_opt_accepts, func
-from backhalf.util import mlir_opt, mlir_opt_batch, mlir_opt_ok
+from upstream_lowering.nvvm_tools import assert_mlir_opt_accepts, func
+from upstream_lowering.util import mlir_opt, mlir_opt_batch, mlir_opt_ok
 from tile_lsp.compiler.mlir.context import parse_upstream, print_ir
 from tile_lsp.compiler.mlir.dialects import nvvm
 from tile_lsp.compiler.source import SourceText

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from xdsl.dialects import llvm
 
-from backhalf.nvvm_stage import Lowered, device_func, kernel, lower
-from backhalf.util import assert_mlir_accepts, parse_ok
+from upstream_lowering.nvvm_stage import Lowered, device_func, kernel, lower
+from upstream_lowering.util import assert_mlir_accepts, parse_ok
 from tile_lsp.compiler.lowering.common import LoweringContext
 from tile_lsp.compiler.lowering.to_nvvm import convert_to_nvvm
 from tile_lsp.compiler.lowering.types import convert_type

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from backhalf.util import assert_mlir_accepts, mlir_opt, mlir_opt_batch, parse_ok, print_ir
+from upstream_lowering.util import assert_mlir_accepts, mlir_opt, mlir_opt_batch, parse_ok, print_ir
 from tile_lsp.compiler.mlir.context import parse_upstream
 from tile_lsp.compiler.source import SourceText, Span
 

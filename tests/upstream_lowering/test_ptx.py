@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from backhalf.util import parse_ok
+from upstream_lowering.util import parse_ok
 from tile_lsp.compiler.backend.cubin import elf_sections
 from tile_lsp.compiler.backend.cuda_tools import find_libdevice
 from tile_lsp.compiler.backend.llvm import LLVMError, emit_ptx, optimize, optimize_with_stats
@@ -383,7 +383,7 @@ def test_same_ptx_as_mlir_translate(name: str) -> None:
 
     from xdsl.dialects import builtin
 
-    from backhalf.util import print_ir
+    from upstream_lowering.util import print_ir
     from tile_lsp.compiler.backend.llvmir import device_ops
 
     translate = shutil.which("mlir-translate") or "/usr/lib/llvm-22/bin/mlir-translate"

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from backhalf.util import mlir_opt, parse_ok, print_ir
+from upstream_lowering.util import mlir_opt, parse_ok, print_ir
 from tile_lsp.compiler.mlir.dialects import llvm_ext
 
 _ARGS = (

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from xdsl.dialects import llvm
 
-from backhalf.nvvm_stage import device_func, kernel, lower
-from backhalf.util import assert_mlir_accepts
+from upstream_lowering.nvvm_stage import device_func, kernel, lower
+from upstream_lowering.util import assert_mlir_accepts
 from tile_lsp.compiler.lowering.types import convert_type, memref_unsupported
 
 

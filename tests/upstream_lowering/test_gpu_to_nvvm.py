@@ -9,8 +9,8 @@ import pytest
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import Float64Type, IntegerType
 
-from backhalf.nvvm_stage import Lowered, device_func, kernel, lower
-from backhalf.util import assert_mlir_accepts, mlir_opt_batch
+from upstream_lowering.nvvm_stage import Lowered, device_func, kernel, lower
+from upstream_lowering.util import assert_mlir_accepts, mlir_opt_batch
 from tile_lsp.compiler.lowering.gpu_to_nvvm import ASSERTFAIL_ARGS, libdevice_callee
 
 # (source op, dimension or None) -> special register, the seed's nine-row table.
@@ -286,7 +286,7 @@ def test_gpu_to_nvvm_conformance_lowers_and_verifies(shared: object) -> None:
     print is accepted by mlir-opt 22."""
     import pathlib
 
-    from backhalf.util import mlir_opt_batch, mlir_opt_ok, mlir_opt_path
+    from upstream_lowering.util import mlir_opt_batch, mlir_opt_ok, mlir_opt_path
     from tile_lsp.compiler.lowering.common import LoweringContext
     from tile_lsp.compiler.lowering.to_nvvm import convert_to_nvvm
     from tile_lsp.compiler.mlir.context import parse_upstream, print_ir

@@ -16,7 +16,7 @@ import pytest
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation, SSAValue
 
-from backhalf.util import mlir_opt, mlir_opt_batch, mlir_opt_ok, parse_ok, print_ir, run_batch, run_memo
+from upstream_lowering.util import mlir_opt, mlir_opt_batch, mlir_opt_ok, parse_ok, print_ir, run_batch, run_memo
 from tile_lsp.compiler.lowering.common import LoweringContext, apply_patterns, apply_patterns_to
 from tile_lsp.compiler.lowering.nvgpu_to_nvvm import gmma_descriptor_bits, nvgpu_patterns
 from tile_lsp.compiler.mlir.dialects import nvgpu as ng

@@ -8,7 +8,7 @@ import pathlib
 
 import pytest
 
-from backhalf.util import mlir_opt
+from upstream_lowering.util import mlir_opt
 from tile_lsp.cli import main
 from tile_lsp.compiler import pipeline
 from tile_lsp.compiler.entry_cache import compile_source

@@ -8,7 +8,7 @@ from xdsl.dialects import llvm
 from xdsl.dialects.builtin import FileLineColLoc, ModuleOp
 from xdsl.ir import Operation, SSAValue
 
-from backhalf.nvvm_tools import assert_mlir_opt_accepts, emit_ptx, func, parse, printed, to_llvm_ir
+from upstream_lowering.nvvm_tools import assert_mlir_opt_accepts, emit_ptx, func, parse, printed, to_llvm_ir
 from tile_lsp.compiler.lowering.intrinsics import (
     BARRIER,
     BASIC,

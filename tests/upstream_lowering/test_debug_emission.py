@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from backhalf.util import parse_ok
+from upstream_lowering.util import parse_ok
 from tile_lsp.compiler.backend import llvm as backend
 from tile_lsp.compiler.backend.llvmir import emit_llvm_ir
 from tile_lsp.compiler.backend.llvmir_di import parse_di, source_aliases

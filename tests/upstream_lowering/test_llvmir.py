@@ -10,7 +10,7 @@ import pytest
 from xdsl.dialects import builtin
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, StringAttr
 
-from backhalf.util import parse_ok
+from upstream_lowering.util import parse_ok
 from tile_lsp.compiler.backend.llvmir import emit_llvm_ir
 from tile_lsp.compiler.lowering.common import LoweringContext
 from tile_lsp.compiler.mlir.dialects import llvm_ext
@@ -497,7 +497,7 @@ def _intrinsic_signature(name: str) -> tuple[str, str] | None:
     if name.startswith("vector.reduce."):
         return "%w", "(vector<4xi32>) -> i32"
     if name in ("assume", "masked.store", "stacksave", "stackrestore") or name.startswith("dbg."):
-        return None  # dbg.*: debug records, not calls (tests/backhalf/test_debug_emission.py)
+        return None  # dbg.*: debug records, not calls (tests/upstream_lowering/test_debug_emission.py)
     return "%x", "(f32) -> f32"
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from xdsl.dialects.builtin import FileLineColLoc
 from xdsl.ir import Operation
 
-from backhalf.util import mlir_opt, parse_ok, print_ir
+from upstream_lowering.util import mlir_opt, parse_ok, print_ir
 from tile_lsp.compiler.lowering.common import LoweringContext
 from tile_lsp.compiler.lowering.debuginfo import op_name, translate_debug_info
 from tile_lsp.compiler.source import SourceText

@@ -31,7 +31,7 @@ def _tool(candidates: tuple[str, ...]) -> str | None:
 
 def assert_mlir_opt_accepts(text: str) -> None:
     """mlir-opt 22 parses and verifies `text` (util.assert_mlir_accepts passes an option 22 lacks)."""
-    from backhalf.util import mlir_opt
+    from upstream_lowering.util import mlir_opt
 
     res = mlir_opt(text)
     assert res.returncode == 0, f"mlir-opt rejected:\n{res.stderr}\n---\n{text}"
@@ -40,7 +40,7 @@ def assert_mlir_opt_accepts(text: str) -> None:
 def to_llvm_ir(mlir_text: str) -> str:
     """mlir-translate --mlir-to-llvmir (skips without it); fails on an unknown intrinsic name.
     Memoised, and answered from `to_llvm_ir_batch` when an earlier batch translated the text."""
-    from backhalf.util import run_memo
+    from upstream_lowering.util import run_memo
 
     path = _tool(MLIR_TRANSLATE_CANDIDATES)
     if path is None:
@@ -52,7 +52,7 @@ def to_llvm_ir(mlir_text: str) -> str:
 
 def to_llvm_ir_batch(mlir_texts: list[str]) -> None:
     """Prefetch `to_llvm_ir` for many texts in one mlir-translate run (rejected ones rerun alone)."""
-    from backhalf.util import run_batch
+    from upstream_lowering.util import run_batch
 
     path = _tool(MLIR_TRANSLATE_CANDIDATES)
     if path is not None:
