@@ -10,7 +10,6 @@ from dataclasses import dataclass
 
 import pytest
 
-from upstream_lowering.util import parse_ok
 from tile_lsp.compiler.backend import llvm as backend
 from tile_lsp.compiler.backend.llvmir import emit_llvm_ir
 from tile_lsp.compiler.backend.llvmir_di import parse_di, source_aliases
@@ -19,6 +18,7 @@ from tile_lsp.compiler.diagnostics import DiagnosticSink
 from tile_lsp.compiler.lowering.common import LoweringContext
 from tile_lsp.compiler.lowering.debuginfo import translate_debug_info
 from tile_lsp.compiler.target import CompileOptions, Target
+from upstream_lowering.util import parse_ok
 
 SM90A = Target(90, "a")
 # A kernel with three debug values (scalar, vector lanes, a typed variable in a lexical block)

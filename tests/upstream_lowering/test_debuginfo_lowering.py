@@ -7,11 +7,11 @@ from __future__ import annotations
 from xdsl.dialects.builtin import FileLineColLoc
 from xdsl.ir import Operation
 
-from upstream_lowering.util import mlir_opt, parse_ok, print_ir
 from tile_lsp.compiler.lowering.common import LoweringContext
 from tile_lsp.compiler.lowering.debuginfo import op_name, translate_debug_info
 from tile_lsp.compiler.source import SourceText
 from tile_lsp.compiler.target import CompileOptions
+from upstream_lowering.util import mlir_opt, parse_ok, print_ir
 
 VAR = '#llvm.di_local_variable<scope = #llvm.di_file<"k.py" in "/src">, name = "{name}">'
 

@@ -8,9 +8,9 @@ import re
 
 import pytest
 
-from upstream_lowering.util import assert_mlir_accepts, mlir_opt, mlir_opt_batch, parse_ok, print_ir
 from tile_lsp.compiler.mlir.context import parse_upstream
 from tile_lsp.compiler.source import SourceText, Span
+from upstream_lowering.util import assert_mlir_accepts, mlir_opt, mlir_opt_batch, parse_ok, print_ir
 
 KERNEL = """\
 gpu.module @kernels [#nvvm.target<chip = "sm_90a">] attributes {foo = "bar"} {

@@ -9,9 +9,9 @@ import pytest
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import Float64Type, IntegerType
 
+from tile_lsp.compiler.lowering.gpu_to_nvvm import ASSERTFAIL_ARGS, libdevice_callee
 from upstream_lowering.nvvm_stage import Lowered, device_func, kernel, lower
 from upstream_lowering.util import assert_mlir_accepts, mlir_opt_batch
-from tile_lsp.compiler.lowering.gpu_to_nvvm import ASSERTFAIL_ARGS, libdevice_callee
 
 # (source op, dimension or None) -> special register, the seed's nine-row table.
 INDEX_ROWS = [
@@ -286,12 +286,12 @@ def test_gpu_to_nvvm_conformance_lowers_and_verifies(shared: object) -> None:
     print is accepted by mlir-opt 22."""
     import pathlib
 
-    from upstream_lowering.util import mlir_opt_batch, mlir_opt_ok, mlir_opt_path
     from tile_lsp.compiler.lowering.common import LoweringContext
     from tile_lsp.compiler.lowering.to_nvvm import convert_to_nvvm
     from tile_lsp.compiler.mlir.context import parse_upstream, print_ir
     from tile_lsp.compiler.source import SourceText, Span
     from tile_lsp.compiler.target import CompileOptions, Target
+    from upstream_lowering.util import mlir_opt_batch, mlir_opt_ok, mlir_opt_path
 
     path = pathlib.Path(str(shared)) / "conformance/mlir-upstream/mlir/test/Conversion/GPUToNVVM/gpu-to-nvvm.mlir"
     text = path.read_text()

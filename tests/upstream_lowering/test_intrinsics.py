@@ -8,7 +8,6 @@ from xdsl.dialects import llvm
 from xdsl.dialects.builtin import FileLineColLoc, ModuleOp
 from xdsl.ir import Operation, SSAValue
 
-from upstream_lowering.nvvm_tools import assert_mlir_opt_accepts, emit_ptx, func, parse, printed, to_llvm_ir
 from tile_lsp.compiler.lowering.intrinsics import (
     BARRIER,
     BASIC,
@@ -17,6 +16,7 @@ from tile_lsp.compiler.lowering.intrinsics import (
     Rule,
     lower_intrinsics,
 )
+from upstream_lowering.nvvm_tools import assert_mlir_opt_accepts, emit_ptx, func, parse, printed, to_llvm_ir
 
 C = "llvm.call_intrinsic"
 K = "llvm.mlir.constant"

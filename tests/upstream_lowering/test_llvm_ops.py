@@ -8,8 +8,8 @@ import re
 
 import pytest
 
-from upstream_lowering.util import mlir_opt, parse_ok, print_ir
 from tile_lsp.compiler.mlir.dialects import llvm_ext
+from upstream_lowering.util import mlir_opt, parse_ok, print_ir
 
 _ARGS = (
     "%p: !llvm.ptr<1>, %q: !llvm.ptr<3>, %x: f32, %i: i32, %v: vector<4xf32>, %h: f16, %l: i64, "

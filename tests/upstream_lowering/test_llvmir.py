@@ -10,12 +10,12 @@ import pytest
 from xdsl.dialects import builtin
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, StringAttr
 
-from upstream_lowering.util import parse_ok
 from tile_lsp.compiler.backend.llvmir import emit_llvm_ir
 from tile_lsp.compiler.lowering.common import LoweringContext
 from tile_lsp.compiler.mlir.dialects import llvm_ext
 from tile_lsp.compiler.source import SourceText
 from tile_lsp.compiler.target import CompileOptions, Target
+from upstream_lowering.util import parse_ok
 
 DATA = pathlib.Path(__file__).parent / "data"
 KERNEL = DATA / "llvmir_kernel.mlir"

@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from upstream_lowering.nvgpu_conformance import measure
-from upstream_lowering.util import mlir_opt, mlir_opt_batch, parse_ok, print_ir
 from tile_lsp.compiler.mlir.context import parse_upstream
 from tile_lsp.compiler.source import SourceText
+from upstream_lowering.nvgpu_conformance import measure
+from upstream_lowering.util import mlir_opt, mlir_opt_batch, parse_ok, print_ir
 
 UPSTREAM = Path("conformance/mlir-upstream/mlir/test")
 

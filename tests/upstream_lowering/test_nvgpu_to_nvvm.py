@@ -16,12 +16,12 @@ import pytest
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation, SSAValue
 
-from upstream_lowering.util import mlir_opt, mlir_opt_batch, mlir_opt_ok, parse_ok, print_ir, run_batch, run_memo
 from tile_lsp.compiler.lowering.common import LoweringContext, apply_patterns, apply_patterns_to
 from tile_lsp.compiler.lowering.nvgpu_to_nvvm import gmma_descriptor_bits, nvgpu_patterns
 from tile_lsp.compiler.mlir.dialects import nvgpu as ng
 from tile_lsp.compiler.source import SourceText
 from tile_lsp.compiler.target import CompileOptions, Target
+from upstream_lowering.util import mlir_opt, mlir_opt_batch, mlir_opt_ok, parse_ok, print_ir, run_batch, run_memo
 
 BAR = "!nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>"
 TOK = "!nvgpu.mbarrier.token"

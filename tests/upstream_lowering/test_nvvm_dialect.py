@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from upstream_lowering.nvvm_tools import assert_mlir_opt_accepts, func
-from upstream_lowering.util import mlir_opt, mlir_opt_batch, mlir_opt_ok
 from tile_lsp.compiler.mlir.context import parse_upstream, print_ir
 from tile_lsp.compiler.mlir.dialects import nvvm
 from tile_lsp.compiler.source import SourceText
+from upstream_lowering.nvvm_tools import assert_mlir_opt_accepts, func
+from upstream_lowering.util import mlir_opt, mlir_opt_batch, mlir_opt_ok
 
 ARGS = "%m: i32, %p: i1, %f: f32, %i: i32, %ptr: !llvm.ptr, %g: !llvm.ptr<1>, %s: !llvm.ptr<3>"
 

@@ -12,6 +12,9 @@ from xdsl.dialects import llvm
 from xdsl.dialects.builtin import FileLineColLoc, UnregisteredOp, i32
 from xdsl.ir import Operation
 
+from tile_lsp.compiler.lowering import ptx_templates
+from tile_lsp.compiler.lowering.nvvm_to_llvm import NVVM_LOWERINGS, LoweringKind, convert_nvvm_to_llvm
+from tile_lsp.compiler.mlir.context import UpstreamParse
 from upstream_lowering.nvvm_tools import (
     assert_mlir_opt_accepts,
     emit_ptx,
@@ -25,9 +28,6 @@ from upstream_lowering.nvvm_tools import (
     to_llvm_ir_batch,
 )
 from upstream_lowering.util import mlir_opt_batch
-from tile_lsp.compiler.lowering import ptx_templates
-from tile_lsp.compiler.lowering.nvvm_to_llvm import NVVM_LOWERINGS, LoweringKind, convert_nvvm_to_llvm
-from tile_lsp.compiler.mlir.context import UpstreamParse
 
 ARGS = "%m: i32, %p: i1, %f: f32, %i: i32, %ptr: !llvm.ptr, %g: !llvm.ptr<1>, %s: !llvm.ptr<3>"
 

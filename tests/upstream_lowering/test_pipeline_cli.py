@@ -8,13 +8,13 @@ import pathlib
 
 import pytest
 
-from upstream_lowering.util import mlir_opt
 from tile_lsp.cli import main
 from tile_lsp.compiler import pipeline
 from tile_lsp.compiler.entry_cache import compile_source
 from tile_lsp.compiler.pipeline import STAGES, start_stage_of
 from tile_lsp.compiler.source import SourceText
 from tile_lsp.compiler.target import CompileOptions, Target
+from upstream_lowering.util import mlir_opt
 
 KERNEL = (pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "upstream" / "scale.mlir").read_text(encoding="utf-8")
 

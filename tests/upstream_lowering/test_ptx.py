@@ -11,7 +11,6 @@ import time
 
 import pytest
 
-from upstream_lowering.util import parse_ok
 from tile_lsp.compiler.backend.cubin import elf_sections
 from tile_lsp.compiler.backend.cuda_tools import find_libdevice
 from tile_lsp.compiler.backend.llvm import LLVMError, emit_ptx, optimize, optimize_with_stats
@@ -20,6 +19,7 @@ from tile_lsp.compiler.backend.ptxas import find_ptxas, parse_resources, run_ptx
 from tile_lsp.compiler.diagnostics import DiagnosticSink
 from tile_lsp.compiler.lowering.common import LoweringContext
 from tile_lsp.compiler.target import CompileOptions, Target
+from upstream_lowering.util import parse_ok
 
 KERNEL = pathlib.Path(__file__).parent / "data" / "llvmir_kernel.mlir"
 TARGETS = [Target(80), Target(90, "a"), Target(100, "a")]
@@ -383,8 +383,8 @@ def test_same_ptx_as_mlir_translate(name: str) -> None:
 
     from xdsl.dialects import builtin
 
-    from upstream_lowering.util import print_ir
     from tile_lsp.compiler.backend.llvmir import device_ops
+    from upstream_lowering.util import print_ir
 
     translate = shutil.which("mlir-translate") or "/usr/lib/llvm-22/bin/mlir-translate"
     if not os.access(translate, os.X_OK):

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from xdsl.dialects import llvm
 
+from tile_lsp.compiler.lowering.types import convert_type, memref_unsupported
 from upstream_lowering.nvvm_stage import device_func, kernel, lower
 from upstream_lowering.util import assert_mlir_accepts
-from tile_lsp.compiler.lowering.types import convert_type, memref_unsupported
 
 
 def body_names(low: object, func: str = "f") -> list[str]:

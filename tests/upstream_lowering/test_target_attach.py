@@ -10,11 +10,11 @@ from xdsl.dialects.builtin import ArrayAttr
 from xdsl.ir import Attribute, Operation
 from xdsl.printer import Printer
 
-from upstream_lowering.util import mlir_opt, parse_ok, print_ir
 from tile_lsp.compiler.lowering.common import LoweringContext
 from tile_lsp.compiler.lowering.target_attach import MISSING_CC, attach_nvvm_target, gpu_modules
 from tile_lsp.compiler.source import SourceText
 from tile_lsp.compiler.target import CompileOptions, Target
+from upstream_lowering.util import mlir_opt, parse_ok, print_ir
 
 
 def _module(attrs: str = "") -> str:

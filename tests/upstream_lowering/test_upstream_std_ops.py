@@ -6,14 +6,14 @@ from __future__ import annotations
 import pytest
 from xdsl.dialects import llvm
 
-from upstream_lowering.nvvm_stage import Lowered, device_func, kernel, lower
-from upstream_lowering.util import assert_mlir_accepts, parse_ok
 from tile_lsp.compiler.lowering.common import LoweringContext
 from tile_lsp.compiler.lowering.to_nvvm import convert_to_nvvm
 from tile_lsp.compiler.lowering.types import convert_type
 from tile_lsp.compiler.mlir.context import parse_upstream, print_ir
 from tile_lsp.compiler.source import SourceText
 from tile_lsp.compiler.target import CompileOptions, Target
+from upstream_lowering.nvvm_stage import Lowered, device_func, kernel, lower
+from upstream_lowering.util import assert_mlir_accepts, parse_ok
 
 
 def roundtrip(text: str) -> str:
