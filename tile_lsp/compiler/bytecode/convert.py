@@ -11,7 +11,6 @@
 
 from __future__ import annotations
 
-from tile_lsp.compiler.bytecode.debug_locations import debug_place
 from tile_lsp.compiler.diagnostics import Diagnostic
 from tile_lsp.compiler.source import SourceText
 
@@ -76,6 +75,10 @@ def load_source(data: bytes, path: str) -> tuple[SourceText, list[Diagnostic]]:
     from tile_lsp.compiler.bytecode import is_bytecode
 
     if is_bytecode(data):
+        # (here, not at the top: a text file's cached compile never imports xDSL, which
+        # debug_locations needs; tests/tile_lowering/test_entry_cache.py pins it)
+        from tile_lsp.compiler.bytecode.debug_locations import debug_place
+
         text, diags, blank = bytecode_to_text(data, path, verify=False)
         if text is None:
             return blank, diags
