@@ -326,7 +326,11 @@ class Facade:
             if self.host.client.can_refresh_code_lenses():
                 # Answered within LENS_WAIT_S: a compile still running then answers no lenses, and
                 # the client is asked to ask again once it is done (the cached report answers at once).
-                done, _ = await asyncio.wait({compile_}, timeout=LENS_WAIT_S)
+                try:
+                    done, _ = await asyncio.wait({compile_}, timeout=LENS_WAIT_S)
+                except asyncio.CancelledError:
+                    compile_.cancel()  # (asyncio.wait does not: the request's compile would run on)
+                    raise
                 if not done:
                     self.host.lenses_pending.add(compile_)
                     compile_.add_done_callback(functools.partial(self._lenses_ready, snap))
