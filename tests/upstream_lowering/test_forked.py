@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import pathlib
 import time
+from dataclasses import replace
 
 import pytest
 
@@ -133,14 +134,15 @@ def test_a_stage_error_hands_out_the_diagnostics_before_the_texts_are_collected(
     from tile_lsp.compiler import pipeline as pipeline_mod
 
     events: list[object] = []
-    real_nvvm, real_join = pipeline_mod._STAGE_RUNNERS["nvvm"], pipeline_mod._join_prints
+    real_nvvm, real_join = pipeline_mod.STAGE_TABLE["nvvm"], pipeline_mod._join_prints
+    assert real_nvvm.lower is not None
 
-    def failing_nvvm(run: object) -> object:
-        out = real_nvvm(run)  # type: ignore[arg-type]
+    def failing_nvvm(run: object) -> bool:
+        ok = real_nvvm.lower(run)  # type: ignore[misc, arg-type]
         run.lctx.error(run.module, "broken on purpose")  # type: ignore[attr-defined]
-        return out
+        return ok
 
-    monkeypatch.setitem(pipeline_mod._STAGE_RUNNERS, "nvvm", failing_nvvm)
+    monkeypatch.setitem(pipeline_mod.STAGE_TABLE, "nvvm", replace(real_nvvm, lower=failing_nvvm))
     monkeypatch.setattr(pipeline_mod, "_join_prints", lambda run: (events.append("join"), real_join(run)))
     monkeypatch.delenv("TILE_LSP_NO_FORK", raising=False)
     options = CompileOptions(target=Target.parse_gpu_name("sm_90a"))
@@ -258,16 +260,17 @@ def test_a_cancel_stops_the_compile_at_a_checkpoint_and_its_printing_children(mo
         jobs.append(self)
 
     monkeypatch.setattr(forked.Forked, "__init__", recording_init)
-    real_nvvm = pipeline_mod._STAGE_RUNNERS["nvvm"]
+    real_nvvm = pipeline_mod.STAGE_TABLE["nvvm"]
+    assert real_nvvm.lower is not None
 
-    def nvvm_then_cancel(run: object) -> object:
+    def nvvm_then_cancel(run: object) -> bool:
         cancel.request()  # as the worker's signal handler does, mid-stage
-        return real_nvvm(run)  # type: ignore[arg-type]
+        return real_nvvm.lower(run)  # type: ignore[misc, arg-type]
 
     one_entry = KERNEL.with_name("layernorm.mlir")
     source = SourceText(one_entry.read_text(), str(one_entry))
     options = CompileOptions(target=Target.parse_gpu_name("sm_90a"))
-    monkeypatch.setitem(pipeline_mod._STAGE_RUNNERS, "nvvm", nvvm_then_cancel)
+    monkeypatch.setitem(pipeline_mod.STAGE_TABLE, "nvvm", replace(real_nvvm, lower=nvvm_then_cancel))
     try:
         with pytest.raises(cancel.Cancelled):
             compile_source(source, options, "ptx", cache=False)
@@ -277,7 +280,7 @@ def test_a_cancel_stops_the_compile_at_a_checkpoint_and_its_printing_children(mo
     for job in jobs:
         with pytest.raises(ProcessLookupError):
             os.kill(job._pid, 0)  # stopped and reaped
-    monkeypatch.setitem(pipeline_mod._STAGE_RUNNERS, "nvvm", real_nvvm)
+    monkeypatch.setitem(pipeline_mod.STAGE_TABLE, "nvvm", real_nvvm)
     again = compile_source(source, options, "ptx", cache=False)
     monkeypatch.setenv("TILE_LSP_NO_FORK", "1")
     reference = compile_source(source, options, "ptx", cache=False)

@@ -84,10 +84,10 @@ def test_target_from_an_existing_nvvm_target() -> None:
 
 
 def test_stage_exception_becomes_an_internal_error_diagnostic(monkeypatch: pytest.MonkeyPatch) -> None:
-    def broken(run: object) -> None:
+    def broken(run: object) -> bool:
         raise RuntimeError("boom")
 
-    monkeypatch.setitem(pipeline._STAGE_RUNNERS, "nvvm", broken)
+    monkeypatch.setitem(pipeline.STAGE_TABLE, "nvvm", pipeline.Stage(broken))
     result = compile_source(SourceText(KERNEL, "k.mlir"), CompileOptions(target=Target(90)))
     (diag,) = result.diagnostics
     assert diag.stage == "nvvm" and diag.message.startswith("internal error in stage nvvm: RuntimeError: boom")

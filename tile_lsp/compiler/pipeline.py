@@ -421,8 +421,13 @@ def _run_stages(run: _Run, emit: str) -> None:
             _release_ir(run)
         sink.stage = DIAGNOSTIC_STAGE.get(name, name)
         started = time.perf_counter()
+        stage = STAGE_TABLE[name]
         try:
-            produced = _STAGE_RUNNERS[name](run)
+            if stage.lower is not None:  # an MLIR stage: the module rewritten, then printed here
+                produced = _mlir_output(run, name, stage.printed) if stage.lower(run) else None
+            else:
+                assert stage.emit is not None
+                produced = stage.emit(run)
         except Exception as exc:  # a stage's own bug: report it, never crash the caller
             run.internal_error(name, exc)
             produced = None
@@ -508,21 +513,22 @@ def _require_target(run: _Run) -> Target | None:
     return target
 
 
-def _mlir_output(run: _Run, name: str, *, snapshot: bool = True, late: bool = False) -> StageOutput:
+def _mlir_output(run: _Run, name: str, printed: str) -> StageOutput:
     """The stage's text (plain and located) and line map, printed from the module as it is now.
     With fork (`compiler.forked`) the printing runs in a child on a snapshot of the module while
     the next stages go on; `_join_prints` fills the output in before the compile returns.
 
     Each fork costs the stages after it copy-on-write faults on every page they touch, so
-    `snapshot=False` (a small module: printing it costs less) prints here, and `late=True` (the
-    module does not change after this stage) leaves the fork until the diagnostics are out."""
+    `printed` (the stage table's `Stage.printed`) "here" (a small module: printing it costs less)
+    prints at once, and "late" (the module does not change after this stage) leaves the fork
+    until the diagnostics are out; "fork" forks now."""
     from tile_lsp.compiler import forked
 
     if not run.lctx.options.stage_texts and name != run.result.emit:
         return StageOutput(name, "", 0.0)  # (nobody reads it: see CompileOptions.stage_texts)
-    if forked.enabled() and snapshot:
+    if forked.enabled() and printed != "here":
         out = StageOutput(name, "", 0.0)
-        if late:
+        if printed == "late":
             run.late.append(out)
             return out
         _print_forked(run, out)
@@ -546,7 +552,7 @@ def _print_forked(run: _Run, out: StageOutput) -> None:
 
 
 def _print_late(run: _Run) -> None:
-    """Start the printing `_mlir_output(late=True)` left for now."""
+    """Start the printing `_mlir_output` left for now (a stage printed "late")."""
     late, run.late = run.late, []
     for out in late:
         _print_forked(run, out)
@@ -606,55 +612,56 @@ def _join_prints(run: _Run) -> None:
             out.located_text, out.line_refs = None, None
 
 
-def _run_tileaa(run: _Run) -> StageOutput | None:
+# -- the stages -------------------------------------------------------------------------------
+# An MLIR stage (`Stage.lower`) rewrites `run.module` in place and says whether the compile goes
+# on; the loop prints it. A text stage (`Stage.emit`) makes its own output from what the stage
+# before it left (`run.llvm_ir`, `run.ptx`).
+
+
+def _lower_tileaa(run: _Run) -> bool:
     from tile_lsp.compiler.lowering.tile_to_tileaa import convert_cuda_tile_to_tileaa
 
-    if not convert_cuda_tile_to_tileaa(run.module, run.lctx) or run.sink.has_errors:
-        return None  # without a target: "invalid or missing --compute-capability option" at the module
-    return _mlir_output(run, "tileaa", snapshot=False)  # about a tenth of the gpu stage's text
+    # (without a target: "invalid or missing --compute-capability option" at the module)
+    return convert_cuda_tile_to_tileaa(run.module, run.lctx) and not run.sink.has_errors
 
 
-def _run_gpu(run: _Run) -> StageOutput | None:
+def _lower_gpu(run: _Run) -> bool:
     from tile_lsp.compiler.lowering.cse import eliminate_common_subexpressions
     from tile_lsp.compiler.lowering.tileaa_to_gpu import convert_tileaa_to_gpu
 
     if not convert_tileaa_to_gpu(run.module, run.lctx) or run.sink.has_errors:
-        return None
+        return False
     eliminate_common_subexpressions(run.module)  # slot-by-slot code repeats index arithmetic
     run.result.layouts = dict(run.lctx.layouts)
-    return _mlir_output(run, "gpu")
+    return True
 
 
-def _run_nvvm(run: _Run) -> StageOutput | None:
+def _lower_nvvm(run: _Run) -> bool:
     from tile_lsp.compiler.lowering import debuginfo, target_attach, to_nvvm
     from tile_lsp.compiler.lowering.cse import eliminate_common_subexpressions
 
     if not to_nvvm.convert_to_nvvm(run.module, run.lctx):
-        return None
+        return False
     if run.result.start_stage == "cuda_tile":  # (the user's own gpu/nvvm MLIR lowers op for op)
         eliminate_common_subexpressions(run.module)  # the patterns make a constant per use
-    if not target_attach.attach_nvvm_target(run.module, run.lctx):
-        return None
-    if not debuginfo.translate_debug_info(run.module, run.lctx):
-        return None
-    return _mlir_output(run, "nvvm")
+    return target_attach.attach_nvvm_target(run.module, run.lctx) and debuginfo.translate_debug_info(run.module, run.lctx)
 
 
-def _run_llvm(run: _Run) -> StageOutput | None:
+def _lower_llvm(run: _Run) -> bool:
     if _require_target(run) is None:
-        return None
+        return False
     from tile_lsp.compiler.lowering import intrinsics, nvvm_to_llvm
 
     if not nvvm_to_llvm.convert_nvvm_to_llvm(run.module, run.lctx) or run.sink.has_errors:
-        return None
+        return False
     for level in (0, 1):
         intrinsics.lower_intrinsics(run.module, run.lctx, level)
         if run.sink.has_errors:
-            return None
-    return _mlir_output(run, "llvm", late=True)  # (the llvm-ir stage reads the module, never changes it)
+            return False
+    return True
 
 
-def _run_llvm_ir(run: _Run) -> StageOutput | None:
+def _emit_llvm_ir(run: _Run) -> StageOutput | None:
     if _require_target(run) is None:
         return None
     from tile_lsp.compiler import provenance
@@ -708,7 +715,7 @@ def _callers(run: _Run) -> Callable[[str], list[Span]]:
     return locate
 
 
-def _run_ptx(run: _Run) -> StageOutput | None:
+def _emit_ptx(run: _Run) -> StageOutput | None:
     target = _require_target(run)
     if target is None or run.llvm_ir is None:
         return None
@@ -737,7 +744,7 @@ def _run_ptx(run: _Run) -> StageOutput | None:
     return _defer(run, out, mapped)
 
 
-def _run_cubin(run: _Run) -> StageOutput | None:
+def _emit_cubin(run: _Run) -> StageOutput | None:
     target = _require_target(run)
     if target is None or run.ptx is None:
         return None
@@ -811,14 +818,28 @@ def _report_ptxas(run: _Run, res: Any, target: Target) -> None:
         run.sink.error(_ptxas_anchor(run, detail), f"ptxas rejected the PTX for {target.chip}:\n{detail}")
 
 
-_STAGE_RUNNERS: dict[str, Callable[[_Run], StageOutput | None]] = {
-    "tileaa": _run_tileaa,
-    "gpu": _run_gpu,
-    "nvvm": _run_nvvm,
-    "llvm": _run_llvm,
-    "llvm-ir": _run_llvm_ir,
-    "ptx": _run_ptx,
-    "cubin": _run_cubin,
+@dataclass(frozen=True)
+class Stage:
+    """A row of the stage table: an MLIR stage's `lower` (module to module) and when the loop
+    prints its module (`printed`: "fork", in a child on a snapshot while the next stages run;
+    "here", at once, for a module smaller than a fork's cost; "late", once the diagnostics are
+    out, for a module no later stage changes), or a text stage's `emit`."""
+
+    lower: Callable[[_Run], bool] | None = None
+    printed: str = "fork"
+    emit: Callable[[_Run], StageOutput | None] | None = None
+
+
+# Every stage after the start stage, in `STAGES` order (the cuda_tile stage is the parse:
+# `_start_cuda_tile`; upstream input starts at nvvm or llvm: `_start_upstream`).
+STAGE_TABLE: dict[str, Stage] = {
+    "tileaa": Stage(_lower_tileaa, printed="here"),  # (about a tenth of the gpu stage's text)
+    "gpu": Stage(_lower_gpu),
+    "nvvm": Stage(_lower_nvvm),
+    "llvm": Stage(_lower_llvm, printed="late"),  # (the llvm-ir stage reads the module, never changes it)
+    "llvm-ir": Stage(emit=_emit_llvm_ir),
+    "ptx": Stage(emit=_emit_ptx),
+    "cubin": Stage(emit=_emit_cubin),
 }
 
 
