@@ -267,7 +267,7 @@ class Facade:
         snap = self.host.snapshot(params.text_document.uri)
         if snap is None:
             return []
-        refused = formatting.too_big_to_format(snap.text, limits.setting(self.host.session.settings.maxFileSize))
+        refused = formatting.too_big_to_format(snap.text, limits.setting(snap.settings.maxFileSize))
         if refused is not None:
             self.host.client.show_message(lsp.MessageType.Info, f"tile-lsp: {refused}")
             return []

@@ -105,7 +105,7 @@ class AnalysisHost:
         self.stage_published: dict[str, tuple[int, list[Diagnostic]]] = {}
         self.gpu_override: str | None = None  # tileLsp.setGpuName, while the client sets no target
         self.warned: set[str] = set()  # warnings shown once per session (refused settings, files left alone)
-        # (program path, untrusted folders) -> why refused (None: accepted), see `trusted_settings`
+        # (program path, untrusted folders) -> why refused (None: accepted), see `refuses_a_program`
         self._program_verdicts: dict[tuple[str, tuple[str, ...]], str | None] = {}
 
     # -- documents -------------------------------------------------------------------
@@ -246,7 +246,8 @@ class AnalysisHost:
             asyncio.get_running_loop().run_in_executor(None, self._warm_hover, snap)
         request = self.pipeline_request(snap, analysis)
         if request is None:
-            self._publish(snap, analysis, [])
+            if self.session.is_latest(snap):  # (not when the settings were just resettled)
+                self._publish(snap, analysis, [])
             return
         report = self.pipeline.cached(request)
         if report is None:
@@ -301,7 +302,7 @@ class AnalysisHost:
     def size_notice(self, snap: Snapshot, analysis: DocumentAnalysis | None = None) -> list[Diagnostic]:
         """For a file over tileLsp.maxFileSize: the one note (information, at 1:1) saying it gets
         front-end features only (its analysis says so itself past the front end's limit)."""
-        limit = limits.setting(self.session.settings.maxFileSize)
+        limit = limits.setting(snap.settings.maxFileSize)
         if len(snap.text) * 4 <= limit or (size := limits.size_of(snap.text)) <= limit:
             return []
         if analysis is not None and not analysis.items:  # (past the front end's limit too)
@@ -329,7 +330,13 @@ class AnalysisHost:
             analysis = analysis if analysis is not None else snap.analysis
             if any(d.is_error for d in analysis.diagnostics):
                 return None
-        options, target_error = self.trusted_settings().compile_options()
+        if self.refuses_a_program(snap.settings):
+            # Trust withdrawn since this snapshot was made (a document opened in the folder of
+            # a program a setting names): the settings lose the program and every open document
+            # gets a new snapshot (and compile) without it; this one compiles nothing.
+            self.apply_settings(self.session.settings)
+            return None
+        options, target_error = snap.compile_options
         return PipelineRequest(snap.text, snap.path, options, "ptx", target_error)
 
     # -- settings from untrusted places ----------------------------------------------
@@ -359,14 +366,12 @@ class AnalysisHost:
             self.warn_once(note)
         return checked
 
-    def trusted_settings(self) -> Settings:
-        """The settings in force, with the program paths checked again against the folders of
-        the documents open now (a document opened after the settings came may hold the program
-        a setting names): a program refused now is dropped from the session's settings."""
-        settings = self.session.settings
+    def refuses_a_program(self, settings: Settings) -> bool:
+        """Whether a program `settings` name is refused now, checked again against the folders
+        of the documents open now (a document opened after the settings came may hold it)."""
         values = [getattr(settings, key) for key in PROGRAM_SETTINGS if getattr(settings, key)]
         if not values:
-            return settings
+            return False
         folders = tuple(self.untrusted_folders())
         refused = False
         for value in values:
@@ -375,9 +380,7 @@ class AnalysisHost:
                 self._program_verdicts[verdict_key] = program_refusal(value, folders)
             if self._program_verdicts[verdict_key] is not None:
                 refused = True
-        if refused:
-            self.session.settings = settings = self.checked_settings(settings)
-        return settings
+        return refused
 
     def cached_report(self, snap: Snapshot) -> tuple[PipelineReport | None, str | None]:
         """The finished compile of `snap` if cached (never starts or waits for one), else a
@@ -590,10 +593,8 @@ class AnalysisHost:
         if self.gpu_override and not settings.gpuName and settings.computeCapability is None:
             settings = dataclasses.replace(settings, gpuName=self.gpu_override)
         settings = self.checked_settings(settings)
-        changed = settings != self.session.settings
-        self.session.settings = settings
-        if changed:
-            for snap in list(self.session.documents.values()):
+        if settings != self.session.settings:
+            for snap in self.session.resettle(settings):  # (new snapshots: new compile options)
                 if self.compiles(snap):
                     self.schedule_diagnostics(snap)
             self.client.refresh_code_lenses()  # the lenses name the target

@@ -6,6 +6,7 @@ Only the store mutates; features read a snapshot. Editor-agnostic (no LSP types)
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 import stat
 import threading
@@ -185,13 +186,16 @@ _stoppable = threading.local()  # .on: this thread's analysis stops once its ver
 
 @dataclass
 class Snapshot:
-    """One version of one document; `analysis` is computed once, on first use."""
+    """One version of one document under one set of settings (a change of the settings makes new
+    snapshots of the open documents: `Session.resettle`); `analysis` is computed once, on first
+    use, and `compile_options` derived from `settings` once."""
 
     uri: str
     version: int
     text: str
     path: str
     cache: ItemCache
+    settings: Settings = field(default_factory=lambda: Settings())
     _analysis: DocumentAnalysis | None = field(default=None, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     # A newer version (or the close) replaced this one in the session: background work on it stops.
@@ -208,11 +212,17 @@ class Snapshot:
                         self._analysis = DocumentAnalysis(SourceText(self.text, self.path), [])
                     else:
                         cancelled = (lambda: self.superseded) if stoppable else None
-                        limit = limits.setting(self._session.settings.maxFileSize if self._session else None)
+                        limit = limits.setting(self.settings.maxFileSize)
                         self._analysis = analyze(self.text, self.path, self.cache, cancelled=cancelled, max_file_size=limit)
                     if self._session is not None:
                         self._session.analysed(self, self._analysis)
         return self._analysis
+
+    @functools.cached_property
+    def compile_options(self) -> tuple[CompileOptions, str | None]:
+        """`settings.compile_options()`: the options this version compiles with, and why the
+        settings' target is invalid (None: valid)."""
+        return self.settings.compile_options()
 
     def analysis_unless_superseded(self) -> DocumentAnalysis | None:
         """The analysis, or None when this version is (or, between two item parses, becomes)
@@ -239,7 +249,7 @@ class Session:
         self.settings = Settings()
 
     def update(self, uri: str, version: int, text: str, path: str) -> Snapshot:
-        snap = Snapshot(uri, version, text, path, self.cache, _session=self)
+        snap = Snapshot(uri, version, text, path, self.cache, self.settings, _session=self)
         old = self.documents.get(uri)
         if old is not None:
             old.superseded = True
@@ -247,6 +257,22 @@ class Session:
             self.cache.unpin(uri)
         self.documents[uri] = snap
         return snap
+
+    def resettle(self, settings: Settings) -> list[Snapshot]:
+        """New settings: every open document gets a new snapshot under them (same version and
+        text; the old ones are superseded, so their background work stops and nothing of theirs
+        is published). Its analysis is kept where the file-size limit, the one setting it reads,
+        is the same. Returns the new snapshots."""
+        self.settings = settings
+        fresh: list[Snapshot] = []
+        for uri, old in list(self.documents.items()):
+            snap = Snapshot(uri, old.version, old.text, old.path, self.cache, settings, _session=self)
+            if old._analysis is not None and old.settings.maxFileSize == settings.maxFileSize:
+                snap._analysis = old._analysis
+            old.superseded = True
+            self.documents[uri] = snap
+            fresh.append(snap)
+        return fresh
 
     def analysed(self, snap: Snapshot, analysis: DocumentAnalysis) -> None:
         """A snapshot's analysis is done: the latest one's items are the document's pins."""

@@ -141,3 +141,40 @@ async def test_an_edit_on_its_own_compiles_while_the_front_end_analyses() -> Non
     assert broken.index("compile starts") < broken.index("analysis done") < broken.index("compile cancelled")
     [published] = [e for e in broken if e.startswith("publish")]
     assert published.endswith(" stage") and not published.startswith("publish: 0 ")
+
+
+async def test_new_settings_make_new_snapshots_with_their_compile_options() -> None:
+    """A snapshot's compile options are its own: a settings change gives every open document a
+    new snapshot (same version and text, the analysis kept), supersedes the old one, and the
+    compile that follows is the new options'; the old snapshot's request keeps the old ones."""
+    from pathlib import Path
+
+    from tile_lsp.compiler.target import Target
+    from tile_lsp.session import Settings
+
+    events: list[str] = []
+    host = AnalysisHost(_Client(), _Recorder(events))  # type: ignore[arg-type]
+    host._status = lambda *args: None  # type: ignore[method-assign]
+    host.initialize({"gpuName": "sm_80"})
+    kernel = (Path(__file__).parents[1] / "data" / "cutile" / "vector_add.mlir").read_text()
+    uri = "file:///tmp/k.mlir"
+    old = host.session.update(uri, 3, kernel, "/tmp/k.mlir")
+    analysis = old.analysis
+    old_request = host.pipeline_request(old)
+    assert old_request is not None and old_request.options.target == Target(80)
+
+    host.change_settings({"gpuName": "sm_90a", "optLevel": 1})
+    new = host.session.get(uri)
+    assert new is not None and new is not old and old.superseded and not new.superseded
+    assert (new.version, new.text) == (3, kernel) and new.analysis is analysis  # (not analysed again)
+    options, error = new.compile_options
+    assert error is None and options.target == Target(90, "a") and options.opt_level == 1
+    assert host.pipeline_request(old) == old_request  # (what a request in flight still holds)
+    request = host.pipeline_request(new)
+    assert request is not None and request.options == options
+    # A change of the file-size limit, which the analysis reads, analyses again.
+    host.apply_settings(Settings(gpuName="sm_90a", optLevel=1, maxFileSize=1 << 30))
+    newest = host.session.get(uri)
+    assert newest is not None and newest is not new and newest._analysis is None
+    for task in list(host.pending.values()):
+        task.cancel()
