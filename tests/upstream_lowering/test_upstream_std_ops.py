@@ -3,6 +3,8 @@ dialect) and what the nvvm stage makes of it; redux / all_reduce lowering; n-D v
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from xdsl.dialects import llvm
 
@@ -215,3 +217,31 @@ def test_nd_vectors_are_arrays_of_1d_vectors() -> None:
 
 def test_parse_ok_helper_sees_no_unregistered_ops() -> None:
     parse_ok("func.func @f(%a: f32) -> f32 {\n  %x = math.erfc %a : f32\n  return %x : f32\n}\n")
+
+
+# Errors whose words and places were xDSL's (issue 29): each first error must be mlir-opt 22's,
+# message and line:column (the op's name; a value's use for a type clash).
+MLIR_ERROR_CASES = [
+    ("%m: memref<4x4xf32>, %i: index", "%0 = memref.load %m[%i] : memref<4x4xf32>"),
+    ("%m: memref<4x4xf32>, %i: index, %v: f32", "memref.store %v, %m[%i] : memref<4x4xf32>"),
+    ("%m: memref<4xf32>, %i: index", '%0 = "memref.load"(%m, %i, %i) : (memref<4xf32>, index, index) -> f32'),
+    ("%a: f32, %b: i32", "%0 = arith.addf %a, %b : f32"),
+    ("%p: !llvm.ptr<1>, %i: i32", "%0 = llvm.getelementptr %p[0, %i] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, !llvm.struct<(i32, f32)>"),
+    ("%p: !llvm.ptr<1>", "%0 = llvm.getelementptr %p[0, 5] : (!llvm.ptr<1>) -> !llvm.ptr<1>, !llvm.struct<(i32, f32)>"),
+    ("%p: !llvm.ptr<1>", "%0 = llvm.getelementptr %p[0, 1, 2] : (!llvm.ptr<1>) -> !llvm.ptr<1>, !llvm.struct<(i32, f32)>"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("args", "body"), MLIR_ERROR_CASES)
+def test_first_error_is_mlir_opts_in_words_and_place(args: str, body: str) -> None:
+    from upstream_lowering.util import mlir_opt
+
+    text = f"func.func @f({args}) {{\n  {body}\n  return\n}}\n"
+    res = mlir_opt(text)
+    theirs = [m[1] for m in re.finditer(r":(\d+:\d+: error: .*)", res.stderr)][:1]
+    assert theirs, res.stderr
+    source = SourceText(text, "e.mlir")
+    diagnostics = parse_upstream(source).diagnostics
+    assert diagnostics, "no error"
+    line, col = source.line_col(diagnostics[0].span.start)
+    assert [f"{line + 1}:{col + 1}: error: {diagnostics[0].message}"] == theirs

@@ -8,6 +8,7 @@ written, so every later stage can point back at the source (see `op_span`).
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
@@ -107,7 +108,7 @@ def parse_upstream(source: SourceText, span: Span | None = None, verify: bool = 
     except ParseError as exc:
         start = span.start + exc.span.start
         end = span.start + max(exc.span.end, exc.span.start + 1)
-        sink.error(Span(start, min(end, len(source.text))), exc.msg)
+        sink.error(Span(start, min(end, len(source.text))), _mlir_words(exc.msg, source.text[start:end]))
         return UpstreamParse(source, None, sink.items, parser.spans)
     except Exception as exc:  # a dialect's custom parser failed in an unplanned way
         at = span.start + parser.pos
@@ -119,6 +120,18 @@ def parse_upstream(source: SourceText, span: Span | None = None, verify: bool = 
     return result
 
 
+_TYPE_CLASH = re.compile(r"operand is used with type (.+), but has been previously used or defined with type (.+)", re.S)
+
+
+def _mlir_words(message: str, where: str) -> str:
+    """xDSL's parse errors in mlir-opt 22's words where they differ (`where`: the text at the
+    error, here the value's name)."""
+    clash = _TYPE_CLASH.fullmatch(message)
+    if clash is not None:
+        return f"use of value '{where}' expects different type than prior uses: '{clash[1]}' vs '{clash[2]}'"
+    return message
+
+
 def verify_ops(result: UpstreamParse, sink: DiagnosticSink) -> None:
     """Run each op's own verifier (not the nested ones) and report failures at the op."""
     from xdsl.utils.exceptions import VerifyException
@@ -127,18 +140,28 @@ def verify_ops(result: UpstreamParse, sink: DiagnosticSink) -> None:
     for op in result.module.walk():
         try:
             op.verify_()
-        except VerifyException as exc:
-            sink.error(op_span(op, result.source, result.spans), str(exc))
+        except VerifyException as exc:  # (the words are the verifier's: with "'name' op " where
+            # MLIR's is an emitOpError, without where it is an emitError)
+            sink.error(_name_span(op, result), str(exc))
         except Exception as exc:  # verifier crash: still a diagnostic, never a dead server
-            sink.error(op_span(op, result.source, result.spans), f"verifier failed: {exc}")
+            sink.error(_name_span(op, result), f"verifier failed: {exc}")
         if op.name in _NEEDS_TERMINATOR:
             last = _unterminated(op)
-            if last is not None:  # mlir-opt 22's words, at the block's last op (its name, as MLIR)
-                at = op_span(last, result.source, result.spans)
-                name_at = result.source.text.find(last.name, at.start, at.end)
-                if name_at >= 0:
-                    at = Span(name_at, name_at + len(last.name))
-                sink.error(at, f"block with no terminator, has {_generic(last)}")
+            if last is not None:  # mlir-opt 22's words, at the block's last op
+                sink.error(_name_span(last, result), f"block with no terminator, has {_generic(last)}")
+
+
+def _name_span(op: Operation, result: UpstreamParse) -> Span:
+    """Where MLIR places an op's errors: its name (`%0 = memref.load ...` at `memref.load`; the
+    quoted name of the generic form), else the op's span."""
+    at = op_span(op, result.source, result.spans)
+    text = result.source.text
+    name_at = text.find(op.name, at.start, at.end)
+    if name_at < 0:
+        return at
+    if name_at > 0 and text[name_at - 1] == '"':  # the generic form: at the quote, as MLIR
+        return Span(name_at - 1, name_at + len(op.name) + 1)
+    return Span(name_at, name_at + len(op.name))
 
 
 # Function-like ops whose blocks must end in a terminator (no implicit one is added).

@@ -45,6 +45,7 @@ from tile_lsp.compiler.mlir.dialects.llvm_syntax import (
     take_props,
     unit,
 )
+from tile_lsp.compiler.mlir.printing import attr_text
 from tile_lsp.compiler.mlir.xdsl_fast import int_attr
 
 
@@ -536,12 +537,12 @@ class GEPOp(IRDLOperation):
                 current = current.element_type
             elif isinstance(current, x.LLVMStructType):
                 if idx == x.GEP_USE_SSA_VAL:
-                    raise VerifyException(f"expected index {i} indexing a struct to be constant")
+                    raise VerifyException(f"'{self.name}' op expected index {i} indexing a struct to be constant")
                 if not 0 <= idx < len(current.types.data):
-                    raise VerifyException(f"index {i} ({idx}) is out of range for the struct")
+                    raise VerifyException(f"'{self.name}' op index {i} indexing a struct is out of bounds")
                 current = current.types.data[idx]
-            else:
-                raise VerifyException(f"index {i} cannot index into {current}")
+            else:  # (mlir-opt 22's words, as the two above)
+                raise VerifyException(f"'{self.name}' op type '{attr_text(current)}' cannot be indexed (index #{i})")
 
     @classmethod
     def parse(cls, parser: Parser) -> GEPOp:

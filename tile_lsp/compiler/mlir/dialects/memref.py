@@ -3,13 +3,17 @@
 Overrides (same op names and property names as xDSL's, so passes written against xDSL keep
 working): `memref.global` (`"private" constant @g : memref<..> = dense<..> {alignment = 64 : i64}`,
 `= uninitialized`, or no initializer for a declaration), `memref.cast`,
-`memref.memory_space_cast`, `memref.copy`, `memref.rank`.
+`memref.memory_space_cast`, `memref.copy`, `memref.rank`; `memref.load` and `memref.store`
+verified in MLIR 22's words.
 """
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from xdsl.dialects import memref as xmemref
 from xdsl.dialects.builtin import (
+    BoolAttr,
     DenseIntOrFPElementsAttr,
     IndexType,
     IntegerAttr,
@@ -22,7 +26,10 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Dialect
 from xdsl.irdl import (
+    AnyAttr,
     IRDLOperation,
+    ParsePropInAttrDict,
+    VarConstraint,
     base,
     irdl_op_definition,
     operand_def,
@@ -30,6 +37,7 @@ from xdsl.irdl import (
     prop_def,
     result_def,
     traits_def,
+    var_operand_def,
 )
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -151,7 +159,53 @@ class RankOp(IRDLOperation):
     assembly_format = "$memref attr-dict `:` type($memref)"
 
 
-OPS: list[type[IRDLOperation]] = [GlobalOp, CastOp, MemorySpaceCastOp, CopyOp, RankOp]
+def _index_count(op: LoadOp | StoreOp, words: str) -> None:
+    """MLIR 22's check of the index count (xDSL's raises a plain Exception, in other words)."""
+    memref_type = op.memref.type
+    if not isinstance(memref_type, MemRefType):
+        raise VerifyException("expected a memreftype")
+    rank = memref_type.get_num_dims()
+    if rank != len(op.indices):
+        raise VerifyException(f"'{op.name}' op " + words.format(rank=rank, got=len(op.indices)))
+
+
+@irdl_op_definition
+class LoadOp(IRDLOperation):
+    """xDSL's `memref.load` (same syntax and properties), verified in MLIR 22's words."""
+
+    name = "memref.load"
+    T: ClassVar = VarConstraint("T", AnyAttr())
+    nontemporal = opt_prop_def(BoolAttr, default_value=BoolAttr.from_bool(False))
+    memref = operand_def(MemRefType.constr(T))
+    indices = var_operand_def(IndexType())
+    res = result_def(T)
+    traits = traits_def(MemoryReadEffect())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$memref `[` $indices `]` attr-dict `:` type($memref)"
+
+    def verify_(self) -> None:
+        _index_count(self, "incorrect number of indices for load, expected {rank} but got {got}")
+
+
+@irdl_op_definition
+class StoreOp(IRDLOperation):
+    """xDSL's `memref.store` (same syntax and properties), verified in MLIR 22's words."""
+
+    name = "memref.store"
+    T: ClassVar = VarConstraint("T", AnyAttr())
+    nontemporal = opt_prop_def(BoolAttr, default_value=BoolAttr.from_bool(False))
+    value = operand_def(T)
+    memref = operand_def(MemRefType.constr(T))
+    indices = var_operand_def(IndexType())
+    traits = traits_def(MemoryWriteEffect())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$value `,` $memref `[` $indices `]` attr-dict `:` type($memref)"
+
+    def verify_(self) -> None:
+        _index_count(self, "store index operand count not equal to memref rank")
+
+
+OPS: list[type[IRDLOperation]] = [GlobalOp, CastOp, MemorySpaceCastOp, CopyOp, RankOp, LoadOp, StoreOp]
 
 
 def dialect() -> Dialect:
@@ -161,4 +215,4 @@ def dialect() -> Dialect:
     return Dialect("memref", [*kept, *OPS], list(xmemref.MemRef.attributes))
 
 
-__all__ = ["CastOp", "CopyOp", "GlobalOp", "MemorySpaceCastOp", "RankOp", "dialect"]
+__all__ = ["CastOp", "CopyOp", "GlobalOp", "LoadOp", "MemorySpaceCastOp", "RankOp", "StoreOp", "dialect"]
