@@ -3,6 +3,9 @@ prefetch, fence) patterns."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Protocol, cast
+
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
     IntegerAttr,
@@ -103,97 +106,92 @@ class MBarrierCreatePattern(NvgpuPattern):
         return True
 
 
-class MBarrierInitPattern(_MBarrierPattern):
-    ROOT = ng.MBarrierInitOp
+# How an nvgpu operand of an mbarrier op becomes the nvvm operand (its table row's `ARGS`).
+_Convert = Callable[[PatternRewriter, SSAValue], SSAValue]
+
+
+def _token(rewriter: PatternRewriter, value: SSAValue) -> SSAValue:
+    return cast_to(rewriter, value, i64)
+
+
+class _BarrierOperands(Protocol):
+    barriers: SSAValue
+    mbarId: SSAValue
+
+
+class _MBarrierOpPattern(_MBarrierPattern):
+    """An mbarrier op lowered to its nvvm twin `NVVM`: the barrier's element address, then the
+    operands named in `ARGS`, converted in order, then the predicate where the op has one; the
+    nvvm result (of type `RESULT`, None: no result) replaces the op's, else the op is erased."""
+
+    NVVM: type[Operation] = Operation
+    ARGS: tuple[tuple[str, _Convert], ...] = ()
+    RESULT: Attribute | None = None
 
     def rewrite(self, op: Operation, rewriter: PatternRewriter) -> bool:
-        assert isinstance(op, ng.MBarrierInitOp)
-        ptr = self.barrier_ptr(op, rewriter, op.barriers, op.mbarId)
+        barrier = cast(_BarrierOperands, op)
+        ptr = self.barrier_ptr(op, rewriter, barrier.barriers, barrier.mbarId)
         if ptr is None:
             return False
-        args = [ptr, to_int(rewriter, op.count)]
-        if op.predicate is not None:
-            args.append(op.predicate)
-        insert_op(rewriter, na.MBarrierInitOp.create(operands=args, result_types=[]))
-        rewriter.erase(op)
+        args = [ptr, *(convert(rewriter, getattr(op, field)) for field, convert in self.ARGS)]
+        predicate = getattr(op, "predicate", None)
+        if predicate is not None:
+            args.append(predicate)
+        result_types = [] if self.RESULT is None else [self.RESULT]
+        new = insert_op(rewriter, self.NVVM.create(operands=args, result_types=result_types))
+        if self.RESULT is None:
+            rewriter.erase(op)
+        else:
+            replace_results(rewriter, op, [new.results[0]])
         return True
 
 
-class MBarrierArrivePattern(_MBarrierPattern):
-    ROOT = ng.MBarrierArriveOp
-
-    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> bool:
-        assert isinstance(op, ng.MBarrierArriveOp)
-        ptr = self.barrier_ptr(op, rewriter, op.barriers, op.mbarId)
-        if ptr is None:
-            return False
-        new = insert_op(rewriter, na.MBarrierArriveOp.create(operands=[ptr], result_types=[i64]))
-        replace_results(rewriter, op, [new.results[0]])
-        return True
+class MBarrierInitPattern(_MBarrierOpPattern):
+    ROOT, NVVM, ARGS = ng.MBarrierInitOp, na.MBarrierInitOp, (("count", to_int),)
 
 
-class MBarrierArriveNoCompletePattern(_MBarrierPattern):
-    ROOT = ng.MBarrierArriveNoCompleteOp
-
-    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> bool:
-        assert isinstance(op, ng.MBarrierArriveNoCompleteOp)
-        ptr = self.barrier_ptr(op, rewriter, op.barriers, op.mbarId)
-        if ptr is None:
-            return False
-        count = to_int(rewriter, op.count)
-        new = insert_op(rewriter, na.MBarrierArriveNocompleteOp.create(operands=[ptr, count], result_types=[i64]))
-        replace_results(rewriter, op, [new.results[0]])
-        return True
+class MBarrierArrivePattern(_MBarrierOpPattern):
+    ROOT, NVVM, RESULT = ng.MBarrierArriveOp, na.MBarrierArriveOp, i64
 
 
-class MBarrierArriveExpectTxPattern(_MBarrierPattern):
-    ROOT = ng.MBarrierArriveExpectTxOp
-
-    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> bool:
-        assert isinstance(op, ng.MBarrierArriveExpectTxOp)
-        ptr = self.barrier_ptr(op, rewriter, op.barriers, op.mbarId)
-        if ptr is None:
-            return False
-        args = [ptr, to_int(rewriter, op.txcount)]
-        if op.predicate is not None:
-            args.append(op.predicate)
-        insert_op(rewriter, na.MBarrierArriveExpectTxOp.create(operands=args, result_types=[]))
-        rewriter.erase(op)
-        return True
+class MBarrierArriveNoCompletePattern(_MBarrierOpPattern):
+    ROOT, NVVM, ARGS, RESULT = ng.MBarrierArriveNoCompleteOp, na.MBarrierArriveNocompleteOp, (("count", to_int),), i64
 
 
-class MBarrierTestWaitPattern(_MBarrierPattern):
-    ROOT = ng.MBarrierTestWaitOp
-
-    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> bool:
-        assert isinstance(op, ng.MBarrierTestWaitOp)
-        ptr = self.barrier_ptr(op, rewriter, op.barriers, op.mbarId)
-        if ptr is None:
-            return False
-        token = cast_to(rewriter, op.token, i64)
-        new = insert_op(rewriter, na.MBarrierTestWaitOp.create(operands=[ptr, token], result_types=[i1]))
-        replace_results(rewriter, op, [new.results[0]])
-        return True
+class MBarrierArriveExpectTxPattern(_MBarrierOpPattern):
+    ROOT, NVVM, ARGS = ng.MBarrierArriveExpectTxOp, na.MBarrierArriveExpectTxOp, (("txcount", to_int),)
 
 
-class MBarrierTryWaitParityPattern(_MBarrierPattern):
-    ROOT = ng.MBarrierTryWaitParityOp
+class MBarrierTestWaitPattern(_MBarrierOpPattern):
+    ROOT, NVVM, ARGS, RESULT = ng.MBarrierTestWaitOp, na.MBarrierTestWaitOp, (("token", _token),), i1
 
-    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> bool:
-        assert isinstance(op, ng.MBarrierTryWaitParityOp)
-        ptr = self.barrier_ptr(op, rewriter, op.barriers, op.mbarId)
-        if ptr is None:
-            return False
-        phase = to_int(rewriter, op.phaseParity)
-        ticks = to_int(rewriter, op.ticks)
-        insert_op(rewriter, na.MBarrierTryWaitParityOp.create(operands=[ptr, phase, ticks], result_types=[]))
-        rewriter.erase(op)
-        return True
+
+class MBarrierTryWaitParityPattern(_MBarrierOpPattern):
+    ROOT, NVVM = ng.MBarrierTryWaitParityOp, na.MBarrierTryWaitParityOp
+    ARGS = (("phaseParity", to_int), ("ticks", to_int))
 
 
 # ----------------------------------------------------------------------------------------------
 # TMA
 # ----------------------------------------------------------------------------------------------
+
+
+def _hint_and_predicate(
+    rewriter: PatternRewriter, op: Operation, predicate: SSAValue | None
+) -> tuple[list[SSAValue], list[SSAValue]]:
+    """The optional cache-hint and predicate slots of a TMA copy. The hint is a tile-lsp extension:
+    an `l2CacheHint = N : i64` attribute fills the cache-hint slot (MLIR 22's nvgpu.tma.async.load
+    and store have no cache-hint operand)."""
+    hint_attr = op.attributes.get("l2CacheHint")
+    hint = [const(rewriter, hint_attr.value.data)] if isinstance(hint_attr, IntegerAttr) else []
+    return hint, [predicate] if predicate is not None else []
+
+
+def _replace_by(rewriter: PatternRewriter, op: Operation, new: Operation) -> bool:
+    """Insert `new` (an op without results) in the place of `op`, which is erased."""
+    insert_op(rewriter, new)
+    rewriter.erase(op)
+    return True
 
 
 class TmaAsyncLoadPattern(_MBarrierPattern):
@@ -213,18 +211,12 @@ class TmaAsyncLoadPattern(_MBarrierPattern):
         desc = cast_to(rewriter, op.tensorMapDescriptor, llvm_ptr())
         coords = [to_int(rewriter, c) for c in op.coordinates]
         mask = [op.multicastMask] if op.multicastMask is not None else []
-        # tile-lsp extension: an `l2CacheHint = N : i64` attribute fills the cache-hint slot
-        # (MLIR 22's nvgpu.tma.async.load has no cache-hint operand).
-        hint_attr = op.attributes.get("l2CacheHint")
-        hint = [const(rewriter, hint_attr.value.data)] if isinstance(hint_attr, IntegerAttr) else []
-        pred = [op.predicate] if op.predicate is not None else []
+        hint, pred = _hint_and_predicate(rewriter, op, op.predicate)
         new = na.CpAsyncBulkTensorSharedClusterGlobalOp.build(
             operands=[dst7, desc, coords, bar, [], mask, hint, pred],
             properties={"mode": na.TMALoadModeAttr.get("tile"), "isCTAOnly": IntegerAttr(0, 1)},
         )
-        insert_op(rewriter, new)
-        rewriter.erase(op)
-        return True
+        return _replace_by(rewriter, op, new)
 
 
 class TmaAsyncStorePattern(NvgpuPattern):
@@ -239,15 +231,11 @@ class TmaAsyncStorePattern(NvgpuPattern):
             return False
         desc = cast_to(rewriter, op.tensorMapDescriptor, llvm_ptr())
         coords = [to_int(rewriter, c) for c in op.coordinates]
-        hint_attr = op.attributes.get("l2CacheHint")
-        hint = [const(rewriter, hint_attr.value.data)] if isinstance(hint_attr, IntegerAttr) else []
-        pred = [op.predicate] if op.predicate is not None else []
+        hint, pred = _hint_and_predicate(rewriter, op, op.predicate)
         new = na.CpAsyncBulkTensorGlobalSharedCtaOp.build(
             operands=[desc, src, coords, hint, pred], properties={"mode": na.TMAStoreModeAttr.get("tile")}
         )
-        insert_op(rewriter, new)
-        rewriter.erase(op)
-        return True
+        return _replace_by(rewriter, op, new)
 
 
 # CUtensorMapDataType values (CUDA driver API enum order).
@@ -334,9 +322,7 @@ class TmaPrefetchPattern(NvgpuPattern):
 
         desc = cast_to(rewriter, op.tensorMapDescriptor, llvm_ptr())
         pred = [op.predicate] if op.predicate is not None else []
-        insert_op(rewriter, nvvm.PrefetchOp.build(operands=[desc, pred], properties={"tensormap": UnitAttr()}))
-        rewriter.erase(op)
-        return True
+        return _replace_by(rewriter, op, nvvm.PrefetchOp.build(operands=[desc, pred], properties={"tensormap": UnitAttr()}))
 
 
 class TmaFencePattern(NvgpuPattern):
@@ -355,6 +341,4 @@ class TmaFencePattern(NvgpuPattern):
             "fromProxy": nvvm.ProxyKindAttr(nvvm.ProxyKind("generic")),
             "toProxy": nvvm.ProxyKindAttr(nvvm.ProxyKind("tensormap")),
         }
-        insert_op(rewriter, nvvm.FenceProxyAcquireOp.build(operands=[desc, size], properties=props))
-        rewriter.erase(op)
-        return True
+        return _replace_by(rewriter, op, nvvm.FenceProxyAcquireOp.build(operands=[desc, size], properties=props))
