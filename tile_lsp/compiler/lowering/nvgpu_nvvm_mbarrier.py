@@ -22,10 +22,12 @@ from xdsl.pattern_rewriter import PatternRewriter
 from tile_lsp.compiler.lowering.nvgpu_nvvm_core import (
     UNSUPPORTED,
     NvgpuPattern,
+    OpT,
     base_ptr,
     const,
     insert_op,
     llvm_array,
+    lower_to,
     replace_results,
     to_int,
 )
@@ -55,7 +57,7 @@ def mbarrier_operand_error(op: Operation, barrier: SSAValue) -> str | None:
     return f"'{op.name}' op operand #0 must be mbarrier barrier type, but got '{ng.mlir_type_str(t)}'"
 
 
-class _MBarrierPattern(NvgpuPattern):
+class _MBarrierPattern(NvgpuPattern[OpT]):
     def barrier_ptr(
         self, op: Operation, rewriter: PatternRewriter, barrier: SSAValue, mbar_id: SSAValue
     ) -> SSAValue | None:
@@ -75,13 +77,10 @@ class _MBarrierPattern(NvgpuPattern):
         return insert_op(rewriter, gep).results[0]
 
 
-class MBarrierCreatePattern(NvgpuPattern):
+class MBarrierCreatePattern(NvgpuPattern[ng.MBarrierCreateOp]):
     """`nvgpu.mbarrier.create` -> a private shared-memory global `!llvm.array<N x i64>` + addressof."""
 
-    ROOT = ng.MBarrierCreateOp
-
-    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> bool:
-        assert isinstance(op, ng.MBarrierCreateOp)
+    def rewrite(self, op: ng.MBarrierCreateOp, rewriter: PatternRewriter) -> bool:
         t = op.barriers.type
         if not isinstance(t, ng.MBarrierGroupType) or not ng.is_shared_space(t.memorySpace):
             return self.error(
@@ -119,7 +118,7 @@ class _BarrierOperands(Protocol):
     mbarId: SSAValue
 
 
-class _MBarrierOpPattern(_MBarrierPattern):
+class _MBarrierOpPattern(_MBarrierPattern[Operation]):
     """An mbarrier op lowered to its nvvm twin `NVVM`: the barrier's element address, then the
     operands named in `ARGS`, converted in order, then the predicate where the op has one; the
     nvvm result (of type `RESULT`, None: no result) replaces the op's, else the op is erased."""
@@ -138,12 +137,7 @@ class _MBarrierOpPattern(_MBarrierPattern):
         if predicate is not None:
             args.append(predicate)
         result_types = [] if self.RESULT is None else [self.RESULT]
-        new = insert_op(rewriter, self.NVVM.create(operands=args, result_types=result_types))
-        if self.RESULT is None:
-            rewriter.erase(op)
-        else:
-            replace_results(rewriter, op, [new.results[0]])
-        return True
+        return lower_to(rewriter, op, self.NVVM.create(operands=args, result_types=result_types))
 
 
 class MBarrierInitPattern(_MBarrierOpPattern):
@@ -187,20 +181,10 @@ def _hint_and_predicate(
     return hint, [predicate] if predicate is not None else []
 
 
-def _replace_by(rewriter: PatternRewriter, op: Operation, new: Operation) -> bool:
-    """Insert `new` (an op without results) in the place of `op`, which is erased."""
-    insert_op(rewriter, new)
-    rewriter.erase(op)
-    return True
-
-
-class TmaAsyncLoadPattern(_MBarrierPattern):
+class TmaAsyncLoadPattern(_MBarrierPattern[ng.TmaAsyncLoadOp]):
     """Slots: dst (shared::cluster), descriptor, coords (i32 x rank), barrier, [multicast], [hint], [pred]."""
 
-    ROOT = ng.TmaAsyncLoadOp
-
-    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> bool:
-        assert isinstance(op, ng.TmaAsyncLoadOp)
+    def rewrite(self, op: ng.TmaAsyncLoadOp, rewriter: PatternRewriter) -> bool:
         bar = self.barrier_ptr(op, rewriter, op.barriers, op.mbarId)
         if bar is None:
             return False
@@ -216,16 +200,13 @@ class TmaAsyncLoadPattern(_MBarrierPattern):
             operands=[dst7, desc, coords, bar, [], mask, hint, pred],
             properties={"mode": na.TMALoadModeAttr.get("tile"), "isCTAOnly": IntegerAttr(0, 1)},
         )
-        return _replace_by(rewriter, op, new)
+        return lower_to(rewriter, op, new)
 
 
-class TmaAsyncStorePattern(NvgpuPattern):
+class TmaAsyncStorePattern(NvgpuPattern[ng.TmaAsyncStoreOp]):
     """Slots: descriptor, src (shared::cta), coords (i32 x rank), [hint], [pred]."""
 
-    ROOT = ng.TmaAsyncStoreOp
-
-    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> bool:
-        assert isinstance(op, ng.TmaAsyncStoreOp)
+    def rewrite(self, op: ng.TmaAsyncStoreOp, rewriter: PatternRewriter) -> bool:
         src = base_ptr(rewriter, self.lctx, op, op.src)
         if src is None:
             return False
@@ -235,7 +216,7 @@ class TmaAsyncStorePattern(NvgpuPattern):
         new = na.CpAsyncBulkTensorGlobalSharedCtaOp.build(
             operands=[desc, src, coords, hint, pred], properties={"mode": na.TMAStoreModeAttr.get("tile")}
         )
-        return _replace_by(rewriter, op, new)
+        return lower_to(rewriter, op, new)
 
 
 # CUtensorMapDataType values (CUDA driver API enum order).
@@ -250,11 +231,8 @@ _CU_DTYPE = {"i8": 0, "i16": 1, "i32": 3, "i64": 5, "f16": 6, "f32": 7, "f64": 8
 TENSORMAP_WORDS = TENSORMAP_BYTES // 8
 
 
-class TmaCreateDescriptorPattern(NvgpuPattern):
-    ROOT = ng.TmaCreateDescriptorOp
-
-    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> bool:
-        assert isinstance(op, ng.TmaCreateDescriptorOp)
+class TmaCreateDescriptorPattern(NvgpuPattern[ng.TmaCreateDescriptorOp]):
+    def rewrite(self, op: ng.TmaCreateDescriptorOp, rewriter: PatternRewriter) -> bool:
         desc_t = op.tensorMap.type
         assert isinstance(desc_t, ng.TensorMapDescriptorType)
         source = op.tensor
@@ -313,25 +291,19 @@ class TmaCreateDescriptorPattern(NvgpuPattern):
         return True
 
 
-class TmaPrefetchPattern(NvgpuPattern):
-    ROOT = ng.TmaPrefetchOp
-
-    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> bool:
-        assert isinstance(op, ng.TmaPrefetchOp)
+class TmaPrefetchPattern(NvgpuPattern[ng.TmaPrefetchOp]):
+    def rewrite(self, op: ng.TmaPrefetchOp, rewriter: PatternRewriter) -> bool:
         from tile_lsp.compiler.mlir.dialects import nvvm
 
         desc = cast_to(rewriter, op.tensorMapDescriptor, llvm_ptr())
         pred = [op.predicate] if op.predicate is not None else []
-        return _replace_by(rewriter, op, nvvm.PrefetchOp.build(operands=[desc, pred], properties={"tensormap": UnitAttr()}))
+        return lower_to(rewriter, op, nvvm.PrefetchOp.build(operands=[desc, pred], properties={"tensormap": UnitAttr()}))
 
 
-class TmaFencePattern(NvgpuPattern):
+class TmaFencePattern(NvgpuPattern[ng.TmaFenceOp]):
     """`nvgpu.tma.fence.descriptor` -> `nvvm.fence.proxy.acquire <sys> %desc, 128` (generic -> tensormap)."""
 
-    ROOT = ng.TmaFenceOp
-
-    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> bool:
-        assert isinstance(op, ng.TmaFenceOp)
+    def rewrite(self, op: ng.TmaFenceOp, rewriter: PatternRewriter) -> bool:
         from tile_lsp.compiler.mlir.dialects import nvvm
 
         desc = cast_to(rewriter, op.tensorMapDescriptor, llvm_ptr())
@@ -341,4 +313,4 @@ class TmaFencePattern(NvgpuPattern):
             "fromProxy": nvvm.ProxyKindAttr(nvvm.ProxyKind("generic")),
             "toProxy": nvvm.ProxyKindAttr(nvvm.ProxyKind("tensormap")),
         }
-        return _replace_by(rewriter, op, nvvm.FenceProxyAcquireOp.build(operands=[desc, size], properties=props))
+        return lower_to(rewriter, op, nvvm.FenceProxyAcquireOp.build(operands=[desc, size], properties=props))
