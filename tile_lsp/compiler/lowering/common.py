@@ -8,7 +8,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from xdsl.dialects import builtin
-from xdsl.ir import Operation
+from xdsl.dialects.builtin import IntegerAttr
+from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
@@ -180,6 +181,16 @@ def _inside(op: Operation, root: Operation) -> bool:
 
 
 _UNREGISTERED = builtin.UnregisteredOp.name
+
+
+def constant_value(value: SSAValue) -> int | None:
+    """The integer a value is defined to be by llvm.mlir.constant / arith.constant, if any."""
+    owner = value.owner
+    if isinstance(owner, Operation) and owner.name in ("llvm.mlir.constant", "arith.constant"):
+        attr = owner.properties.get("value", owner.attributes.get("value"))
+        if isinstance(attr, IntegerAttr):
+            return attr.value.data
+    return None
 
 
 def op_name(op: Operation) -> str:

@@ -30,7 +30,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
-from tile_lsp.compiler.lowering.common import LoweringContext, apply_patterns_to, op_name
+from tile_lsp.compiler.lowering.common import LoweringContext, apply_patterns_to, constant_value, op_name
 from tile_lsp.compiler.mlir.context import attr_text as _type_text
 from tile_lsp.compiler.mlir.dialects import nvvm
 from tile_lsp.compiler.mlir.xdsl_fast import int_attr, string_attr, walk_ops
@@ -97,16 +97,6 @@ def inline_asm(
                       asm_dialect=0, has_side_effects=side_effects)  # fmt: skip
     rewriter.insert(asm)
     return asm
-
-
-def constant_value(value: SSAValue) -> int | None:
-    """The integer a value is defined to be by llvm.mlir.constant / arith.constant, if any."""
-    owner = value.owner
-    if isinstance(owner, Operation) and owner.name in ("llvm.mlir.constant", "arith.constant"):
-        attr = owner.properties.get("value", owner.attributes.get("value"))
-        if isinstance(attr, IntegerAttr):
-            return attr.value.data
-    return None
 
 
 def replace_with(rewriter: PatternRewriter, op: Operation, values: Sequence[SSAValue | None]) -> None:
