@@ -31,9 +31,9 @@ from xdsl.dialects.builtin import (
     i32,
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
-from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
+from xdsl.pattern_rewriter import PatternRewriter
 
-from tile_lsp.compiler.lowering.common import LoweringContext
+from tile_lsp.compiler.lowering.common import LoweringContext, LoweringPattern
 from tile_lsp.compiler.lowering.gpu_to_nvvm import REDUCE_COMBINERS
 from tile_lsp.compiler.lowering.llvm_build import make_op, read_sreg, symbol_scope
 
@@ -193,11 +193,8 @@ def _workgroup_buffer(op: Operation, element: Attribute) -> SSAValue | None:
     return get  # type: ignore[return-value]
 
 
-class LowerAllReduce(RewritePattern):
+class LowerAllReduce(LoweringPattern):
     """See the module docstring."""
-
-    def __init__(self, lctx: LoweringContext) -> None:
-        self.lctx = lctx
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         if op.name != "gpu.all_reduce" or len(op.operands) != 1 or len(op.results) != 1:

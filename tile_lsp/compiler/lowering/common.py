@@ -58,6 +58,13 @@ class LoweringContext:
         self.sink.warning(self.span_of(op), message)
 
 
+class LoweringPattern(RewritePattern):
+    """A rewrite pattern of a lowering stage: it reports its diagnostics to `lctx`."""
+
+    def __init__(self, lctx: LoweringContext) -> None:
+        self.lctx = lctx
+
+
 class _Stamped(RewritePattern):
     """Runs `inner` and gives every op it creates the location of the op it rewrote."""
 

@@ -21,7 +21,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
-from tile_lsp.compiler.lowering.common import LoweringContext
+from tile_lsp.compiler.lowering.common import LoweringContext, LoweringPattern
 from tile_lsp.compiler.lowering.device_calls import ASSERTFAIL_ARGS, LowerAssert, LowerPrintf
 from tile_lsp.compiler.lowering.libdevice_math import LIBDEVICE, LowerLibdeviceMath, LowerSincos, libdevice_callee
 from tile_lsp.compiler.lowering.llvm_build import (
@@ -144,13 +144,10 @@ def _known_block_size(op: Operation) -> Attribute | None:
     return None
 
 
-class LowerGpuFunc(RewritePattern):
+class LowerGpuFunc(LoweringPattern):
     """`gpu.func` -> `llvm.func` (bare-pointer memref arguments); kernels keep `gpu.kernel` and get
     `nvvm.kernel`; `known_block_size` becomes `nvvm.maxntid`. Workgroup attributions become
     addrspace-3 globals, private ones allocas."""
-
-    def __init__(self, lctx: LoweringContext) -> None:
-        self.lctx = lctx
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         if op.name != "gpu.func":

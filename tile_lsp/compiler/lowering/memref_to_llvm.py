@@ -15,9 +15,9 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
-from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
+from xdsl.pattern_rewriter import PatternRewriter
 
-from tile_lsp.compiler.lowering.common import LoweringContext
+from tile_lsp.compiler.lowering.common import LoweringPattern
 from tile_lsp.compiler.lowering.llvm_build import emit, int_constant, make_op
 from tile_lsp.compiler.lowering.types import (
     address_space,
@@ -32,11 +32,8 @@ from tile_lsp.compiler.lowering.types import (
 )
 
 
-class LowerMemref(RewritePattern):
+class LowerMemref(LoweringPattern):
     """memref load/store/alloca/global/get_global/subview/cast on bare pointers."""
-
-    def __init__(self, lctx: LoweringContext) -> None:
-        self.lctx = lctx
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         if op.name == "memref.load":

@@ -21,9 +21,9 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
-from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
+from xdsl.pattern_rewriter import PatternRewriter
 
-from tile_lsp.compiler.lowering.common import LoweringContext
+from tile_lsp.compiler.lowering.common import LoweringContext, LoweringPattern
 from tile_lsp.compiler.lowering.types import (
     cast_to,
     llvm_ptr,
@@ -273,7 +273,7 @@ def lower_to(rewriter: PatternRewriter, op: Operation, new: Operation) -> bool:
 OpT = TypeVar("OpT", bound=Operation)
 
 
-class NvgpuPattern(RewritePattern, Generic[OpT]):
+class NvgpuPattern(LoweringPattern, Generic[OpT]):
     """One nvgpu root op, `ROOT`: the type argument of a subclass's `NvgpuPattern[...]` base (or set
     by the subclass); `rewrite` returns False when it reported a diagnostic (op left in place)."""
 
@@ -287,7 +287,7 @@ class NvgpuPattern(RewritePattern, Generic[OpT]):
                 cls.ROOT = args[0]
 
     def __init__(self, lctx: LoweringContext) -> None:
-        self.lctx = lctx
+        super().__init__(lctx)
         self.reported: set[int] = set()
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:

@@ -28,7 +28,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.irdl import IRDLOperation
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
-from tile_lsp.compiler.lowering.common import LoweringContext
+from tile_lsp.compiler.lowering.common import LoweringContext, LoweringPattern
 from tile_lsp.compiler.lowering.llvm_build import (
     emit,
     fastmath_flags,
@@ -161,11 +161,8 @@ def _in_place(rewriter: PatternRewriter, op: Operation, cls: type[Operation], pr
 IN_PLACE = True
 
 
-class LowerOneToOne(RewritePattern):
+class LowerOneToOne(LoweringPattern):
     """Binary arith/index ops, casts and math intrinsics: one llvm op each."""
-
-    def __init__(self, lctx: LoweringContext) -> None:
-        self.lctx = lctx
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         name = BINARY.get(op.name) or CASTS.get(op.name) or MATH_INTRINSICS.get(op.name)
@@ -419,11 +416,8 @@ def convert_function(op: Operation, rewriter: PatternRewriter, lctx: LoweringCon
     return True
 
 
-class LowerFunc(RewritePattern):
+class LowerFunc(LoweringPattern):
     """`func.func` -> `llvm.func`, `func.return` -> `llvm.return`, `func.call` -> `llvm.call`."""
-
-    def __init__(self, lctx: LoweringContext) -> None:
-        self.lctx = lctx
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         if op.name == "func.func":
