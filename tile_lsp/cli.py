@@ -26,6 +26,15 @@ if TYPE_CHECKING:
 COMPILE_EMITS = ("cuda_tile", "tileaa", "gpu", "nvvm", "llvm", "llvm-ir", "ptx", "cubin")
 
 
+def read_input(path: str) -> tuple[SourceText, list[Diagnostic]] | None:
+    """`load_input(path)`; None, with `PATH: error: why` on stderr, when the file cannot be read."""
+    try:
+        return load_input(path)
+    except OSError as exc:
+        print(f"{path}: error: {exc.strerror}", file=sys.stderr)
+        return None
+
+
 def _parse_file(source: SourceText, split: bool) -> list[ParseResult]:
     """The file parsed as the language server parses it (`document.parse_document`: item by
     item, the same diagnostics); with `split`, each `// -----` chunk on its own (as mlir-opt)."""
@@ -76,12 +85,11 @@ def cmd_check(args: argparse.Namespace) -> int:
     # --Werr-hints: an unsupported optimization hint is also an error (tileiras/cuda-tile-opt -Werr-hints).
     options = {"hints_errors": True} if getattr(args, "werr_hints", False) else None
     for path in args.files:
-        try:
-            source, diags = load_input(path)
-        except OSError as exc:
-            print(f"{path}: error: {exc.strerror}", file=sys.stderr)
+        loaded = read_input(path)
+        if loaded is None:
             any_error = True
             continue
+        source, diags = loaded
         refused = _too_big(source, limit)
         if refused is not None:
             diags.append(refused)
@@ -111,11 +119,10 @@ def cmd_opt(args: argparse.Namespace) -> int:
     from tile_lsp.compiler.diagnostics import format_text
     from tile_lsp.compiler.upstream import is_upstream
 
-    try:
-        source, diags = load_input(args.file)
-    except OSError as exc:
-        print(f"{args.file}: error: {exc.strerror}", file=sys.stderr)
+    loaded = read_input(args.file)
+    if loaded is None:
         return 1
+    source, diags = loaded
     if is_upstream(source.text):
         return _opt_upstream(args, source, diags)
     if args.emit_bytecode is not None:

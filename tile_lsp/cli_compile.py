@@ -13,7 +13,7 @@ import os
 import sys
 from dataclasses import asdict, is_dataclass
 
-from tile_lsp.cli_input import load_input
+from tile_lsp.cli import read_input
 from tile_lsp.compiler.diagnostics import DiagnosticSink, format_text, to_json
 from tile_lsp.compiler.entry_cache import (
     EntryCache,
@@ -49,11 +49,10 @@ def _target(args: argparse.Namespace) -> tuple[Target | None, str | None]:
 
 
 def run_compile(args: argparse.Namespace) -> int:
-    try:
-        source, diags = load_input(args.file)
-    except OSError as exc:
-        print(f"{args.file}: error: {exc.strerror}", file=sys.stderr)
+    loaded = read_input(args.file)
+    if loaded is None:
         return 1
+    source, diags = loaded
     target, invalid = _target(args)
     timeout = getattr(args, "ptxas_timeout", None)
     if timeout is not None and not timeout > 0:

@@ -227,10 +227,15 @@ def strip_llvm_debug(ir: str) -> tuple[str, list[int]]:
             continue
         final.append(text)
         final_kept.append(i)
-    while final and not final[-1]:
-        final.pop()
-        final_kept.pop()
+    _drop_trailing_blanks(final, final_kept)
     return "\n".join(final) + "\n", final_kept
+
+
+def _drop_trailing_blanks(lines: list[str], kept: list[int]) -> None:
+    """Pop the blank lines at the end of `lines`, and as many indices (theirs) off the end of `kept`."""
+    while lines and not lines[-1]:
+        lines.pop()
+        kept.pop()
 
 
 def _drop_ids(items: str, dropped: set[int]) -> str:
@@ -266,9 +271,7 @@ def strip_ptx_debug(ptx: str) -> tuple[str, list[int]]:
             continue
         out.append(raw)
         kept.append(i)
-    while out and not out[-1]:
-        out.pop()
-        kept.pop()
+    _drop_trailing_blanks(out, kept)
     trailing = "\n\n" if ptx.endswith("\n\n") else "\n"
     return "\n".join(out) + trailing, kept
 

@@ -69,6 +69,17 @@ def _shared(items: list[Any]) -> tuple[list[Any], list[int]] | None:
     return table, out
 
 
+def _map_dict(d: dict[Any, Any], fn: Callable[[Any], Any], bad_key: Callable[[type], Exception]) -> dict[Any, Any]:
+    """`d` with `fn` applied to every value; `bad_key(type of the key)` raised for a key that is not
+    a scalar."""
+    out = {}
+    for k, v in d.items():
+        if type(k) not in _KEYS:
+            raise bad_key(type(k))
+        out[k] = fn(v)
+    return out
+
+
 class DecodeError(ValueError):
     """The file is not one this codec wrote for this key (damaged, another version, unknown content)."""
 
@@ -144,12 +155,7 @@ class Codec:
                         return (_LIST, table(shared[0]), shared[1])
                 return list(map(enc, v))
             if t is dict:
-                out = {}
-                for k, x in v.items():
-                    if type(k) not in _KEYS:
-                        raise TypeError(f"a dict key of type {type(k).__qualname__} cannot be stored")
-                    out[k] = enc(x)
-                return out
+                return _map_dict(v, enc, lambda k: TypeError(f"a dict key of type {k.__qualname__} cannot be stored"))
             seen = memo.get(id(v))
             if seen is not None:
                 return seen[1]
@@ -212,12 +218,7 @@ class Codec:
             if t is list:
                 return list(map(dec, x))
             if t is dict:
-                out = {}
-                for k, v in x.items():
-                    if type(k) not in _KEYS:
-                        raise DecodeError(f"a dict key of type {type(k).__name__}")
-                    out[k] = dec(v)
-                return out
+                return _map_dict(x, dec, lambda k: DecodeError(f"a dict key of type {k.__name__}"))
             raise DecodeError(f"a value of type {t.__name__}")
 
         def columns(x: Any) -> list[Any]:

@@ -22,6 +22,7 @@ from tile_lsp.compiler.syntax.types import type_str
 from tile_lsp.features.completion_ops import ITEM_OPS, op_keyword_spellings, op_keywords, op_names
 from tile_lsp.features.completion_scope import values_in_scope
 from tile_lsp.features.completion_types import CLOSE, OPEN, Completion, Cursor, keyword
+from tile_lsp.features.symbols import symbol_ops
 
 __all__ = ["ELEMENT_TYPES", "TOP_TYPES", "Completion", "Cursor", "complete", "read_cursor"]
 
@@ -257,10 +258,7 @@ def symbol_defs(doc: DocumentAnalysis) -> Iterator[tuple[str, str, str]]:
     """(name, defining op, detail) of every entry and global; an item that does not parse
     (the one being edited) still has its name read off its first line."""
     for item in doc.items:
-        if item.kind in ("whole", "shell"):
-            ops = [op for op, info in item.result.smap.ops.items() if info.symbol_span is not None]
-        else:
-            ops = [item.top_op] if item.top_op is not None else []
+        ops = symbol_ops(item)
         for op in ops:
             sym = op.properties.get("sym_name")
             if op.name != "cuda_tile.module" and isinstance(sym, builtin.StringAttr):

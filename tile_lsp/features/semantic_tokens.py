@@ -30,6 +30,7 @@ from tile_lsp.compiler.frontend import ParseResult
 from tile_lsp.compiler.syntax import lexer
 from tile_lsp.compiler.syntax.sourcemap import SourceMap
 from tile_lsp.compiler.syntax.types import CUDA_TILE_TYPES
+from tile_lsp.features.symbols import symbol_ops
 
 TOKEN_TYPES = [
     "function",
@@ -231,11 +232,7 @@ def _symbol_types(doc: DocumentAnalysis) -> dict[str, str]:
     """Symbol name -> token type; an item's own op is its only symbol (no walk over its ops)."""
     out: dict[str, str] = {}
     for item in doc.items:
-        if item.kind in ("whole", "shell"):
-            ops = [op for op, info in item.result.smap.ops.items() if info.symbol_span is not None]
-        else:
-            ops = [item.top_op] if item.top_op is not None else []
-        for op in ops:
+        for op in symbol_ops(item):
             sym = op.properties.get("sym_name")
             if isinstance(sym, builtin.StringAttr):
                 out.setdefault(sym.data, _SYMBOL_TYPES.get(op.name, "function"))

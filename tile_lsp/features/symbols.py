@@ -21,6 +21,14 @@ class Symbol:
     children: list[Symbol] = field(default_factory=list)
 
 
+def symbol_ops(item: Item) -> list[Operation]:
+    """The ops of `item` that define a symbol: in a whole file (or its shell) those with a symbol
+    span in the source map, else the item's own op (if it parsed)."""
+    if item.kind in ("whole", "shell"):
+        return [op for op, info in item.result.smap.ops.items() if info.symbol_span is not None]
+    return [item.top_op] if item.top_op is not None else []
+
+
 def document_symbols(doc: DocumentAnalysis) -> list[Symbol]:
     """Module(s) with their items; bare items (tileirdisasm output) at the top."""
     out: list[Symbol] = []

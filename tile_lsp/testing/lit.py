@@ -72,22 +72,27 @@ def roundtrip(result: ParseResult) -> tuple[bool, str]:
     """Custom print -> reparse -> print is a fixed point; generic print reparses to it too."""
     assert result.module is not None
     first = Printer().module_text(result.module)
-    again = parse_chunk(SourceText(first, "<roundtrip>"))
-    if not again.ok or again.module is None:
-        msg = again.diagnostics[0].message if again.diagnostics else "no module"
+    second, msg = _reprinted(first, "<roundtrip>")
+    if second is None:
         return False, f"custom form does not re-parse: {msg}\n{first}"
-    second = Printer().module_text(again.module)
     if second != first:
         return False, f"custom form is not a fixed point:\n{_diff(first, second)}"
     generic = Printer(generic=True).module_text(result.module)
-    from_generic = parse_chunk(SourceText(generic, "<generic>"))
-    if not from_generic.ok or from_generic.module is None:
-        msg = from_generic.diagnostics[0].message if from_generic.diagnostics else "no module"
+    third, msg = _reprinted(generic, "<generic>")
+    if third is None:
         return False, f"generic form does not re-parse: {msg}\n{generic}"
-    third = Printer().module_text(from_generic.module)
     if third != first:
         return False, f"generic form round-trips differently:\n{_diff(first, third)}"
     return True, ""
+
+
+def _reprinted(text: str, name: str) -> tuple[str | None, str]:
+    """`text` (the file `name`) parsed and printed in the custom form; (None, why: the first
+    diagnostic or "no module") when it does not parse."""
+    parsed = parse_chunk(SourceText(text, name))
+    if not parsed.ok or parsed.module is None:
+        return None, parsed.diagnostics[0].message if parsed.diagnostics else "no module"
+    return Printer().module_text(parsed.module), ""
 
 
 def _diff(a: str, b: str) -> str:

@@ -229,23 +229,26 @@ def _mem_suffix(f: Emitter, op: Operation) -> str:
     return text
 
 
-def _h_load(f: Emitter, op: Operation) -> None:
-    assert isinstance(op, ext.LoadOp | x.LoadOp)
+def _memory_access(f: Emitter, op: Operation, verb: str, operands: str) -> str:
+    """`load`/`store` [atomic] [volatile] `operands` [syncscope and ordering], then the alignment
+    and metadata suffix."""
     ordering = _int_prop(op, "ordering")
-    head = "load" + (" atomic" if ordering else "") + (" volatile" if op.properties.get("volatile_") else "")
-    text = f"{head} {f.ty(op.results[0].type, op)}, {f.typed(op.operands[0], op)}"
+    head = verb + (" atomic" if ordering else "") + (" volatile" if op.properties.get("volatile_") else "")
+    text = f"{head} {operands}"
     if ordering:
         text += _sync_order(op.properties.get("syncscope"), ordering)
-    f.result(op, text + _mem_suffix(f, op))
+    return text + _mem_suffix(f, op)
+
+
+def _h_load(f: Emitter, op: Operation) -> None:
+    assert isinstance(op, ext.LoadOp | x.LoadOp)
+    operands = f"{f.ty(op.results[0].type, op)}, {f.typed(op.operands[0], op)}"
+    f.result(op, _memory_access(f, op, "load", operands))
 
 
 def _h_store(f: Emitter, op: Operation) -> None:
-    ordering = _int_prop(op, "ordering")
-    head = "store" + (" atomic" if ordering else "") + (" volatile" if op.properties.get("volatile_") else "")
-    text = f"{head} {f.typed(op.operands[0], op)}, {f.typed(op.operands[1], op)}"
-    if ordering:
-        text += _sync_order(op.properties.get("syncscope"), ordering)
-    f.emit_line(op, text + _mem_suffix(f, op))
+    operands = f"{f.typed(op.operands[0], op)}, {f.typed(op.operands[1], op)}"
+    f.emit_line(op, _memory_access(f, op, "store", operands))
 
 
 def _h_gep(f: Emitter, op: Operation) -> None:

@@ -63,19 +63,26 @@ def type_text(t: Attribute) -> str | None:
     return text
 
 
-def _spell_type(t: Attribute) -> str | None:
+_FLOAT_TYPES = (Float16Type, BFloat16Type, Float32Type, Float64Type)
+
+
+def _scalar_spelling(t: Attribute, float_names: tuple[str, str, str, str]) -> str | None:
+    """An integer type as `iN` (index: `i64`), a float type as its name in `float_names` (in the
+    order f16, bf16, f32, f64); None for any other type."""
     if isinstance(t, IntegerType):
         return f"i{t.width.data}"
     if isinstance(t, IndexType):
         return "i64"
-    if isinstance(t, Float16Type):
-        return "half"
-    if isinstance(t, BFloat16Type):
-        return "bfloat"
-    if isinstance(t, Float32Type):
-        return "float"
-    if isinstance(t, Float64Type):
-        return "double"
+    for float_type, name in zip(_FLOAT_TYPES, float_names):
+        if isinstance(t, float_type):
+            return name
+    return None
+
+
+def _spell_type(t: Attribute) -> str | None:
+    scalar = _scalar_spelling(t, ("half", "bfloat", "float", "double"))
+    if scalar is not None:
+        return scalar
     if isinstance(t, x.LLVMPointerType):
         space = address_space(t)
         return f"ptr addrspace({space})" if space else "ptr"
@@ -106,18 +113,9 @@ def address_space(t: x.LLVMPointerType) -> int:
 
 def mangle(t: Attribute) -> str | None:
     """The overloaded-intrinsic suffix of a type: `f32`, `i16`, `v4f32`, `p3`."""
-    if isinstance(t, IntegerType):
-        return f"i{t.width.data}"
-    if isinstance(t, IndexType):
-        return "i64"
-    if isinstance(t, Float16Type):
-        return "f16"
-    if isinstance(t, BFloat16Type):
-        return "bf16"
-    if isinstance(t, Float32Type):
-        return "f32"
-    if isinstance(t, Float64Type):
-        return "f64"
+    scalar = _scalar_spelling(t, ("f16", "bf16", "f32", "f64"))
+    if scalar is not None:
+        return scalar
     if isinstance(t, x.LLVMPointerType):
         return f"p{address_space(t)}"
     if isinstance(t, VectorType) and len(t.get_shape()) == 1:

@@ -31,22 +31,17 @@ from xdsl.dialects.builtin import (
     i32,
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
-from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
+from xdsl.pattern_rewriter import PatternRewriter
 
-from tile_lsp.compiler.lowering.common import LoweringContext
+from tile_lsp.compiler.lowering.common import LoweringContext, LoweringPattern
+from tile_lsp.compiler.lowering.gpu_to_nvvm import REDUCE_COMBINERS
 from tile_lsp.compiler.lowering.llvm_build import make_op, read_sreg, symbol_scope
 
 SUBGROUP_SIZE = 32
 UNSUPPORTED = "not supported by the nvvm stage: {what}"
 
-# all_reduce kind -> (integer combiner, float combiner), as for gpu.subgroup_reduce.
-COMBINERS: dict[str, tuple[str | None, str | None]] = {
-    "add": ("arith.addi", "arith.addf"), "mul": ("arith.muli", "arith.mulf"),
-    "minsi": ("arith.minsi", None), "minui": ("arith.minui", None), "maxsi": ("arith.maxsi", None),
-    "maxui": ("arith.maxui", None), "minnumf": (None, "arith.minnumf"), "maxnumf": (None, "arith.maxnumf"),
-    "minimumf": (None, "arith.minimumf"), "maximumf": (None, "arith.maximumf"),
-    "and": ("arith.andi", None), "or": ("arith.ori", None), "xor": ("arith.xori", None),
-}
+# all_reduce kind -> (integer combiner, float combiner): gpu.subgroup_reduce's table.
+COMBINERS = REDUCE_COMBINERS
 
 Accumulate = Callable[["_Builder", SSAValue, SSAValue], SSAValue]
 
@@ -198,11 +193,8 @@ def _workgroup_buffer(op: Operation, element: Attribute) -> SSAValue | None:
     return get  # type: ignore[return-value]
 
 
-class LowerAllReduce(RewritePattern):
+class LowerAllReduce(LoweringPattern):
     """See the module docstring."""
-
-    def __init__(self, lctx: LoweringContext) -> None:
-        self.lctx = lctx
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         if op.name != "gpu.all_reduce" or len(op.operands) != 1 or len(op.results) != 1:

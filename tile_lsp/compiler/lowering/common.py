@@ -8,7 +8,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from xdsl.dialects import builtin
-from xdsl.ir import Operation
+from xdsl.dialects.builtin import IntegerAttr
+from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
@@ -55,6 +56,13 @@ class LoweringContext:
 
     def warning(self, op: Operation, message: str) -> None:
         self.sink.warning(self.span_of(op), message)
+
+
+class LoweringPattern(RewritePattern):
+    """A rewrite pattern of a lowering stage: it reports its diagnostics to `lctx`."""
+
+    def __init__(self, lctx: LoweringContext) -> None:
+        self.lctx = lctx
 
 
 class _Stamped(RewritePattern):
@@ -180,6 +188,16 @@ def _inside(op: Operation, root: Operation) -> bool:
 
 
 _UNREGISTERED = builtin.UnregisteredOp.name
+
+
+def constant_value(value: SSAValue) -> int | None:
+    """The integer a value is defined to be by llvm.mlir.constant / arith.constant, if any."""
+    owner = value.owner
+    if isinstance(owner, Operation) and owner.name in ("llvm.mlir.constant", "arith.constant"):
+        attr = owner.properties.get("value", owner.attributes.get("value"))
+        if isinstance(attr, IntegerAttr):
+            return attr.value.data
+    return None
 
 
 def op_name(op: Operation) -> str:

@@ -155,15 +155,9 @@ def _scalar_bits(ty: Attribute) -> int | None:
     """Width of a scalar the backend can pin (i16/i32/i64, half/bf16 via i16, f32, f64, ptr)."""
     if isinstance(ty, IntegerType):
         return ty.width.data if ty.width.data in (16, 32, 64) else None
-    if isinstance(ty, (Float16Type, BFloat16Type)):
-        return 16
-    if isinstance(ty, Float32Type):
-        return 32
-    if isinstance(ty, Float64Type):
-        return 64
-    if isinstance(ty, LLVMPointerType):
-        return 64
-    return None
+    if isinstance(ty, (Float16Type, BFloat16Type, Float32Type, Float64Type)):
+        return ty.bitwidth
+    return 64 if isinstance(ty, LLVMPointerType) else None
 
 
 def _size_bits(ty: Attribute) -> int | None:

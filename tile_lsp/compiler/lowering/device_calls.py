@@ -19,9 +19,9 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
-from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
+from xdsl.pattern_rewriter import PatternRewriter
 
-from tile_lsp.compiler.lowering.common import LoweringContext
+from tile_lsp.compiler.lowering.common import LoweringPattern
 from tile_lsp.compiler.lowering.llvm_build import (
     call,
     declare_function,
@@ -58,12 +58,9 @@ def _file_line(op: Operation) -> tuple[str, int]:
 ASSERTFAIL_ARGS: tuple[Attribute, ...] = (llvm_ptr(), llvm_ptr(), i32, llvm_ptr(), i64)
 
 
-class LowerAssert(RewritePattern):
+class LowerAssert(LoweringPattern):
     """`cf.assert %c, "msg"` in device code -> `llvm.cond_br %c, ^cont, ^fail`; ^fail calls
     `__assertfail(msg, file, line, func, 1)` and branches to ^cont."""
-
-    def __init__(self, lctx: LoweringContext) -> None:
-        self.lctx = lctx
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         if op.name != "cf.assert" or not in_gpu_code(op) or op.parent_block() is None:
@@ -121,12 +118,9 @@ def _printf_promote(rewriter: PatternRewriter, value: SSAValue) -> SSAValue | No
     return converted
 
 
-class LowerPrintf(RewritePattern):
+class LowerPrintf(LoweringPattern):
     """`gpu.printf "fmt", %a, %b` -> `vprintf(@fmt, buffer)` with the promoted arguments stored in
     an alloca'd struct."""
-
-    def __init__(self, lctx: LoweringContext) -> None:
-        self.lctx = lctx
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         if op.name != "gpu.printf":

@@ -690,6 +690,20 @@ def and_guards(cv: KernelConverter, a: SSAValue | None, b: SSAValue | None) -> S
     return cv.v(arith.AndIOp(a, b))
 
 
+def add_offset_term(cv: KernelConverter, offset: SSAValue | None, coord: SSAValue, stride: SSAValue) -> SSAValue:
+    """`offset + coord * stride`: a term added to a linear element offset (the term alone when
+    `offset` is None, the first)."""
+    term = cv.v(arith.MuliOp(coord, stride))
+    return term if offset is None else cv.v(arith.AddiOp(offset, term))
+
+
+def view_element_ptr(cv: KernelConverter, view: TensorView, offset: SSAValue | None) -> SSAValue:
+    """The address of the element at linear offset `offset` (in elements; made of one term at
+    least) of `view`."""
+    assert offset is not None
+    return cv.v(llvm_memory.GEPOp(view.base, [GEP_USE_SSA_VAL], view.element_type, ssa_indices=[offset]))
+
+
 def tile_origin(cv: KernelConverter, view: TileView, index: list[SSAValue]) -> list[SSAValue]:
     """The tensor coordinates (i64) of the first element of the tile at `index`, per tile dimension."""
     return [cv.v(arith.MuliOp(cv.to_i64(i), cv.i64c(tile))) for i, tile in zip(index, view.tile, strict=True)]
@@ -744,8 +758,7 @@ def _thread_base(cv: KernelConverter, view: TileView, layout: Layout, origin: li
     coords = [cv.v(arith.AddiOp(o, cv.to_i64(c, signed=False))) for o, c in zip(origin, first, strict=True)]
     offset: SSAValue | None = None
     for d, g in enumerate(coords):
-        term = cv.v(arith.MuliOp(g, view.view.strides[view.dim_map[d]]))
-        offset = term if offset is None else cv.v(arith.AddiOp(offset, term))
+        offset = add_offset_term(cv, offset, g, view.view.strides[view.dim_map[d]])
     assert offset is not None
     return ThreadBase(coords, offset, {})
 
@@ -780,8 +793,7 @@ def _based_access(cv: KernelConverter, view: TileView, layout: Layout, slot: int
             guard = and_guards(cv, guard, cv.v(arith.CmpiOp(g, extent, "ult")))
         moved = stride if step == 1 else cv.v(arith.MuliOp(cv.i64c(step), stride))
         offset = cv.v(arith.AddiOp(offset, moved))
-    ptr = cv.v(llvm_memory.GEPOp(view.view.base, [GEP_USE_SSA_VAL], view.view.element_type, ssa_indices=[offset]))
-    return ptr, guard
+    return view_element_ptr(cv, view.view, offset), guard
 
 
 def view_access(cv: KernelConverter, op: Operation, view: TileView, index: list[SSAValue],
@@ -822,11 +834,8 @@ def view_access(cv: KernelConverter, op: Operation, view: TileView, index: list[
         g = cv.v(arith.AddiOp(origin[d], cv.to_i64(c, signed=False)))
         if d not in unchecked:  # `inbounds`: the op promises the tile stays inside this dimension
             guard = and_guards(cv, guard, cv.v(arith.CmpiOp(g, extent, "ult")))
-        term = cv.v(arith.MuliOp(g, stride))
-        offset = term if offset is None else cv.v(arith.AddiOp(offset, term))
-    assert offset is not None
-    ptr = cv.v(llvm_memory.GEPOp(view.view.base, [GEP_USE_SSA_VAL], view.view.element_type, ssa_indices=[offset]))
-    return ptr, guard
+        offset = add_offset_term(cv, offset, g, stride)
+    return view_element_ptr(cv, view.view, offset), guard
 
 
 def view_operands(cv: KernelConverter, op: Operation, groups: list[list[SSAValue]]

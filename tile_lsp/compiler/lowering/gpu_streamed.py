@@ -28,6 +28,7 @@ from tile_lsp.compiler.lowering.gpu_core import (
     Streamed,
     Token,
     Unsupported,
+    add_offset_term,
     and_guards,
     check_ordering,
     fence_after,
@@ -38,6 +39,7 @@ from tile_lsp.compiler.lowering.gpu_core import (
     scalar_type,
     split_operands,
     tile_origin,
+    view_element_ptr,
     view_operands,
 )
 from tile_lsp.compiler.mlir.dialects import llvm_memory
@@ -96,11 +98,10 @@ def _store_streamed(cv: KernelConverter, op: Operation, src: Streamed) -> None:
         dim = view.dim_map[d]
         at = cv.v(arith.AddiOp(origin[d], c))
         guard = and_guards(cv, guard, cv.v(arith.CmpiOp(at, view.view.shape[dim], "ult")))
-        term = cv.v(arith.MuliOp(at, view.view.strides[dim]))
-        offset = term if offset is None else cv.v(arith.AddiOp(offset, term))
+        offset = add_offset_term(cv, offset, at, view.view.strides[dim])
     assert offset is not None
     element = load_element(cv, cv.v(llvm_memory.GEPOp(src.base, [GEP_USE_SSA_VAL], src.elem, ssa_indices=[i])), src.elem, None)
-    target = cv.v(llvm_memory.GEPOp(view.view.base, [GEP_USE_SSA_VAL], view.view.element_type, ssa_indices=[offset]))
+    target = view_element_ptr(cv, view.view, offset)
     guarded_store(cv, element, target, guard, ordered)
     cv.emit(scf.YieldOp())
     cv.block = outer

@@ -21,7 +21,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
-from tile_lsp.compiler.lowering.common import LoweringContext
+from tile_lsp.compiler.lowering.common import LoweringContext, LoweringPattern
 from tile_lsp.compiler.lowering.device_calls import ASSERTFAIL_ARGS, LowerAssert, LowerPrintf
 from tile_lsp.compiler.lowering.libdevice_math import LIBDEVICE, LowerLibdeviceMath, LowerSincos, libdevice_callee
 from tile_lsp.compiler.lowering.llvm_build import (
@@ -33,7 +33,14 @@ from tile_lsp.compiler.lowering.llvm_build import (
     read_sreg,
     symbol_scope,
 )
-from tile_lsp.compiler.lowering.types import address_space, cast_converted, cast_to, convert_type, llvm_ptr
+from tile_lsp.compiler.lowering.types import (
+    address_space,
+    cast_converted,
+    cast_to,
+    convert_type,
+    llvm_ptr,
+    memref_array_type,
+)
 
 # gpu index query -> NVVM special register (seed table; the {x,y,z} suffix is the op's dimension).
 SREG_BY_OP: dict[str, str] = {
@@ -137,13 +144,10 @@ def _known_block_size(op: Operation) -> Attribute | None:
     return None
 
 
-class LowerGpuFunc(RewritePattern):
+class LowerGpuFunc(LoweringPattern):
     """`gpu.func` -> `llvm.func` (bare-pointer memref arguments); kernels keep `gpu.kernel` and get
     `nvvm.kernel`; `known_block_size` becomes `nvvm.maxntid`. Workgroup attributions become
     addrspace-3 globals, private ones allocas."""
-
-    def __init__(self, lctx: LoweringContext) -> None:
-        self.lctx = lctx
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         if op.name != "gpu.func":
@@ -188,13 +192,9 @@ class LowerGpuFunc(RewritePattern):
             if not isinstance(t, MemRefType) or convert_type(t) is None:
                 self.lctx.error(op, f"not supported by the nvvm stage: attribution of type {t}")
                 return False
-            elem = convert_type(t.get_element_type())
-            if elem is None:
+            array = memref_array_type(t)
+            if array is None:
                 return False
-            count = 1
-            for d in t.get_shape():
-                count *= d
-            array = llvm.LLVMArrayType(IntAttr(count), elem)
             if index < n_wg:
                 name = f"__wg_{func_name}_{index}"
                 scope = symbol_scope(op)
@@ -322,7 +322,7 @@ class LowerShuffle(RewritePattern):
         rewriter.replace(op, [], [val.res, ok.res])
 
 
-# gpu reduction kind -> combining arith op (integer form, float form).
+# gpu reduction kind -> combining arith op (integer form, float form); gpu.all_reduce's too.
 REDUCE_COMBINERS: dict[str, tuple[str | None, str | None]] = {
     "add": ("arith.addi", "arith.addf"), "mul": ("arith.muli", "arith.mulf"),
     "minsi": ("arith.minsi", None), "minui": ("arith.minui", None), "maxsi": ("arith.maxsi", None),

@@ -25,6 +25,7 @@ from tile_lsp.compiler.lowering.gpu_core import (
     TileView,
     Token,
     Unsupported,
+    add_offset_term,
     and_guards,
     byte_size,
     check_ordering,
@@ -38,6 +39,7 @@ from tile_lsp.compiler.lowering.gpu_core import (
     padding_value,
     scalar_type,
     split_operands,
+    view_element_ptr,
 )
 from tile_lsp.compiler.lowering.layout import Layout
 from tile_lsp.compiler.mlir.dialects import llvm_memory
@@ -95,11 +97,8 @@ def _access(cv: KernelConverter, view: GatherView, index: list[SSAValue], rows: 
         else:
             coord = cv.v(arith.AddiOp(cv.to_i64(index[d]), cv.to_i64(c, signed=False)))
         guard = and_guards(cv, guard, cv.v(arith.CmpiOp(coord, extent, "ult")))
-        term = cv.v(arith.MuliOp(coord, stride))
-        offset = term if offset is None else cv.v(arith.AddiOp(offset, term))
-    assert offset is not None
-    ptr = cv.v(llvm_memory.GEPOp(view.view.base, [GEP_USE_SSA_VAL], view.view.element_type, ssa_indices=[offset]))
-    return ptr, guard
+        offset = add_offset_term(cv, offset, coord, stride)
+    return view_element_ptr(cv, view.view, offset), guard
 
 
 def _operands(cv: KernelConverter, op: Operation, groups: list[list[SSAValue]]

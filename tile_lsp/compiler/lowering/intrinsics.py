@@ -32,7 +32,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from tile_lsp.compiler.lowering.common import LoweringContext
+from tile_lsp.compiler.lowering.common import LoweringContext, constant_value
 from tile_lsp.compiler.mlir.dialects.llvm_ext import ExtractElementOp, UIToFPOp
 from tile_lsp.compiler.mlir.xdsl_fast import walk_ops
 
@@ -169,21 +169,12 @@ def _decompose(call: IntrinsicCall, emit: _Emitter) -> list[SSAValue] | None:
 # Level 0: shuffle lowering (pure data reorganisation)
 
 
-def _const_int(value: SSAValue) -> int | None:
-    owner = value.owner
-    if isinstance(owner, Operation) and owner.name in ("llvm.mlir.constant", "arith.constant"):
-        attr = owner.properties.get("value", owner.attributes.get("value"))
-        if isinstance(attr, IntegerAttr):
-            return attr.value.data
-    return None
-
-
 def _prmt_mask(call: IntrinsicCall) -> list[int] | None:
     """`prmt.b32 d, a, b, c` picks byte i of d from the 8 bytes {b, a} by nibble i of c; with no
     sign-replicate bit set that is a byte shuffle."""
     if call.name != "llvm.nvvm.prmt" or len(call.args) != 3 or call.result_type != i32:
         return None
-    selector = _const_int(call.args[2])
+    selector = constant_value(call.args[2])
     if selector is None or selector & 0x8888:
         return None
     return [(selector >> (4 * i)) & 0x7 for i in range(4)]
@@ -205,7 +196,7 @@ _SHFL_IDENTITY = re.compile(r"llvm\.nvvm\.shfl\.sync\.(bfly|up|down)\.(i32|f32)"
 
 def _is_shfl_identity(call: IntrinsicCall) -> bool:
     """bfly 0 / up 0 / down 0: every lane reads its own value (the value-only form)."""
-    return bool(_SHFL_IDENTITY.fullmatch(call.name)) and len(call.args) == 4 and _const_int(call.args[2]) == 0
+    return bool(_SHFL_IDENTITY.fullmatch(call.name)) and len(call.args) == 4 and constant_value(call.args[2]) == 0
 
 
 def _lower_shfl_identity(call: IntrinsicCall, emit: _Emitter) -> list[SSAValue] | None:

@@ -26,7 +26,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
-from tile_lsp.compiler.lowering.common import LoweringContext
+from tile_lsp.compiler.lowering.common import LoweringPattern
 from tile_lsp.compiler.lowering.llvm_build import (
     call,
     declare_function,
@@ -130,12 +130,9 @@ def libdevice_callee(op_name: str, element: Attribute, fast: bool) -> LibdeviceC
     return None
 
 
-class LowerLibdeviceMath(RewritePattern):
+class LowerLibdeviceMath(LoweringPattern):
     """`math.sqrt %v : vector<4xf32>` -> per-lane `llvm.call @__nv_sqrtf` (lanes extracted first, then
     the calls, then `vector.from_elements`), scalars called directly; f16 via f32."""
-
-    def __init__(self, lctx: LoweringContext) -> None:
-        self.lctx = lctx
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         if (op.name not in LIBDEVICE and op.name not in LIBDEVICE_PREDICATES and op.name not in LIBDEVICE_INT

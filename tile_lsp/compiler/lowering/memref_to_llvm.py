@@ -7,7 +7,6 @@ from __future__ import annotations
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
-    IntAttr,
     IntegerAttr,
     MemRefType,
     StringAttr,
@@ -16,9 +15,9 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
-from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
+from xdsl.pattern_rewriter import PatternRewriter
 
-from tile_lsp.compiler.lowering.common import LoweringContext
+from tile_lsp.compiler.lowering.common import LoweringPattern
 from tile_lsp.compiler.lowering.llvm_build import emit, int_constant, make_op
 from tile_lsp.compiler.lowering.types import (
     address_space,
@@ -26,17 +25,15 @@ from tile_lsp.compiler.lowering.types import (
     cast_to,
     convert_type,
     llvm_ptr,
+    memref_array_type,
     memref_element_ptr,
     memref_unsupported,
     replace_with,
 )
 
 
-class LowerMemref(RewritePattern):
+class LowerMemref(LoweringPattern):
     """memref load/store/alloca/global/get_global/subview/cast on bare pointers."""
-
-    def __init__(self, lctx: LoweringContext) -> None:
-        self.lctx = lctx
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         if op.name == "memref.load":
@@ -82,17 +79,13 @@ class LowerMemref(RewritePattern):
 
     def _alloca(self, op: Operation, rewriter: PatternRewriter) -> None:
         t = op.results[0].type
-        if not isinstance(t, MemRefType) or op.operands or convert_type(t) is None:
+        array = memref_array_type(t) if not op.operands else None
+        if array is None:
             return
-        elem = convert_type(t.get_element_type())
-        if elem is None:
-            return
-        count = 1
-        for d in t.get_shape():
-            count *= d
+        assert isinstance(t, MemRefType)
         one = int_constant(rewriter, 1, i64)
         align = op.properties.get("alignment")
-        alloca = llvm.AllocaOp(one, llvm.LLVMArrayType(IntAttr(count), elem),
+        alloca = llvm.AllocaOp(one, array,
                                alignment=int(align.value.data) if isinstance(align, IntegerAttr) else 16)
         rewriter.insert(alloca)
         value: SSAValue = alloca.res
@@ -103,14 +96,11 @@ class LowerMemref(RewritePattern):
 
     def _global(self, op: Operation, rewriter: PatternRewriter) -> None:
         t = op.properties.get("type")
-        if not isinstance(t, MemRefType) or convert_type(t) is None:
+        array = memref_array_type(t)
+        if array is None:
             return
-        elem = convert_type(t.get_element_type())
-        if elem is None:
-            return
-        count = 1
-        for d in t.get_shape():
-            count *= d
+        assert isinstance(t, MemRefType)
+        count = array.size.data
         space = address_space(t.memory_space) or 0
         init = op.properties.get("initial_value")
         value: Attribute | None = None
@@ -121,7 +111,7 @@ class LowerMemref(RewritePattern):
         assert isinstance(name, StringAttr)
         visibility = op.properties.get("sym_visibility")
         linkage = "internal" if isinstance(visibility, StringAttr) and visibility.data == "private" else "external"
-        glob = llvm.GlobalOp(llvm.LLVMArrayType(IntAttr(count), elem), name, linkage, addr_space=space,
+        glob = llvm.GlobalOp(array, name, linkage, addr_space=space,
                              constant=op.properties.get("constant") is not None, value=value)
         align = op.properties.get("alignment")
         if isinstance(align, IntegerAttr):

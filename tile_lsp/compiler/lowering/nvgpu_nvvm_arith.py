@@ -12,7 +12,7 @@ from xdsl.dialects.builtin import (
     Float32Type,
     VectorType,
 )
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 
 from tile_lsp.compiler.lowering.nvgpu_nvvm_core import (
@@ -21,6 +21,7 @@ from tile_lsp.compiler.lowering.nvgpu_nvvm_core import (
     extract_elem,
     insert_elem,
     insert_op,
+    lower_to,
     poison,
     replace_results,
     rows_to_vector,
@@ -52,11 +53,8 @@ def _map_lanes(rewriter: PatternRewriter, value: SSAValue, fn: Callable[[SSAValu
     return rows_to_vector(rewriter, [one_row(r, shape[1]) for r in split[1]], t)
 
 
-class RcpPattern(NvgpuPattern):
-    ROOT = ng.RcpOp
-
-    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> bool:
-        assert isinstance(op, ng.RcpOp)
+class RcpPattern(NvgpuPattern[ng.RcpOp]):
+    def rewrite(self, op: ng.RcpOp, rewriter: PatternRewriter) -> bool:
         from tile_lsp.compiler.mlir.dialects import nvvm
 
         t = op.input.type
@@ -70,13 +68,10 @@ class RcpPattern(NvgpuPattern):
         return True
 
 
-class CvtFpTruncPattern(NvgpuPattern):
+class CvtFpTruncPattern(NvgpuPattern[ng.CvtFpTruncOp]):
     """vector<2xf32> -> vector<2x{f16,bf16}>: `nvvm.convert.f32x2.to.{f16x2,bf16x2}` (hi = lane 1, lo = lane 0)."""
 
-    ROOT = ng.CvtFpTruncOp
-
-    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> bool:
-        assert isinstance(op, ng.CvtFpTruncOp)
+    def rewrite(self, op: ng.CvtFpTruncOp, rewriter: PatternRewriter) -> bool:
         from tile_lsp.compiler.mlir.dialects import nvvm
 
         it, rt = op.input.type, op.res.type
@@ -88,46 +83,29 @@ class CvtFpTruncPattern(NvgpuPattern):
         lo = extract_elem(rewriter, op.input, 0)
         hi = extract_elem(rewriter, op.input, 1)
         cls = nvvm.ConvertF32x2ToF16x2Op if isinstance(rt.element_type, Float16Type) else nvvm.ConvertF32x2ToBF16x2Op
-        new = insert_op(rewriter, cls(hi, lo, rt))
-        replace_results(rewriter, op, [new.results[0]])
-        return True
+        return lower_to(rewriter, op, cls(hi, lo, rt))
 
 
-class CvtFpExtPattern(NvgpuPattern):
+class CvtFpExtPattern(NvgpuPattern[ng.CvtFpExtOp]):
     """vector<2x{f16,bf16}> -> vector<2xf32>: one `llvm.fpext` on the pair (NVPTX: two cvt.f32.f16)."""
 
-    ROOT = ng.CvtFpExtOp
-
-    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> bool:
-        assert isinstance(op, ng.CvtFpExtOp)
+    def rewrite(self, op: ng.CvtFpExtOp, rewriter: PatternRewriter) -> bool:
         it, rt = op.input.type, op.res.type
         assert isinstance(it, VectorType) and isinstance(rt, VectorType)
         if not isinstance(it.element_type, (Float16Type, BFloat16Type)) or not isinstance(rt.element_type, Float32Type):
             return self.error(
                 op, UNSUPPORTED.format(what=f"packed conversion {ng.mlir_type_str(it)} to {ng.mlir_type_str(rt)}")
             )
-        new = insert_op(rewriter, llvm.FPExtOp(op.input, rt))
-        replace_results(rewriter, op, [new.results[0]])
-        return True
+        return lower_to(rewriter, op, llvm.FPExtOp(op.input, rt))
 
 
-class FmaPackedPattern(NvgpuPattern):
-    ROOT = ng.FmaPackedF32x2Op
-
-    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> bool:
-        assert isinstance(op, ng.FmaPackedF32x2Op)
+class FmaPackedPattern(NvgpuPattern[ng.FmaPackedF32x2Op]):
+    def rewrite(self, op: ng.FmaPackedF32x2Op, rewriter: PatternRewriter) -> bool:
         a, b, c = op.args
-        new = insert_op(rewriter, llvm.FMAOp(a, b, c))
-        replace_results(rewriter, op, [new.results[0]])
-        return True
+        return lower_to(rewriter, op, llvm.FMAOp(a, b, c))
 
 
-class MulPackedPattern(NvgpuPattern):
-    ROOT = ng.MulPackedF32x2Op
-
-    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> bool:
-        assert isinstance(op, ng.MulPackedF32x2Op)
+class MulPackedPattern(NvgpuPattern[ng.MulPackedF32x2Op]):
+    def rewrite(self, op: ng.MulPackedF32x2Op, rewriter: PatternRewriter) -> bool:
         a, b = op.args
-        new = insert_op(rewriter, llvm.FMulOp(a, b))
-        replace_results(rewriter, op, [new.results[0]])
-        return True
+        return lower_to(rewriter, op, llvm.FMulOp(a, b))

@@ -8,7 +8,6 @@ from xdsl.dialects.builtin import (
     MemRefType,
     i32,
 )
-from xdsl.ir import Operation
 from xdsl.pattern_rewriter import PatternRewriter
 
 from tile_lsp.compiler.lowering.nvgpu_nvvm_core import (
@@ -17,6 +16,7 @@ from tile_lsp.compiler.lowering.nvgpu_nvvm_core import (
     const,
     element_ptr,
     insert_op,
+    lower_to,
     replace_results,
     to_int,
 )
@@ -34,11 +34,8 @@ from tile_lsp.compiler.mlir.dialects.llvm_ext import (
 # ----------------------------------------------------------------------------------------------
 
 
-class DeviceAsyncCopyPattern(NvgpuPattern):
-    ROOT = ng.DeviceAsyncCopyOp
-
-    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> bool:
-        assert isinstance(op, ng.DeviceAsyncCopyOp)
+class DeviceAsyncCopyPattern(NvgpuPattern[ng.DeviceAsyncCopyOp]):
+    def rewrite(self, op: ng.DeviceAsyncCopyOp, rewriter: PatternRewriter) -> bool:
         dst_t = op.dst.type
         assert isinstance(dst_t, MemRefType)
         dst = element_ptr(rewriter, self.lctx, op, op.dst, op.dstIndices)
@@ -64,21 +61,14 @@ class DeviceAsyncCopyPattern(NvgpuPattern):
         return True
 
 
-class DeviceAsyncCreateGroupPattern(NvgpuPattern):
-    ROOT = ng.DeviceAsyncCreateGroupOp
-
-    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> bool:
+class DeviceAsyncCreateGroupPattern(NvgpuPattern[ng.DeviceAsyncCreateGroupOp]):
+    def rewrite(self, op: ng.DeviceAsyncCreateGroupOp, rewriter: PatternRewriter) -> bool:
         insert_op(rewriter, na.CpAsyncCommitGroupOp.create())
         replace_results(rewriter, op, [const(rewriter, 0, i32)])
         return True
 
 
-class DeviceAsyncWaitPattern(NvgpuPattern):
-    ROOT = ng.DeviceAsyncWaitOp
-
-    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> bool:
-        assert isinstance(op, ng.DeviceAsyncWaitOp)
+class DeviceAsyncWaitPattern(NvgpuPattern[ng.DeviceAsyncWaitOp]):
+    def rewrite(self, op: ng.DeviceAsyncWaitOp, rewriter: PatternRewriter) -> bool:
         n = op.numGroups.value.data if op.numGroups is not None else 0
-        insert_op(rewriter, na.CpAsyncWaitGroupOp.create(properties={"n": IntegerAttr(n, i32)}))
-        rewriter.erase(op)
-        return True
+        return lower_to(rewriter, op, na.CpAsyncWaitGroupOp.create(properties={"n": IntegerAttr(n, i32)}))

@@ -6,7 +6,7 @@ nvgpu_nvvm_arith). `nvgpu_to_nvvm.py` is the entry point."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import cast
+from typing import Generic, TypeVar, cast, get_args, get_origin
 
 from xdsl.dialects import llvm, vector
 from xdsl.dialects.builtin import (
@@ -21,9 +21,9 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
-from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
+from xdsl.pattern_rewriter import PatternRewriter
 
-from tile_lsp.compiler.lowering.common import LoweringContext
+from tile_lsp.compiler.lowering.common import LoweringContext, LoweringPattern
 from tile_lsp.compiler.lowering.types import (
     cast_to,
     llvm_ptr,
@@ -259,27 +259,49 @@ def replace_results(rewriter: PatternRewriter, op: Operation, values: Sequence[S
     rewriter.replace(op, [], bridged)
 
 
-class NvgpuPattern(RewritePattern):
-    """One nvgpu root op; `rewrite` returns False when it reported a diagnostic (op left in place)."""
+def lower_to(rewriter: PatternRewriter, op: Operation, new: Operation) -> bool:
+    """Insert `new` in the place of `op`: its first result (bridged to the type of `op`'s) replaces
+    `op`'s, or, when it has none, `op` is erased. True: the rewrite is done."""
+    insert_op(rewriter, new)
+    if new.results:
+        replace_results(rewriter, op, [new.results[0]])
+    else:
+        rewriter.erase(op)
+    return True
+
+
+OpT = TypeVar("OpT", bound=Operation)
+
+
+class NvgpuPattern(LoweringPattern, Generic[OpT]):
+    """One nvgpu root op, `ROOT`: the type argument of a subclass's `NvgpuPattern[...]` base (or set
+    by the subclass); `rewrite` returns False when it reported a diagnostic (op left in place)."""
 
     ROOT: type[Operation] = Operation
 
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        for base in cls.__dict__.get("__orig_bases__", ()):
+            origin, args = get_origin(base), get_args(base)
+            if isinstance(origin, type) and issubclass(origin, NvgpuPattern) and args and isinstance(args[0], type):
+                cls.ROOT = args[0]
+
     def __init__(self, lctx: LoweringContext) -> None:
-        self.lctx = lctx
+        super().__init__(lctx)
         self.reported: set[int] = set()
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         if type(op) is not self.ROOT or id(op) in self.reported:
             return
         try:
-            done = self.rewrite(op, rewriter)
+            done = self.rewrite(cast(OpT, op), rewriter)
         except Exception as exc:  # never crash the pipeline: every failure is a diagnostic
             self.lctx.error(op, f"internal error lowering '{op.name}': {exc}")
             done = False
         if not done:
             self.reported.add(id(op))
 
-    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> bool:
+    def rewrite(self, op: OpT, rewriter: PatternRewriter) -> bool:
         raise NotImplementedError
 
     def error(self, op: Operation, msg: str) -> bool:

@@ -3,6 +3,9 @@ prefetch, fence) patterns."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Protocol, cast
+
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
     IntegerAttr,
@@ -19,10 +22,12 @@ from xdsl.pattern_rewriter import PatternRewriter
 from tile_lsp.compiler.lowering.nvgpu_nvvm_core import (
     UNSUPPORTED,
     NvgpuPattern,
+    OpT,
     base_ptr,
     const,
     insert_op,
     llvm_array,
+    lower_to,
     replace_results,
     to_int,
 )
@@ -52,7 +57,7 @@ def mbarrier_operand_error(op: Operation, barrier: SSAValue) -> str | None:
     return f"'{op.name}' op operand #0 must be mbarrier barrier type, but got '{ng.mlir_type_str(t)}'"
 
 
-class _MBarrierPattern(NvgpuPattern):
+class _MBarrierPattern(NvgpuPattern[OpT]):
     def barrier_ptr(
         self, op: Operation, rewriter: PatternRewriter, barrier: SSAValue, mbar_id: SSAValue
     ) -> SSAValue | None:
@@ -72,13 +77,10 @@ class _MBarrierPattern(NvgpuPattern):
         return insert_op(rewriter, gep).results[0]
 
 
-class MBarrierCreatePattern(NvgpuPattern):
+class MBarrierCreatePattern(NvgpuPattern[ng.MBarrierCreateOp]):
     """`nvgpu.mbarrier.create` -> a private shared-memory global `!llvm.array<N x i64>` + addressof."""
 
-    ROOT = ng.MBarrierCreateOp
-
-    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> bool:
-        assert isinstance(op, ng.MBarrierCreateOp)
+    def rewrite(self, op: ng.MBarrierCreateOp, rewriter: PatternRewriter) -> bool:
         t = op.barriers.type
         if not isinstance(t, ng.MBarrierGroupType) or not ng.is_shared_space(t.memorySpace):
             return self.error(
@@ -103,92 +105,64 @@ class MBarrierCreatePattern(NvgpuPattern):
         return True
 
 
-class MBarrierInitPattern(_MBarrierPattern):
-    ROOT = ng.MBarrierInitOp
+# How an nvgpu operand of an mbarrier op becomes the nvvm operand (its table row's `ARGS`).
+_Convert = Callable[[PatternRewriter, SSAValue], SSAValue]
+
+
+def _token(rewriter: PatternRewriter, value: SSAValue) -> SSAValue:
+    return cast_to(rewriter, value, i64)
+
+
+class _BarrierOperands(Protocol):
+    barriers: SSAValue
+    mbarId: SSAValue
+
+
+class _MBarrierOpPattern(_MBarrierPattern[Operation]):
+    """An mbarrier op lowered to its nvvm twin `NVVM`: the barrier's element address, then the
+    operands named in `ARGS`, converted in order, then the predicate where the op has one; the
+    nvvm result (of type `RESULT`, None: no result) replaces the op's, else the op is erased."""
+
+    NVVM: type[Operation] = Operation
+    ARGS: tuple[tuple[str, _Convert], ...] = ()
+    RESULT: Attribute | None = None
 
     def rewrite(self, op: Operation, rewriter: PatternRewriter) -> bool:
-        assert isinstance(op, ng.MBarrierInitOp)
-        ptr = self.barrier_ptr(op, rewriter, op.barriers, op.mbarId)
+        barrier = cast(_BarrierOperands, op)
+        ptr = self.barrier_ptr(op, rewriter, barrier.barriers, barrier.mbarId)
         if ptr is None:
             return False
-        args = [ptr, to_int(rewriter, op.count)]
-        if op.predicate is not None:
-            args.append(op.predicate)
-        insert_op(rewriter, na.MBarrierInitOp.create(operands=args, result_types=[]))
-        rewriter.erase(op)
-        return True
+        args = [ptr, *(convert(rewriter, getattr(op, field)) for field, convert in self.ARGS)]
+        predicate = getattr(op, "predicate", None)
+        if predicate is not None:
+            args.append(predicate)
+        result_types = [] if self.RESULT is None else [self.RESULT]
+        return lower_to(rewriter, op, self.NVVM.create(operands=args, result_types=result_types))
 
 
-class MBarrierArrivePattern(_MBarrierPattern):
-    ROOT = ng.MBarrierArriveOp
-
-    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> bool:
-        assert isinstance(op, ng.MBarrierArriveOp)
-        ptr = self.barrier_ptr(op, rewriter, op.barriers, op.mbarId)
-        if ptr is None:
-            return False
-        new = insert_op(rewriter, na.MBarrierArriveOp.create(operands=[ptr], result_types=[i64]))
-        replace_results(rewriter, op, [new.results[0]])
-        return True
+class MBarrierInitPattern(_MBarrierOpPattern):
+    ROOT, NVVM, ARGS = ng.MBarrierInitOp, na.MBarrierInitOp, (("count", to_int),)
 
 
-class MBarrierArriveNoCompletePattern(_MBarrierPattern):
-    ROOT = ng.MBarrierArriveNoCompleteOp
-
-    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> bool:
-        assert isinstance(op, ng.MBarrierArriveNoCompleteOp)
-        ptr = self.barrier_ptr(op, rewriter, op.barriers, op.mbarId)
-        if ptr is None:
-            return False
-        count = to_int(rewriter, op.count)
-        new = insert_op(rewriter, na.MBarrierArriveNocompleteOp.create(operands=[ptr, count], result_types=[i64]))
-        replace_results(rewriter, op, [new.results[0]])
-        return True
+class MBarrierArrivePattern(_MBarrierOpPattern):
+    ROOT, NVVM, RESULT = ng.MBarrierArriveOp, na.MBarrierArriveOp, i64
 
 
-class MBarrierArriveExpectTxPattern(_MBarrierPattern):
-    ROOT = ng.MBarrierArriveExpectTxOp
-
-    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> bool:
-        assert isinstance(op, ng.MBarrierArriveExpectTxOp)
-        ptr = self.barrier_ptr(op, rewriter, op.barriers, op.mbarId)
-        if ptr is None:
-            return False
-        args = [ptr, to_int(rewriter, op.txcount)]
-        if op.predicate is not None:
-            args.append(op.predicate)
-        insert_op(rewriter, na.MBarrierArriveExpectTxOp.create(operands=args, result_types=[]))
-        rewriter.erase(op)
-        return True
+class MBarrierArriveNoCompletePattern(_MBarrierOpPattern):
+    ROOT, NVVM, ARGS, RESULT = ng.MBarrierArriveNoCompleteOp, na.MBarrierArriveNocompleteOp, (("count", to_int),), i64
 
 
-class MBarrierTestWaitPattern(_MBarrierPattern):
-    ROOT = ng.MBarrierTestWaitOp
-
-    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> bool:
-        assert isinstance(op, ng.MBarrierTestWaitOp)
-        ptr = self.barrier_ptr(op, rewriter, op.barriers, op.mbarId)
-        if ptr is None:
-            return False
-        token = cast_to(rewriter, op.token, i64)
-        new = insert_op(rewriter, na.MBarrierTestWaitOp.create(operands=[ptr, token], result_types=[i1]))
-        replace_results(rewriter, op, [new.results[0]])
-        return True
+class MBarrierArriveExpectTxPattern(_MBarrierOpPattern):
+    ROOT, NVVM, ARGS = ng.MBarrierArriveExpectTxOp, na.MBarrierArriveExpectTxOp, (("txcount", to_int),)
 
 
-class MBarrierTryWaitParityPattern(_MBarrierPattern):
-    ROOT = ng.MBarrierTryWaitParityOp
+class MBarrierTestWaitPattern(_MBarrierOpPattern):
+    ROOT, NVVM, ARGS, RESULT = ng.MBarrierTestWaitOp, na.MBarrierTestWaitOp, (("token", _token),), i1
 
-    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> bool:
-        assert isinstance(op, ng.MBarrierTryWaitParityOp)
-        ptr = self.barrier_ptr(op, rewriter, op.barriers, op.mbarId)
-        if ptr is None:
-            return False
-        phase = to_int(rewriter, op.phaseParity)
-        ticks = to_int(rewriter, op.ticks)
-        insert_op(rewriter, na.MBarrierTryWaitParityOp.create(operands=[ptr, phase, ticks], result_types=[]))
-        rewriter.erase(op)
-        return True
+
+class MBarrierTryWaitParityPattern(_MBarrierOpPattern):
+    ROOT, NVVM = ng.MBarrierTryWaitParityOp, na.MBarrierTryWaitParityOp
+    ARGS = (("phaseParity", to_int), ("ticks", to_int))
 
 
 # ----------------------------------------------------------------------------------------------
@@ -196,13 +170,21 @@ class MBarrierTryWaitParityPattern(_MBarrierPattern):
 # ----------------------------------------------------------------------------------------------
 
 
-class TmaAsyncLoadPattern(_MBarrierPattern):
+def _hint_and_predicate(
+    rewriter: PatternRewriter, op: Operation, predicate: SSAValue | None
+) -> tuple[list[SSAValue], list[SSAValue]]:
+    """The optional cache-hint and predicate slots of a TMA copy. The hint is a tile-lsp extension:
+    an `l2CacheHint = N : i64` attribute fills the cache-hint slot (MLIR 22's nvgpu.tma.async.load
+    and store have no cache-hint operand)."""
+    hint_attr = op.attributes.get("l2CacheHint")
+    hint = [const(rewriter, hint_attr.value.data)] if isinstance(hint_attr, IntegerAttr) else []
+    return hint, [predicate] if predicate is not None else []
+
+
+class TmaAsyncLoadPattern(_MBarrierPattern[ng.TmaAsyncLoadOp]):
     """Slots: dst (shared::cluster), descriptor, coords (i32 x rank), barrier, [multicast], [hint], [pred]."""
 
-    ROOT = ng.TmaAsyncLoadOp
-
-    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> bool:
-        assert isinstance(op, ng.TmaAsyncLoadOp)
+    def rewrite(self, op: ng.TmaAsyncLoadOp, rewriter: PatternRewriter) -> bool:
         bar = self.barrier_ptr(op, rewriter, op.barriers, op.mbarId)
         if bar is None:
             return False
@@ -213,41 +195,28 @@ class TmaAsyncLoadPattern(_MBarrierPattern):
         desc = cast_to(rewriter, op.tensorMapDescriptor, llvm_ptr())
         coords = [to_int(rewriter, c) for c in op.coordinates]
         mask = [op.multicastMask] if op.multicastMask is not None else []
-        # tile-lsp extension: an `l2CacheHint = N : i64` attribute fills the cache-hint slot
-        # (MLIR 22's nvgpu.tma.async.load has no cache-hint operand).
-        hint_attr = op.attributes.get("l2CacheHint")
-        hint = [const(rewriter, hint_attr.value.data)] if isinstance(hint_attr, IntegerAttr) else []
-        pred = [op.predicate] if op.predicate is not None else []
+        hint, pred = _hint_and_predicate(rewriter, op, op.predicate)
         new = na.CpAsyncBulkTensorSharedClusterGlobalOp.build(
             operands=[dst7, desc, coords, bar, [], mask, hint, pred],
             properties={"mode": na.TMALoadModeAttr.get("tile"), "isCTAOnly": IntegerAttr(0, 1)},
         )
-        insert_op(rewriter, new)
-        rewriter.erase(op)
-        return True
+        return lower_to(rewriter, op, new)
 
 
-class TmaAsyncStorePattern(NvgpuPattern):
+class TmaAsyncStorePattern(NvgpuPattern[ng.TmaAsyncStoreOp]):
     """Slots: descriptor, src (shared::cta), coords (i32 x rank), [hint], [pred]."""
 
-    ROOT = ng.TmaAsyncStoreOp
-
-    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> bool:
-        assert isinstance(op, ng.TmaAsyncStoreOp)
+    def rewrite(self, op: ng.TmaAsyncStoreOp, rewriter: PatternRewriter) -> bool:
         src = base_ptr(rewriter, self.lctx, op, op.src)
         if src is None:
             return False
         desc = cast_to(rewriter, op.tensorMapDescriptor, llvm_ptr())
         coords = [to_int(rewriter, c) for c in op.coordinates]
-        hint_attr = op.attributes.get("l2CacheHint")
-        hint = [const(rewriter, hint_attr.value.data)] if isinstance(hint_attr, IntegerAttr) else []
-        pred = [op.predicate] if op.predicate is not None else []
+        hint, pred = _hint_and_predicate(rewriter, op, op.predicate)
         new = na.CpAsyncBulkTensorGlobalSharedCtaOp.build(
             operands=[desc, src, coords, hint, pred], properties={"mode": na.TMAStoreModeAttr.get("tile")}
         )
-        insert_op(rewriter, new)
-        rewriter.erase(op)
-        return True
+        return lower_to(rewriter, op, new)
 
 
 # CUtensorMapDataType values (CUDA driver API enum order).
@@ -262,11 +231,8 @@ _CU_DTYPE = {"i8": 0, "i16": 1, "i32": 3, "i64": 5, "f16": 6, "f32": 7, "f64": 8
 TENSORMAP_WORDS = TENSORMAP_BYTES // 8
 
 
-class TmaCreateDescriptorPattern(NvgpuPattern):
-    ROOT = ng.TmaCreateDescriptorOp
-
-    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> bool:
-        assert isinstance(op, ng.TmaCreateDescriptorOp)
+class TmaCreateDescriptorPattern(NvgpuPattern[ng.TmaCreateDescriptorOp]):
+    def rewrite(self, op: ng.TmaCreateDescriptorOp, rewriter: PatternRewriter) -> bool:
         desc_t = op.tensorMap.type
         assert isinstance(desc_t, ng.TensorMapDescriptorType)
         source = op.tensor
@@ -325,27 +291,19 @@ class TmaCreateDescriptorPattern(NvgpuPattern):
         return True
 
 
-class TmaPrefetchPattern(NvgpuPattern):
-    ROOT = ng.TmaPrefetchOp
-
-    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> bool:
-        assert isinstance(op, ng.TmaPrefetchOp)
+class TmaPrefetchPattern(NvgpuPattern[ng.TmaPrefetchOp]):
+    def rewrite(self, op: ng.TmaPrefetchOp, rewriter: PatternRewriter) -> bool:
         from tile_lsp.compiler.mlir.dialects import nvvm
 
         desc = cast_to(rewriter, op.tensorMapDescriptor, llvm_ptr())
         pred = [op.predicate] if op.predicate is not None else []
-        insert_op(rewriter, nvvm.PrefetchOp.build(operands=[desc, pred], properties={"tensormap": UnitAttr()}))
-        rewriter.erase(op)
-        return True
+        return lower_to(rewriter, op, nvvm.PrefetchOp.build(operands=[desc, pred], properties={"tensormap": UnitAttr()}))
 
 
-class TmaFencePattern(NvgpuPattern):
+class TmaFencePattern(NvgpuPattern[ng.TmaFenceOp]):
     """`nvgpu.tma.fence.descriptor` -> `nvvm.fence.proxy.acquire <sys> %desc, 128` (generic -> tensormap)."""
 
-    ROOT = ng.TmaFenceOp
-
-    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> bool:
-        assert isinstance(op, ng.TmaFenceOp)
+    def rewrite(self, op: ng.TmaFenceOp, rewriter: PatternRewriter) -> bool:
         from tile_lsp.compiler.mlir.dialects import nvvm
 
         desc = cast_to(rewriter, op.tensorMapDescriptor, llvm_ptr())
@@ -355,6 +313,4 @@ class TmaFencePattern(NvgpuPattern):
             "fromProxy": nvvm.ProxyKindAttr(nvvm.ProxyKind("generic")),
             "toProxy": nvvm.ProxyKindAttr(nvvm.ProxyKind("tensormap")),
         }
-        insert_op(rewriter, nvvm.FenceProxyAcquireOp.build(operands=[desc, size], properties=props))
-        rewriter.erase(op)
-        return True
+        return lower_to(rewriter, op, nvvm.FenceProxyAcquireOp.build(operands=[desc, size], properties=props))

@@ -11,7 +11,7 @@ from xdsl.dialects.builtin import (
     VectorType,
     i32,
 )
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 
 from tile_lsp.compiler.lowering.nvgpu_nvvm_core import (
@@ -102,11 +102,8 @@ def _unpack_result(rewriter: PatternRewriter, res: SSAValue, c_type: VectorType)
     return rows_to_vector(rewriter, out_rows, c_type)
 
 
-class MmaSyncPattern(NvgpuPattern):
-    ROOT = ng.MmaSyncOp
-
-    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> bool:
-        assert isinstance(op, ng.MmaSyncOp)
+class MmaSyncPattern(NvgpuPattern[ng.MmaSyncOp]):
+    def rewrite(self, op: ng.MmaSyncOp, rewriter: PatternRewriter) -> bool:
         at, ct = op.matrixA.type, op.matrixC.type
         assert isinstance(at, VectorType) and isinstance(ct, VectorType)
         tf32 = op.tf32Enabled is not None
@@ -168,13 +165,10 @@ def sparse_mma_asm(
     return asm, constraints
 
 
-class MmaSparseSyncPattern(NvgpuPattern):
+class MmaSparseSyncPattern(NvgpuPattern[ng.MmaSparseSyncOp]):
     """`llvm.inline_asm has_side_effects` with MLIR's sparse-MMA template (seed 002)."""
 
-    ROOT = ng.MmaSparseSyncOp
-
-    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> bool:
-        assert isinstance(op, ng.MmaSparseSyncOp)
+    def rewrite(self, op: ng.MmaSparseSyncOp, rewriter: PatternRewriter) -> bool:
         at, ct = op.matrixA.type, op.matrixC.type
         assert isinstance(at, VectorType) and isinstance(ct, VectorType)
         shape = ng.mma_shape(op)
@@ -200,13 +194,10 @@ class MmaSparseSyncPattern(NvgpuPattern):
         return True
 
 
-class LdMatrixPattern(NvgpuPattern):
+class LdMatrixPattern(NvgpuPattern[ng.LdMatrixOp]):
     """`nvvm.ldmatrix` (x1 -> i32, x2/x4 -> struct of i32) + extractvalue/bitcast repack."""
 
-    ROOT = ng.LdMatrixOp
-
-    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> bool:
-        assert isinstance(op, ng.LdMatrixOp)
+    def rewrite(self, op: ng.LdMatrixOp, rewriter: PatternRewriter) -> bool:
         rt = op.res.type
         assert isinstance(rt, VectorType)
         ptr = element_ptr(rewriter, self.lctx, op, op.srcMemref, op.indices)

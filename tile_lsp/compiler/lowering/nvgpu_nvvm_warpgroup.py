@@ -18,7 +18,7 @@ from xdsl.dialects.builtin import (
     i32,
     i64,
 )
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 
 from tile_lsp.compiler.lowering.nvgpu_nvvm_core import (
@@ -64,13 +64,10 @@ def gmma_descriptor_bits(desc_t: ng.TensorMapDescriptorType) -> int:
     return (swizzle << 62) | (offset << 49) | (stride << 32) | (lead << 16)
 
 
-class WarpgroupGenerateDescriptorPattern(NvgpuPattern):
+class WarpgroupGenerateDescriptorPattern(NvgpuPattern[ng.WarpgroupGenerateDescriptorOp]):
     """`%bits = llvm.mlir.constant` (folded fields) `llvm.or` the 14-bit start address from `llvm.ptrtoint`."""
 
-    ROOT = ng.WarpgroupGenerateDescriptorOp
-
-    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> bool:
-        assert isinstance(op, ng.WarpgroupGenerateDescriptorOp)
+    def rewrite(self, op: ng.WarpgroupGenerateDescriptorOp, rewriter: PatternRewriter) -> bool:
         desc_t = op.tensorMap.type
         assert isinstance(desc_t, ng.TensorMapDescriptorType)
         base = base_ptr(rewriter, self.lctx, op, op.tensor)
@@ -115,13 +112,10 @@ def _wgmma_k(t: Attribute) -> int | None:
     return None
 
 
-class WarpgroupMmaPattern(NvgpuPattern):
+class WarpgroupMmaPattern(NvgpuPattern[ng.WarpgroupMmaOp]):
     """fence -> mma_async (M/64 x N/n x K/k) -> commit -> wait, in this order."""
 
-    ROOT = ng.WarpgroupMmaOp
-
-    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> bool:
-        assert isinstance(op, ng.WarpgroupMmaOp)
+    def rewrite(self, op: ng.WarpgroupMmaOp, rewriter: PatternRewriter) -> bool:
         ta = op.descriptorA.type
         tb = op.descriptorB.type
         tc = op.matrixC.type
@@ -183,13 +177,10 @@ class WarpgroupMmaPattern(NvgpuPattern):
         return True
 
 
-class WarpgroupMmaStorePattern(NvgpuPattern):
+class WarpgroupMmaStorePattern(NvgpuPattern[ng.WarpgroupMmaStoreOp]):
     """Accumulator fragments -> per-thread `llvm.store`s (row = warp*16 + lane/4 (+8), col = 2*(lane%4) + 8j)."""
 
-    ROOT = ng.WarpgroupMmaStoreOp
-
-    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> bool:
-        assert isinstance(op, ng.WarpgroupMmaStoreOp)
+    def rewrite(self, op: ng.WarpgroupMmaStoreOp, rewriter: PatternRewriter) -> bool:
         acc_type = op.matrixD.type
         dst_t = op.dstMemref.type
         assert isinstance(acc_type, ng.WarpgroupAccumulatorType) and isinstance(dst_t, MemRefType)
@@ -236,13 +227,10 @@ class WarpgroupMmaStorePattern(NvgpuPattern):
         return True
 
 
-class WarpgroupMmaInitAccumulatorPattern(NvgpuPattern):
+class WarpgroupMmaInitAccumulatorPattern(NvgpuPattern[ng.WarpgroupMmaInitAccumulatorOp]):
     """Poison aggregate with every fragment element set to zero."""
 
-    ROOT = ng.WarpgroupMmaInitAccumulatorOp
-
-    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> bool:
-        assert isinstance(op, ng.WarpgroupMmaInitAccumulatorOp)
+    def rewrite(self, op: ng.WarpgroupMmaInitAccumulatorOp, rewriter: PatternRewriter) -> bool:
         acc_type = op.matrixC.type
         assert isinstance(acc_type, ng.WarpgroupAccumulatorType)
         acc_t = accumulator_struct(acc_type)

@@ -30,7 +30,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
-from tile_lsp.compiler.lowering.common import LoweringContext, apply_patterns_to, op_name
+from tile_lsp.compiler.lowering.common import LoweringContext, apply_patterns_to, constant_value, op_name
 from tile_lsp.compiler.mlir.context import attr_text as _type_text
 from tile_lsp.compiler.mlir.dialects import nvvm
 from tile_lsp.compiler.mlir.xdsl_fast import int_attr, string_attr, walk_ops
@@ -97,16 +97,6 @@ def inline_asm(
                       asm_dialect=0, has_side_effects=side_effects)  # fmt: skip
     rewriter.insert(asm)
     return asm
-
-
-def constant_value(value: SSAValue) -> int | None:
-    """The integer a value is defined to be by llvm.mlir.constant / arith.constant, if any."""
-    owner = value.owner
-    if isinstance(owner, Operation) and owner.name in ("llvm.mlir.constant", "arith.constant"):
-        attr = owner.properties.get("value", owner.attributes.get("value"))
-        if isinstance(attr, IntegerAttr):
-            return attr.value.data
-    return None
 
 
 def replace_with(rewriter: PatternRewriter, op: Operation, values: Sequence[SSAValue | None]) -> None:
@@ -281,17 +271,19 @@ def _match_name(op: Operation) -> str:
     return f"llvm.nvvm.match.{match.kind.data.value}.sync.i{width}{pair}"
 
 
+def _relu_satfinite(cvt: nvvm._ConvertF32x2Op | nvvm.ConvertFloatToTF32Op) -> str:
+    """The `.relu` and `.satfinite` suffixes of a conversion intrinsic, as the op asks for them."""
+    relu = ".relu" if cvt.has_relu() else ""
+    return relu + (".satfinite" if cvt.saturation() == nvvm.SaturationMode.SATFINITE else "")
+
+
 def _lower_cvt_f32x2(target: str) -> Rewrite:
     def rewrite(op: Operation, rewriter: PatternRewriter) -> str | None:
         cvt = cast(nvvm._ConvertF32x2Op, op)
         rnd = cvt.rounding()
         if rnd not in (nvvm.FPRoundingMode.RN, nvvm.FPRoundingMode.RZ):
             return f"rounding mode '{rnd.value}' of {op.name} is not supported by the llvm stage"
-        name = f"llvm.nvvm.ff2{target}x2.{rnd.value}"
-        if cvt.has_relu():
-            name += ".relu"
-        if cvt.saturation() == nvvm.SaturationMode.SATFINITE:
-            name += ".satfinite"
+        name = f"llvm.nvvm.ff2{target}x2.{rnd.value}{_relu_satfinite(cvt)}"
         call = call_intrinsic(rewriter, name, [cvt.src_hi, cvt.src_lo], cvt.dst.type)
         replace_with(rewriter, op, list(call.results))
         return None
@@ -306,11 +298,7 @@ def _lower_cvt_tf32(op: Operation, rewriter: PatternRewriter) -> str | None:
         rnd = nvvm.FPRoundingMode.RNA
     if rnd not in (nvvm.FPRoundingMode.RN, nvvm.FPRoundingMode.RZ, nvvm.FPRoundingMode.RNA):
         return f"rounding mode '{rnd.value}' of {op.name} is not supported"
-    name = f"llvm.nvvm.f2tf32.{rnd.value}"
-    if cvt.has_relu():
-        name += ".relu"
-    if cvt.saturation() == nvvm.SaturationMode.SATFINITE:
-        name += ".satfinite"
+    name = f"llvm.nvvm.f2tf32.{rnd.value}{_relu_satfinite(cvt)}"
     call = call_intrinsic(rewriter, name, [cvt.src], i32)
     replace_with(rewriter, op, list(call.results))
     return None

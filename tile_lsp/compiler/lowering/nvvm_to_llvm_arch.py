@@ -335,32 +335,21 @@ def _lower_mma_sync(op: Operation, rewriter: PatternRewriter) -> str | None:
     return None
 
 
-def ldmatrix_intrinsic(op: Operation) -> str:
-    num = _int(op, "num", 1)
+def _matrix_intrinsic(op: Operation, verb: str, num: int) -> str:
+    """`llvm.nvvm.{ldmatrix,stmatrix}.sync.aligned.mMnN.xNUM[.trans].ELT.p3`."""
     trans = ".trans" if _enum(op, "layout", "row") == "col" else ""
     shape = _prop(op, "shape")
     mm, nn = (shape.m.value.data, shape.n.value.data) if isinstance(shape, na.LdStMatrixShapeAttr) else (8, 8)
     elt = _enum(op, "eltType", "b16")
-    return f"llvm.nvvm.ldmatrix.sync.aligned.m{mm}n{nn}.x{num}{trans}.{elt}.p3"
+    return f"llvm.nvvm.{verb}.sync.aligned.m{mm}n{nn}.x{num}{trans}.{elt}.p3"
 
 
-def _lower_ldmatrix(op: Operation, rewriter: PatternRewriter) -> str | None:
-    _call(rewriter, op, ldmatrix_intrinsic(op), list(op.operands))
-    return None
+def ldmatrix_intrinsic(op: Operation) -> str:
+    return _matrix_intrinsic(op, "ldmatrix", _int(op, "num", 1))
 
 
 def stmatrix_intrinsic(op: Operation) -> str:
-    num = len(op.operands) - 1
-    trans = ".trans" if _enum(op, "layout", "row") == "col" else ""
-    shape = _prop(op, "shape")
-    mm, nn = (shape.m.value.data, shape.n.value.data) if isinstance(shape, na.LdStMatrixShapeAttr) else (8, 8)
-    elt = _enum(op, "eltType", "b16")
-    return f"llvm.nvvm.stmatrix.sync.aligned.m{mm}n{nn}.x{num}{trans}.{elt}.p3"
-
-
-def _lower_stmatrix(op: Operation, rewriter: PatternRewriter) -> str | None:
-    _call(rewriter, op, stmatrix_intrinsic(op), list(op.operands))
-    return None
+    return _matrix_intrinsic(op, "stmatrix", len(op.operands) - 1)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -400,27 +389,34 @@ def _lower_cp_async_mbarrier_arrive(op: Operation, rewriter: PatternRewriter) ->
 # ----------------------------------------------------------------------------------------------
 
 
+def _f8_kind_and_relu(op: Operation, type_prop: str) -> tuple[str, str]:
+    """The f8 kind of a packed f8x2 conversion (`e5m2` when property `type_prop` names E5M2, else
+    `e4m3`) and its `.relu` suffix (empty unless the `relu` property is true)."""
+    ty = _prop(op, type_prop)
+    kind = "e5m2" if ty is not None and "E5M2" in str(ty) else "e4m3"
+    relu = ".relu" if _prop(op, "relu") is not None and "true" in str(_prop(op, "relu")) else ""
+    return kind, relu
+
+
 def _lower_f8x2_to_f16x2(op: Operation, rewriter: PatternRewriter) -> str | None:
     """`llvm.nvvm.{e4m3,e5m2}x2.to.f16x2.rn[.relu](i16) -> <2 x half>`."""
-    src = _prop(op, "srcType")
-    kind = "e5m2" if src is not None and "E5M2" in str(src) else "e4m3"
-    relu = ".relu" if _prop(op, "relu") is not None and "true" in str(_prop(op, "relu")) else ""
+    kind, relu = _f8_kind_and_relu(op, "srcType")
     _call(rewriter, op, f"llvm.nvvm.{kind}x2.to.f16x2.rn{relu}", list(op.operands))
     return None
 
 
 def _lower_f16x2_to_f8x2(op: Operation, rewriter: PatternRewriter) -> str | None:
     """`llvm.nvvm.f16x2.to.{e4m3,e5m2}x2.rn[.relu](<2 x half>) -> i16`."""
-    dst = _prop(op, "dstTy")
-    kind = "e5m2" if dst is not None and "E5M2" in str(dst) else "e4m3"
-    relu = ".relu" if _prop(op, "relu") is not None and "true" in str(_prop(op, "relu")) else ""
+    kind, relu = _f8_kind_and_relu(op, "dstTy")
     _call(rewriter, op, f"llvm.nvvm.f16x2.to.{kind}x2.rn{relu}", list(op.operands))
     return None
 
 
-def _intr(name: str) -> Rewrite:
+def _intr(name: str | Callable[[Operation], str]) -> Rewrite:
+    """A call of the intrinsic `name` (or the one `name(op)` names) on all the op's operands."""
+
     def rewrite(op: Operation, rewriter: PatternRewriter) -> str | None:
-        _call(rewriter, op, name, list(op.operands))
+        _call(rewriter, op, name if isinstance(name, str) else name(op), list(op.operands))
         return None
 
     return rewrite
@@ -457,8 +453,8 @@ ARCH_LOWERINGS: dict[str, NvvmLowering] = {
     "nvvm.wgmma.mma_async": _entry(_A, _lower_wgmma, "sm_90a"),
     # warp MMA, ldmatrix
     "nvvm.mma.sync": _entry(_D, _lower_mma_sync, "sm_80"),
-    "nvvm.ldmatrix": _entry(_D, _lower_ldmatrix, "sm_75"),
-    "nvvm.stmatrix": _entry(_D, _lower_stmatrix, "sm_90"),
+    "nvvm.ldmatrix": _entry(_D, _intr(ldmatrix_intrinsic), "sm_75"),
+    "nvvm.stmatrix": _entry(_D, _intr(stmatrix_intrinsic), "sm_90"),
     # SM80 cp.async
     "nvvm.cp.async.shared.global": _entry(_D, _lower_cp_async, "sm_80"),
     "nvvm.cp.async.commit.group": _entry(_D, _intr("llvm.nvvm.cp.async.commit.group"), "sm_80"),

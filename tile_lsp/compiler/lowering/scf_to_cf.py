@@ -11,7 +11,7 @@ from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, IntegerType, i32,
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
-from tile_lsp.compiler.lowering.common import LoweringContext
+from tile_lsp.compiler.lowering.common import LoweringContext, LoweringPattern
 from tile_lsp.compiler.lowering.llvm_build import make_op, op_class
 
 
@@ -35,11 +35,8 @@ def _move_region_blocks(region: Region, before: Block) -> list[Block]:
     return blocks
 
 
-class LowerScf(RewritePattern):
+class LowerScf(LoweringPattern):
     """`scf.for` / `scf.if` / `scf.while` -> blocks joined by `cf.br` / `cf.cond_br`."""
-
-    def __init__(self, lctx: LoweringContext) -> None:
-        self.lctx = lctx
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         if op.name == "scf.for":

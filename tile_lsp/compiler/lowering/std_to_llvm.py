@@ -28,7 +28,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.irdl import IRDLOperation
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
-from tile_lsp.compiler.lowering.common import LoweringContext
+from tile_lsp.compiler.lowering.common import LoweringContext, LoweringPattern
 from tile_lsp.compiler.lowering.llvm_build import (
     emit,
     fastmath_flags,
@@ -60,12 +60,14 @@ BINARY: dict[str, str] = {
     "arith.divf": "llvm.fdiv", "arith.remf": "llvm.frem",
     "arith.maximumf": "llvm.intr.maximum", "arith.minimumf": "llvm.intr.minimum",
     "arith.maxnumf": "llvm.intr.maxnum", "arith.minnumf": "llvm.intr.minnum",
-    "index.add": "llvm.add", "index.sub": "llvm.sub", "index.mul": "llvm.mul", "index.divs": "llvm.sdiv",
-    "index.divu": "llvm.udiv", "index.rems": "llvm.srem", "index.remu": "llvm.urem", "index.and": "llvm.and",
-    "index.or": "llvm.or", "index.xor": "llvm.xor", "index.shl": "llvm.shl", "index.shrs": "llvm.ashr",
-    "index.shru": "llvm.lshr", "index.maxs": "llvm.intr.smax", "index.mins": "llvm.intr.smin",
-    "index.maxu": "llvm.intr.umax", "index.minu": "llvm.intr.umin",
 }
+# index ops lower as their arith twins: index.X -> arith.Y.
+_INDEX_AS_ARITH = {
+    "add": "addi", "sub": "subi", "mul": "muli", "divs": "divsi", "divu": "divui", "rems": "remsi",
+    "remu": "remui", "and": "andi", "or": "ori", "xor": "xori", "shl": "shli", "shrs": "shrsi", "shru": "shrui",
+    "maxs": "maxsi", "mins": "minsi", "maxu": "maxui", "minu": "minui",
+}
+BINARY.update({f"index.{name}": BINARY[f"arith.{twin}"] for name, twin in _INDEX_AS_ARITH.items()})
 # math ops with an LLVM intrinsic (used outside device code and for types libdevice lacks).
 MATH_INTRINSICS: dict[str, str] = {
     "math.absf": "llvm.intr.fabs", "math.sqrt": "llvm.intr.sqrt", "math.fma": "llvm.intr.fma",
@@ -161,11 +163,8 @@ def _in_place(rewriter: PatternRewriter, op: Operation, cls: type[Operation], pr
 IN_PLACE = True
 
 
-class LowerOneToOne(RewritePattern):
+class LowerOneToOne(LoweringPattern):
     """Binary arith/index ops, casts and math intrinsics: one llvm op each."""
-
-    def __init__(self, lctx: LoweringContext) -> None:
-        self.lctx = lctx
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         name = BINARY.get(op.name) or CASTS.get(op.name) or MATH_INTRINSICS.get(op.name)
@@ -419,11 +418,8 @@ def convert_function(op: Operation, rewriter: PatternRewriter, lctx: LoweringCon
     return True
 
 
-class LowerFunc(RewritePattern):
+class LowerFunc(LoweringPattern):
     """`func.func` -> `llvm.func`, `func.return` -> `llvm.return`, `func.call` -> `llvm.call`."""
-
-    def __init__(self, lctx: LoweringContext) -> None:
-        self.lctx = lctx
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         if op.name == "func.func":

@@ -116,6 +116,21 @@ def convert_type(t: Attribute) -> Attribute | None:
     return found  # type: ignore[return-value]
 
 
+def memref_array_type(t: Attribute | None) -> llvm.LLVMArrayType | None:
+    """The `!llvm.array<N x elem>` that holds a statically shaped memref of type `t` (an alloca,
+    a global, a workgroup attribution): None when `t` is not a memref type `convert_type`
+    converts, or its element type is not one."""
+    if not isinstance(t, MemRefType) or convert_type(t) is None:
+        return None
+    elem = convert_type(t.get_element_type())
+    if elem is None:
+        return None
+    count = 1
+    for d in t.get_shape():
+        count *= d
+    return llvm.LLVMArrayType(IntAttr(count), elem)
+
+
 def _convert_type(t: Attribute) -> Attribute | None:
     for hook in _HOOKS:
         converted = hook(t)
@@ -305,6 +320,7 @@ __all__ = [
     "constant",
     "convert_type",
     "llvm_ptr",
+    "memref_array_type",
     "memref_element_ptr",
     "memref_unsupported",
     "reconcile_casts",
