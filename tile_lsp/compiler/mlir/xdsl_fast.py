@@ -522,6 +522,26 @@ def _patches() -> list[tuple[str, Any, str, Any]]:
 
 
 PATCH_NAMES = ("attribute_hashes", *(name for name, *_ in _patches()))
+_MISSING = object()
+# What each patch replaces, as it was found (before `install`: this module is imported first).
+_FOUND = {
+    name: owner.__dict__.get(attribute, _MISSING) if isinstance(owner, type) else getattr(owner, attribute)
+    for name, owner, attribute, _ in _patches()
+}
+
+
+def set_patch(name: str, on: bool) -> None:
+    """Turn one patch (a name of `_patches`, not "attribute_hashes") on or off, as installed:
+    how bench/xdsl_patches.py times a workload with and without it in one process."""
+    for found, owner, attribute, replacement in _patches():
+        if found != name:
+            continue
+        if on:
+            setattr(owner, attribute, replacement)
+        elif _FOUND[name] is _MISSING:
+            delattr(owner, attribute)
+        else:
+            setattr(owner, attribute, _FOUND[name])
 
 
 def install() -> None:
@@ -536,7 +556,7 @@ def install() -> None:
 
 
 __all__ = [
-    "PATCH_NAMES", "attach_op", "attribute_post_init", "build_arg_list", "build_operations_arg", "cache_attribute_hashes", "cmpi_init",
+    "PATCH_NAMES", "attach_op", "set_patch", "attribute_post_init", "build_arg_list", "build_operations_arg", "cache_attribute_hashes", "cmpi_init",
     "dense_from_list", "install", "int_attr", "int_type", "op_init", "operation_init", "replace_all_uses_with",
     "shared", "ssavalue_get", "string_attr", "values_getitem", "vector_type", "walk_ops",
 ]
