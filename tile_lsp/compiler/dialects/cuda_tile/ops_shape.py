@@ -81,8 +81,17 @@ def _dims(shape: tuple[int, ...]) -> str:
     return ", ".join(str(d) for d in shape)
 
 
+class _UnaryShapeOp(CudaTileOp):
+    """`op %source : type -> type`: one tile in, one out, the same element type."""
+
+    source = operand_def()
+    result = result_def()
+    TILE_FORMAT: ClassVar[str | None] = UNARY_FORMAT
+    TYPE_CONSTRAINTS: ClassVar[dict[str, C.TypeConstraint]] = {"source": C.ANY_TILE, "result": C.ANY_TILE}
+
+
 @tile_op
-class BroadcastOp(CudaTileOp):
+class BroadcastOp(_UnaryShapeOp):
     """Stretches size-1 dimensions of a tile to the (same-rank) result shape.
 
     ```mlir
@@ -92,10 +101,6 @@ class BroadcastOp(CudaTileOp):
 
     name = "cuda_tile.broadcast"
     RESULT_NAMES = ("bcast",)
-    source = operand_def()
-    result = result_def()
-    TILE_FORMAT = UNARY_FORMAT
-    TYPE_CONSTRAINTS = {"source": C.ANY_TILE, "result": C.ANY_TILE}
     TYPE_RULES = (SameOperandsAndResultElementType(), C.SameRank("source", "result"))
 
     def verify_tile(self, ctx: VerifyContext) -> VerifyResult:
@@ -108,7 +113,7 @@ class BroadcastOp(CudaTileOp):
 
 
 @tile_op
-class ReshapeOp(CudaTileOp):
+class ReshapeOp(_UnaryShapeOp):
     """Reinterprets a tile's elements (row-major) with a new shape of the same element count.
 
     ```mlir
@@ -118,10 +123,6 @@ class ReshapeOp(CudaTileOp):
 
     name = "cuda_tile.reshape"
     RESULT_NAMES = ("reshape",)
-    source = operand_def()
-    result = result_def()
-    TILE_FORMAT = UNARY_FORMAT
-    TYPE_CONSTRAINTS = {"source": C.ANY_TILE, "result": C.ANY_TILE}
     TYPE_RULES = (SameOperandsAndResultElementType(),)
 
     def verify_tile(self, ctx: VerifyContext) -> VerifyResult:
@@ -336,6 +337,13 @@ class IotaOp(CudaTileOp):
 class _PackLike(CudaTileOp):
     """pack/unpack: rank-1 byte reinterpretation between narrow and wide element types."""
 
+    source = operand_def()
+    result = result_def()
+    TILE_FORMAT: ClassVar[str | None] = UNARY_FORMAT
+    TYPE_CONSTRAINTS: ClassVar[dict[str, C.TypeConstraint]] = {"source": ANY_ELEMENT_TILE, "result": ANY_ELEMENT_TILE}
+    TYPE_RULES: ClassVar[tuple[C.TypeRule, ...]] = (C.SameRank("source", "result"),)
+    SINCE: ClassVar[str] = "13.3"
+
     def verify_tile(self, ctx: VerifyContext) -> VerifyResult:
         src, res = self.operands[0].type, self.results[0].type
         if not (isinstance(src, ct.TileType) and isinstance(res, ct.TileType)):
@@ -365,12 +373,6 @@ class PackOp(_PackLike):
     """
 
     name = "cuda_tile.pack"
-    source = operand_def()
-    result = result_def()
-    TILE_FORMAT = UNARY_FORMAT
-    TYPE_CONSTRAINTS = {"source": ANY_ELEMENT_TILE, "result": ANY_ELEMENT_TILE}
-    TYPE_RULES = (C.SameRank("source", "result"),)
-    SINCE = "13.3"
 
 
 @tile_op
@@ -383,12 +385,6 @@ class UnpackOp(_PackLike):
     """
 
     name = "cuda_tile.unpack"
-    source = operand_def()
-    result = result_def()
-    TILE_FORMAT = UNARY_FORMAT
-    TYPE_CONSTRAINTS = {"source": ANY_ELEMENT_TILE, "result": ANY_ELEMENT_TILE}
-    TYPE_RULES = (C.SameRank("source", "result"),)
-    SINCE = "13.3"
 
 
 _GRID_FORMAT = "attr-dict `:` custom<CudaTileType>(type($blockId_x))"
