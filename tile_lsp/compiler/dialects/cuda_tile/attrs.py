@@ -110,11 +110,7 @@ def _parse_literal(p: SyntaxParser, out: list[int | float], reader: _ScalarReade
     if not p.accept_punct("["):
         out.append(reader.read())
         return []
-    p.nest("literal lists")
-    try:
-        return _parse_list(p, out, reader, err)
-    finally:
-        p.depth -= 1
+    return p.nested("literal lists", _parse_list, p, out, reader, err)
 
 
 def _parse_list(p: SyntaxParser, out: list[int | float], reader: _ScalarReader, err: Callable[[str], str]) -> list[int]:

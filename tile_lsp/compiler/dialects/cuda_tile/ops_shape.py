@@ -48,12 +48,7 @@ class DenseI32ArraySyntax:
 
     def parse(self, p: SyntaxParser) -> Attribute:
         p.expect_punct("[")
-        values: list[int] = []
-        if not p.accept_punct("]"):
-            values.append(p.parse_int_literal())
-            while p.accept_punct(","):
-                values.append(p.parse_int_literal())
-            p.expect_punct("]")
+        values = p.comma_list(p.parse_int_literal, "]")
         return builtin.DenseArrayBase.from_list(builtin.i32, values)
 
     def print(self, a: Attribute) -> str:
