@@ -118,12 +118,8 @@ class TokenCursor:
             return True
         return False
 
-    def accept_keyword(self, kw: str) -> bool:
-        i = self.i
-        if self.texts[i] == kw and i < self.last:
-            self.i = i + 1
-            return True
-        return False
+    # A keyword is taken by its spelling alone, as punctuation is (see at_punct).
+    accept_keyword = accept_punct
 
     def expect_punct(self, p: str, what: str | None = None) -> None:
         i = self.i
@@ -132,12 +128,7 @@ class TokenCursor:
         if i < self.last:
             self.i = i + 1
 
-    def expect_keyword(self, kw: str) -> None:
-        i = self.i
-        if self.texts[i] != kw:
-            self.fail(f"expected '{kw}'", self.wrong_token_span(), raw=True)
-        if i < self.last:
-            self.i = i + 1
+    expect_keyword = expect_punct
 
     def wrong_token_span(self) -> Span | None:
         """Where MLIR reports a missing token: after the previous token when the
