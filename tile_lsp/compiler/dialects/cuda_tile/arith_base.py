@@ -34,39 +34,46 @@ IEEE_FORMAT = (
 NO_OVERFLOW = enum("overflow", "none")
 
 
-class FloatUnaryOp(CudaTileOp):
+def same_tiles(constraint: TypeConstraint, *names: str) -> dict[str, TypeConstraint]:
+    """`constraint` on each of `names` (the operands and result of an element-wise op)."""
+    return dict.fromkeys(names, constraint)
+
+
+class _UnaryOp(CudaTileOp):
+    """`op %x : tile<...>`: the result has the operand's type."""
+
+    source = operand_def()
+    result = result_def()
+    TILE_FORMAT: ClassVar[str | None] = UNARY_FORMAT
+    TYPE_RULES: ClassVar[tuple[TypeRule, ...]] = (C.AllTypesMatch("source", "result"),)
+
+
+class FloatUnaryOp(_UnaryOp):
     """`op %x : tile<...xf32>` over f16/bf16/f32/f64 tiles."""
 
-    source = operand_def()
-    result = result_def()
-    TILE_FORMAT: ClassVar[str | None] = UNARY_FORMAT
-    TYPE_CONSTRAINTS: ClassVar[dict[str, TypeConstraint]] = {"source": C.FLOAT_TILE, "result": C.FLOAT_TILE}
-    TYPE_RULES: ClassVar[tuple[TypeRule, ...]] = (C.AllTypesMatch("source", "result"),)
+    TYPE_CONSTRAINTS: ClassVar[dict[str, TypeConstraint]] = same_tiles(C.FLOAT_TILE, "source", "result")
 
 
-class IntUnaryOp(CudaTileOp):
+class IntUnaryOp(_UnaryOp):
     """`op %x : tile<...xi32>` over integer tiles."""
 
-    source = operand_def()
-    result = result_def()
-    TILE_FORMAT: ClassVar[str | None] = UNARY_FORMAT
-    TYPE_CONSTRAINTS: ClassVar[dict[str, TypeConstraint]] = {"source": C.INT_TILE, "result": C.INT_TILE}
-    TYPE_RULES: ClassVar[tuple[TypeRule, ...]] = (C.AllTypesMatch("source", "result"),)
+    TYPE_CONSTRAINTS: ClassVar[dict[str, TypeConstraint]] = same_tiles(C.INT_TILE, "source", "result")
 
 
-class FloatBinaryOp(CudaTileOp):
-    """`op %a, %b : tile<...xf32>` over f16/bf16/f32/f64 tiles."""
+class _BinaryOp(CudaTileOp):
+    """`op %a, %b : tile<...>`: operands and result of one type."""
 
     lhs = operand_def()
     rhs = operand_def()
     result = result_def()
     TILE_FORMAT: ClassVar[str | None] = BINARY_FORMAT
-    TYPE_CONSTRAINTS: ClassVar[dict[str, TypeConstraint]] = {
-        "lhs": C.FLOAT_TILE,
-        "rhs": C.FLOAT_TILE,
-        "result": C.FLOAT_TILE,
-    }
     TYPE_RULES: ClassVar[tuple[TypeRule, ...]] = (C.AllTypesMatch("lhs", "rhs", "result"),)
+
+
+class FloatBinaryOp(_BinaryOp):
+    """`op %a, %b : tile<...xf32>` over f16/bf16/f32/f64 tiles."""
+
+    TYPE_CONSTRAINTS: ClassVar[dict[str, TypeConstraint]] = same_tiles(C.FLOAT_TILE, "lhs", "rhs", "result")
 
 
 class IEEEFloatBinaryOp(FloatBinaryOp):
@@ -82,19 +89,10 @@ class IEEEFloatBinaryOp(FloatBinaryOp):
         yield from check_ftz(self)
 
 
-class IntBinaryOp(CudaTileOp):
+class IntBinaryOp(_BinaryOp):
     """`op %a, %b : tile<...xi32>` over integer tiles."""
 
-    lhs = operand_def()
-    rhs = operand_def()
-    result = result_def()
-    TILE_FORMAT: ClassVar[str | None] = BINARY_FORMAT
-    TYPE_CONSTRAINTS: ClassVar[dict[str, TypeConstraint]] = {
-        "lhs": C.INT_TILE,
-        "rhs": C.INT_TILE,
-        "result": C.INT_TILE,
-    }
-    TYPE_RULES: ClassVar[tuple[TypeRule, ...]] = (C.AllTypesMatch("lhs", "rhs", "result"),)
+    TYPE_CONSTRAINTS: ClassVar[dict[str, TypeConstraint]] = same_tiles(C.INT_TILE, "lhs", "rhs", "result")
 
 
 class OverflowIntBinaryOp(IntBinaryOp):
