@@ -383,8 +383,13 @@ def _check_gather_indices(view: ct.GatherScatterViewType, indices: list[Attribut
 
 
 class _ViewMemoryOp(CudaTileOp):
-    """load_view_tko/store_view_tko: memory attributes, token and hints."""
+    """load_view_tko/store_view_tko: memory attributes, token and hints. Subclasses declare
+    the operands before the token and the results before the result token."""
 
+    token = opt_operand_def()
+    result_token = result_def()
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    TYPE_RULES: ClassVar[tuple[C.TypeRule, ...]] = (M.TOKEN_OPERAND,)
     ATTR_SYNTAX: ClassVar[dict[str, AttrSyntax]] = {
         "memory_ordering_semantics": M.ORDERING,
         "memory_scope": M.SCOPE,
@@ -427,12 +432,9 @@ class LoadViewTkoOp(_ViewMemoryOp):
     memory_scope = opt_prop_def(Attribute)
     view = operand_def()
     index = var_operand_def()
-    token = opt_operand_def()
     optimization_hints = opt_prop_def(Attribute)
     inbounds = opt_prop_def(Attribute)
     tile = result_def()
-    result_token = result_def()
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
     TILE_FORMAT = (
         "custom<MemoryAttributes>($memory_ordering_semantics, $memory_scope) $view `[` $index `]` "
         "(`token` `=` $token^)? (`optimization_hints` `=` $optimization_hints^)? (`inbounds` `=` $inbounds^)? "
@@ -447,10 +449,6 @@ class LoadViewTkoOp(_ViewMemoryOp):
         "tile": M.TILE,
         "result_token": M.TOKEN,
     }
-    TYPE_RULES = (M.TOKEN_OPERAND,)
-    KIND: ClassVar[str] = "load"
-    ORDERINGS: ClassVar[tuple[str, str, str]] = M.LOAD_ORDERINGS
-    FIRST_INDEX: ClassVar[int] = 1
 
 
 @tile_op
@@ -468,11 +466,8 @@ class StoreViewTkoOp(_ViewMemoryOp):
     tile = operand_def()
     view = operand_def()
     index = var_operand_def()
-    token = opt_operand_def()
     optimization_hints = opt_prop_def(Attribute)
     inbounds = opt_prop_def(Attribute)
-    result_token = result_def()
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
     TILE_FORMAT = (
         "custom<MemoryAttributes>($memory_ordering_semantics, $memory_scope) $tile `,` $view `[` $index `]` "
         "(`token` `=` $token^)? (`optimization_hints` `=` $optimization_hints^)? (`inbounds` `=` $inbounds^)? "
@@ -487,7 +482,6 @@ class StoreViewTkoOp(_ViewMemoryOp):
         "token": M.TOKEN,
         "result_token": M.TOKEN,
     }
-    TYPE_RULES = (M.TOKEN_OPERAND,)
     KIND: ClassVar[str] = "store"
     ORDERINGS: ClassVar[tuple[str, str, str]] = M.STORE_ORDERINGS
     FIRST_INDEX: ClassVar[int] = 2
@@ -587,10 +581,7 @@ class MultimemLoadReduceViewTkoOp(_MultimemOp):
     inbounds = opt_prop_def(Attribute)
     view = operand_def()
     index = var_operand_def()
-    token = opt_operand_def()
     reduced_values = result_def()
-    result_token = result_def()
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
     TILE_FORMAT = (
         "custom<MemoryAttributes>($memory_ordering_semantics, $memory_scope) $view `[` $index `]` "
         "(`token` `=` $token^)? (`inbounds` `=` $inbounds^)? attr-dict-with-keyword `:` "
@@ -605,10 +596,6 @@ class MultimemLoadReduceViewTkoOp(_MultimemOp):
         "reduced_values": M.TILE,
         "result_token": M.TOKEN,
     }
-    TYPE_RULES = (M.TOKEN_OPERAND,)
-    KIND: ClassVar[str] = "load"
-    ORDERINGS: ClassVar[tuple[str, str, str]] = M.LOAD_ORDERINGS
-    FIRST_INDEX: ClassVar[int] = 1
     TILE_FIELD: ClassVar[str] = "reduced_values"
     REDUCES: ClassVar[bool] = True
 
@@ -623,9 +610,6 @@ class _MultimemWriteOp(_MultimemOp):
     view = operand_def()
     tile = operand_def()
     index = var_operand_def()
-    token = opt_operand_def()
-    result_token = result_def()
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
     TILE_FORMAT: ClassVar[str] = (
         "custom<MemoryAttributes>($memory_ordering_semantics, $memory_scope) $view `,` $tile `[` $index `]` "
         "(`token` `=` $token^)? (`inbounds` `=` $inbounds^)? attr-dict-with-keyword `:` "
@@ -640,7 +624,6 @@ class _MultimemWriteOp(_MultimemOp):
         "token": M.TOKEN,
         "result_token": M.TOKEN,
     }
-    TYPE_RULES: ClassVar[tuple[C.TypeRule, ...]] = (M.TOKEN_OPERAND,)
     KIND: ClassVar[str] = "store"
     ORDERINGS: ClassVar[tuple[str, str, str]] = M.STORE_ORDERINGS
     FIRST_INDEX: ClassVar[int] = 2

@@ -56,6 +56,11 @@ def _pointee(t: Attribute) -> Attribute | None:
 
 
 class _AtomicOp(CudaTileOp):
+    """The atomics: the token and result token come last (subclasses declare what comes before)."""
+
+    token = opt_operand_def()
+    result_token = result_def()
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
     ATTR_SYNTAX: ClassVar[dict[str, AttrSyntax]] = {
         "memory_ordering_semantics": M.ORDERING,
         "memory_scope": M.SCOPE,
@@ -80,10 +85,7 @@ class _PtrAtomicOp(_AtomicOp):
 
     RESULT_NAMES: ClassVar[tuple[str, ...]] = ("result", "result_token")
     mask = opt_operand_def()
-    token = opt_operand_def()
     result = result_def()
-    result_token = result_def()
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
     VALUE: ClassVar[str] = "val"  # the operand whose element type the pointees must be
     WORD: ClassVar[str] = "atomic_cas"
 
@@ -192,10 +194,7 @@ class AtomicRedViewTkoOp(_AtomicOp):
     index = var_operand_def()
     mode = prop_def(Attribute)
     value = operand_def()
-    token = opt_operand_def()
     inbounds = opt_prop_def(Attribute)
-    result_token = result_def()
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
     TILE_FORMAT = (
         "$memory_ordering_semantics $memory_scope $view `[` $index `]` `,` $mode `,` $value "
         "(`token` `=` $token^)? (`inbounds` `=` $inbounds^)? attr-dict `:` custom<CudaTileType>(type($value)) `,` "
