@@ -13,9 +13,9 @@ from xdsl.irdl import operand_def, prop_def, result_def, var_operand_def, var_re
 from tile_lsp.compiler.dialects.cuda_tile import constraints as C
 from tile_lsp.compiler.dialects.cuda_tile import shape_reduce
 from tile_lsp.compiler.dialects.cuda_tile import types as ct
+from tile_lsp.compiler.dialects.cuda_tile.attrs import IntAttrSyntax
 from tile_lsp.compiler.dialects.cuda_tile.base import CudaTileOp, OpError, VerifyResult, tile_op
 from tile_lsp.compiler.dialects.cuda_tile.control_regions import is_tile_view, parse_cuda_type
-from tile_lsp.compiler.syntax import lexer
 from tile_lsp.compiler.syntax.types import long_type_str
 
 if TYPE_CHECKING:
@@ -54,22 +54,6 @@ class DenseI32ArraySyntax:
     def print(self, a: Attribute) -> str:
         values = a.get_values() if isinstance(a, builtin.DenseArrayBase) else ()
         return "[" + ", ".join(str(v) for v in values) + "]"
-
-
-class IntAttrSyntax:
-    """A typed integer attribute written as a bare integer (its type is the attribute's)."""
-
-    def __init__(self, width: int):
-        self.type = builtin.IntegerType(width)
-
-    def can_start(self, p: SyntaxParser) -> bool:
-        return p.kind == lexer.INT or p.at_punct("-")
-
-    def parse(self, p: SyntaxParser) -> Attribute:
-        return builtin.IntegerAttr(p.parse_int_literal(), self.type)
-
-    def print(self, a: Attribute) -> str:
-        return str(a.value.data) if isinstance(a, builtin.IntegerAttr) else str(a)
 
 
 def _dims(shape: tuple[int, ...]) -> str:
