@@ -229,8 +229,9 @@ def _check_ptr_attrs(base: str, view: str) -> VerifyResult:
 class _MakeTiledViewOp(CudaTileOp):
     """`make_<kind>_view %tv : <kind>_view<...>`; the operand type comes from the view type."""
 
+    tensor_view = operand_def()
+    result = result_def()
     VIEW_TYPE: ClassVar[type[Attribute]] = ct.PartitionViewType
-    VIEW_WORD: ClassVar[str] = "partition_view"
 
     @classmethod
     def parse_custom(cls, p: SyntaxParser, state: OpState) -> None:
@@ -242,7 +243,7 @@ class _MakeTiledViewOp(CudaTileOp):
         t = parse_type(p)
         if not isinstance(t, cls.VIEW_TYPE):
             p.fail(
-                f"expected '{cls.VIEW_WORD}' type, but got {M.q(t)}",
+                f"expected '{cls.VIEW_TYPE.name.removeprefix('cuda_tile.')}' type, but got {M.q(t)}",
                 Span(start, p.prev_end()),
             )
         state.operand_types["tensor_view"] = [t.tensor_view]  # type: ignore[attr-defined]
@@ -274,8 +275,6 @@ class MakePartitionViewOp(_MakeTiledViewOp):
 
     name = "cuda_tile.make_partition_view"
     RESULT_NAMES = ("pview",)
-    tensor_view = operand_def()
-    result = result_def()
     TYPE_CONSTRAINTS = {"tensor_view": M.TENSOR_VIEW, "result": M.PARTITION_VIEW}
 
 
@@ -290,11 +289,8 @@ class MakeStridedViewOp(_MakeTiledViewOp):
     """
 
     name = "cuda_tile.make_strided_view"
-    tensor_view = operand_def()
-    result = result_def()
     TYPE_CONSTRAINTS = {"tensor_view": M.TENSOR_VIEW, "result": M.STRIDED_VIEW}
     VIEW_TYPE: ClassVar[type[Attribute]] = ct.StridedViewType
-    VIEW_WORD: ClassVar[str] = "strided_view"
     SINCE = "13.3"
 
 
@@ -309,11 +305,8 @@ class MakeGatherScatterViewOp(_MakeTiledViewOp):
     """
 
     name = "cuda_tile.make_gather_scatter_view"
-    tensor_view = operand_def()
-    result = result_def()
     TYPE_CONSTRAINTS = {"tensor_view": M.TENSOR_VIEW, "result": M.GATHER_SCATTER_VIEW}
     VIEW_TYPE: ClassVar[type[Attribute]] = ct.GatherScatterViewType
-    VIEW_WORD: ClassVar[str] = "gather_scatter_view"
     SINCE = "13.3"
 
 

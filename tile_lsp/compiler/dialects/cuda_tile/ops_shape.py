@@ -366,7 +366,18 @@ class UnpackOp(_PackLike):
     name = "cuda_tile.unpack"
 
 
-_GRID_FORMAT = "attr-dict `:` custom<CudaTileType>(type($blockId_x))"
+def _grid_axes(
+    prefix: str,
+) -> tuple[tuple[str, ...], str, dict[str, C.TypeConstraint], tuple[C.TypeRule, ...]]:
+    """RESULT_NAMES, TILE_FORMAT, TYPE_CONSTRAINTS and TYPE_RULES of an op with one i32 scalar
+    result per grid axis, `<prefix>_x`, `_y` and `_z`."""
+    names = (f"{prefix}_x", f"{prefix}_y", f"{prefix}_z")
+    return (
+        names,
+        f"attr-dict `:` custom<CudaTileType>(type(${names[0]}))",
+        dict.fromkeys(names, C.SCALAR_I32),
+        (C.AllTypesMatch(*names),),
+    )
 
 
 @tile_op
@@ -379,13 +390,10 @@ class GetTileBlockIdOp(CudaTileOp):
     """
 
     name = "cuda_tile.get_tile_block_id"
-    RESULT_NAMES = ("blockId_x", "blockId_y", "blockId_z")
     blockId_x = result_def()
     blockId_y = result_def()
     blockId_z = result_def()
-    TILE_FORMAT = _GRID_FORMAT
-    TYPE_CONSTRAINTS = {"blockId_x": C.SCALAR_I32, "blockId_y": C.SCALAR_I32, "blockId_z": C.SCALAR_I32}
-    TYPE_RULES = (C.AllTypesMatch("blockId_x", "blockId_y", "blockId_z"),)
+    RESULT_NAMES, TILE_FORMAT, TYPE_CONSTRAINTS, TYPE_RULES = _grid_axes("blockId")
 
 
 @tile_op
@@ -398,13 +406,10 @@ class GetNumTileBlocksOp(CudaTileOp):
     """
 
     name = "cuda_tile.get_num_tile_blocks"
-    RESULT_NAMES = ("gridSize_x", "gridSize_y", "gridSize_z")
     gridSize_x = result_def()
     gridSize_y = result_def()
     gridSize_z = result_def()
-    TILE_FORMAT = "attr-dict `:` custom<CudaTileType>(type($gridSize_x))"
-    TYPE_CONSTRAINTS = {"gridSize_x": C.SCALAR_I32, "gridSize_y": C.SCALAR_I32, "gridSize_z": C.SCALAR_I32}
-    TYPE_RULES = (C.AllTypesMatch("gridSize_x", "gridSize_y", "gridSize_z"),)
+    RESULT_NAMES, TILE_FORMAT, TYPE_CONSTRAINTS, TYPE_RULES = _grid_axes("gridSize")
 
 
 class _ShapeQuery(CudaTileOp):
