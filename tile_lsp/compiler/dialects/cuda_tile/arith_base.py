@@ -12,7 +12,7 @@ from xdsl.ir import Attribute
 from xdsl.irdl import operand_def, opt_prop_def, result_def
 
 from tile_lsp.compiler.dialects.cuda_tile import constraints as C
-from tile_lsp.compiler.dialects.cuda_tile.arith_checks import check_ftz, check_rounding
+from tile_lsp.compiler.dialects.cuda_tile.arith_checks import check_div_sqrt_modifiers, check_ftz, check_rounding
 from tile_lsp.compiler.dialects.cuda_tile.arith_syntax import IEEE_MODES, OVERFLOW, case_of
 from tile_lsp.compiler.dialects.cuda_tile.attrs import UNIT, enum
 from tile_lsp.compiler.dialects.cuda_tile.base import CudaTileOp, VerifyResult
@@ -26,10 +26,17 @@ UNARY_FORMAT = "$source attr-dict `:` custom<CudaTileType>(type($result))"
 BINARY_FORMAT = "$lhs `,` $rhs attr-dict `:` custom<CudaTileType>(type($result))"
 OVERFLOW_FORMAT = "$lhs `,` $rhs (`overflow` `` $overflow^)? attr-dict `:` custom<CudaTileType>(type($result))"
 SIGNED_FORMAT = "$lhs `,` $rhs custom<Signedness>($signedness) attr-dict `:` custom<CudaTileType>(type($result))"
-IEEE_FORMAT = (
-    "$lhs `,` $rhs custom<IEEERoundingMode>($rounding_mode) (`flush_to_zero` $flush_to_zero^)? "
-    "attr-dict `:` custom<CudaTileType>(type($result))"
-)
+
+
+def rounding_format(operands: str, directive: str) -> str:
+    """`operands`, the rounding mode as custom<`directive`>, `flush_to_zero` and the result type."""
+    return (
+        f"{operands} custom<{directive}>($rounding_mode) (`flush_to_zero` $flush_to_zero^)? "
+        "attr-dict `:` custom<CudaTileType>(type($result))"
+    )
+
+
+IEEE_FORMAT = rounding_format("$lhs `,` $rhs", "IEEERoundingMode")
 
 NO_OVERFLOW = enum("overflow", "none")
 
@@ -87,6 +94,21 @@ class IEEEFloatBinaryOp(FloatBinaryOp):
     def verify_tile(self, ctx: VerifyContext) -> VerifyResult:
         yield from check_rounding(case_of(self, "rounding_mode", "nearest_even"), IEEE_MODES)
         yield from check_ftz(self)
+
+
+class ApproxRoundingOp(CudaTileOp):
+    """divf and sqrt: a rounding mode among `ROUNDING_MODES` (IEEE's and f32's approximate
+    ones) and `flush_to_zero`, checked by NVIDIA's shared divf/sqrt rules."""
+
+    rounding_mode = opt_prop_def(Attribute)
+    flush_to_zero = opt_prop_def(Attribute)
+    ATTR_SYNTAX: ClassVar[dict[str, AttrSyntax]] = {"flush_to_zero": UNIT}
+    ROUNDING_MODES: ClassVar[tuple[str, ...]] = IEEE_MODES
+
+    def verify_tile(self, ctx: VerifyContext) -> VerifyResult:
+        mode = case_of(self, "rounding_mode", "nearest_even")
+        yield from check_rounding(mode, self.ROUNDING_MODES)
+        yield from check_div_sqrt_modifiers(self, mode)
 
 
 class IntBinaryOp(_BinaryOp):
