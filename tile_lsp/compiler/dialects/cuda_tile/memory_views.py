@@ -444,8 +444,24 @@ class LoadViewTkoOp(_ViewMemoryOp):
     }
 
 
+class _ViewWriteOp(_ViewMemoryOp):
+    """The view ops that write a tile (store_view_tko, multimem_reduce/store_view_tko): their
+    types, and the store memory model; the tile is operand #0 or #1, the indices from #2."""
+
+    TYPE_CONSTRAINTS: ClassVar[dict[str, C.TypeConstraint]] = {
+        "tile": M.TILE,
+        "view": M.TILE_VIEW,
+        "index": VARIADIC_INT_TILE,
+        "token": M.TOKEN,
+        "result_token": M.TOKEN,
+    }
+    KIND: ClassVar[str] = "store"
+    ORDERINGS: ClassVar[tuple[str, str, str]] = M.STORE_ORDERINGS
+    FIRST_INDEX: ClassVar[int] = 2
+
+
 @tile_op
-class StoreViewTkoOp(_ViewMemoryOp):
+class StoreViewTkoOp(_ViewWriteOp):
     """Stores a tile at the given tile-grid coordinates of a view.
 
     ```mlir
@@ -468,16 +484,6 @@ class StoreViewTkoOp(_ViewMemoryOp):
         "custom<CudaTileType>(type($tile)) `,` custom<CudaTileType>(type($view)) `,` "
         "custom<CudaTileTypeSplat>(type($index), ref($index)) `->` custom<CudaTileType>(type($result_token))"
     )
-    TYPE_CONSTRAINTS = {
-        "tile": M.TILE,
-        "view": M.TILE_VIEW,
-        "index": VARIADIC_INT_TILE,
-        "token": M.TOKEN,
-        "result_token": M.TOKEN,
-    }
-    KIND: ClassVar[str] = "store"
-    ORDERINGS: ClassVar[tuple[str, str, str]] = M.STORE_ORDERINGS
-    FIRST_INDEX: ClassVar[int] = 2
 
 
 MULTIMEM_ADD = enum("multimem_reduction_kind", "add")
@@ -597,7 +603,7 @@ class MultimemLoadReduceViewTkoOp(_MultimemOp):
             yield OpError(f"min/max supports f16 and bf16 float types only; got {M.q(elem)}")
 
 
-class _MultimemWriteOp(_MultimemOp):
+class _MultimemWriteOp(_MultimemOp, _ViewWriteOp):
     """multimem_reduce/store_view_tko: `%view, %tile[%index...]`, a token out."""
 
     view = operand_def()
@@ -610,16 +616,6 @@ class _MultimemWriteOp(_MultimemOp):
         "custom<CudaTileTypeSplat>(type($index), ref($index)) (`,` custom<CudaTileType>(type($token))^)? `->` "
         "custom<CudaTileType>(type($result_token))"
     )
-    TYPE_CONSTRAINTS: ClassVar[dict[str, C.TypeConstraint]] = {
-        "tile": M.TILE,
-        "view": M.TILE_VIEW,
-        "index": VARIADIC_INT_TILE,
-        "token": M.TOKEN,
-        "result_token": M.TOKEN,
-    }
-    KIND: ClassVar[str] = "store"
-    ORDERINGS: ClassVar[tuple[str, str, str]] = M.STORE_ORDERINGS
-    FIRST_INDEX: ClassVar[int] = 2
 
 
 @tile_op
