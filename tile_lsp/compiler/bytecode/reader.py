@@ -318,18 +318,32 @@ class _FileReader:
             return t
         if i >= len(self.type_offsets):
             raise DecodeError(at, f"type index {i} out of range ({len(self.type_offsets)} types), expected {what}")
-        if i in self.type_busy:
-            raise DecodeError(at, f"type {i} refers to itself")
-        if len(self.type_busy) >= _MAX_TYPE_DEPTH:
-            raise DecodeError(at, f"types nest more than {_MAX_TYPE_DEPTH} deep")
-        self.type_busy.add(i)
+        return self._decode_entry(i, at, "type", self.type_offsets[i], self.type_busy, self.type_cache, self._type)
+
+    def _decode_entry(
+        self,
+        i: int,
+        at: int,
+        kind: str,
+        where: tuple[int, int],
+        busy: set[int],
+        cache: dict[int, Attribute],
+        decode: Callable[[ByteReader], Attribute],
+    ) -> Attribute:
+        """Entry `i` of a table that refers to its own entries (types, debug attributes), decoded
+        from its bytes at `where` and cached; `busy` holds the entries being decoded."""
+        if i in busy:
+            raise DecodeError(at, f"{kind} {i} refers to itself")
+        if len(busy) >= _MAX_TYPE_DEPTH:
+            raise DecodeError(at, f"{kind}s nest more than {_MAX_TYPE_DEPTH} deep")
+        busy.add(i)
         try:
-            s, e = self.type_offsets[i]
-            t = self._type(ByteReader(self.data, s, e, f"type {i}"))
+            s, e = where
+            a = decode(ByteReader(self.data, s, e, f"{kind} {i}"))
         finally:
-            self.type_busy.discard(i)
-        self.type_cache[i] = t
-        return t
+            busy.discard(i)
+        cache[i] = a
+        return a
 
     def _type(self, r: ByteReader) -> Attribute:
         _, types, *_ = self.ct
@@ -515,18 +529,9 @@ class _FileReader:
             return a
         if i - 1 >= len(self.di_attr_offsets):
             raise DecodeError(at, f"debug attribute index {i} out of range ({len(self.di_attr_offsets)} attributes)")
-        if i in self.di_busy:
-            raise DecodeError(at, f"debug attribute {i} refers to itself")
-        if len(self.di_busy) >= _MAX_TYPE_DEPTH:
-            raise DecodeError(at, f"debug attributes nest more than {_MAX_TYPE_DEPTH} deep")
-        self.di_busy.add(i)
-        try:
-            s, e = self.di_attr_offsets[i - 1]
-            a = self._di(ByteReader(self.data, s, e, f"debug attribute {i}"))
-        finally:
-            self.di_busy.discard(i)
-        self.di_cache[i] = a
-        return a
+        return self._decode_entry(
+            i, at, "debug attribute", self.di_attr_offsets[i - 1], self.di_busy, self.di_cache, self._di
+        )
 
     def _di_ref(self, r: ByteReader, cls: type | tuple[type, ...], what: str) -> Attribute:
         at = r.pos
@@ -666,10 +671,7 @@ class _FileReader:
         cls = registry.op_class("cuda_tile.global")
         out = []
         for _ in range(n):
-            at = r.pos
-            name = self.string(r, "a global's name")
-            if not name:
-                raise r.fail("empty global name", at)
+            at, name = self._entry_name(r, "a global's name", "empty global name")
             t = self.type_ref(r, "a global's type")
             value = self.dense(r, t)
             align = r.varint("a global's alignment")
@@ -694,6 +696,14 @@ class _FileReader:
             out.append(op)
         return out
 
+    def _entry_name(self, r: ByteReader, what: str, empty: str) -> tuple[int, str]:
+        """Where a global or function entry starts, and its name (`empty` when it has none)."""
+        at = r.pos
+        name = self.string(r, what)
+        if not name:
+            raise r.fail(empty, at)
+        return at, name
+
     def _functions(self) -> list[Operation]:
         registry, *_ = self.ct
         s, e = self.sections[F.SEC_FUNC]
@@ -701,10 +711,7 @@ class _FileReader:
         n = r.count("functions", 5)
         out = []
         for _ in range(n):
-            at = r.pos
-            name = self.string(r, "a function name")
-            if not name:
-                raise r.fail("empty function name", at)
+            at, name = self._entry_name(r, "a function name", "empty function name")
             tat = r.pos
             ftype = self.type_ref(r, "a function signature")
             if not isinstance(ftype, builtin.FunctionType):

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache, lru_cache
 from typing import Any
 
@@ -401,58 +401,28 @@ class _Writer:
         elif isinstance(t, ty.FloatNV8E5M3FNUType):
             put_varint(b, F.T_F8E5M3FNU)
         elif isinstance(t, ty.PointerType):
-            put_varint(b, F.T_PTR)
-            attr = t.ptr_attr.data
-            if self.v >= F.V13_4:
-                put_varint(b, 1 if attr else 0)
-            put_varint(b, self.t(t.pointee, op))
-            if attr and self.v >= F.V13_4:
-                b.append(ty.PTR_ATTRS.index(attr))
+            pointee = t.pointee
+            self.with_ptr_attr(b, F.T_PTR, t.ptr_attr.data, lambda: put_varint(b, self.t(pointee, op)))
         elif isinstance(t, ty.TileType):
             put_varint(b, F.T_TILE)
             put_varint(b, self.t(t.element_type, op))
             put_int_list(b, [_dyn(d) for d in t.shape_attr.data], 8)
         elif isinstance(t, ty.TensorViewType):
-            put_varint(b, F.T_TENSOR_VIEW)
-            attr = t.ptr_attr.data
-            if self.v >= F.V13_4:
-                put_varint(b, 1 if attr else 0)
-            put_varint(b, self.t(t.element_type, op))
-            put_int_list(b, [_dyn(d) for d in t.shape_attr.data], 8)
-            put_int_list(b, [_dyn(d) for d in t.strides_attr.data], 8)
-            if attr and self.v >= F.V13_4:
-                b.append(ty.PTR_ATTRS.index(attr))
+            view = t
+
+            def view_fields() -> None:
+                put_varint(b, self.t(view.element_type, op))
+                put_int_list(b, [_dyn(d) for d in view.shape_attr.data], 8)
+                put_int_list(b, [_dyn(d) for d in view.strides_attr.data], 8)
+
+            self.with_ptr_attr(b, F.T_TENSOR_VIEW, t.ptr_attr.data, view_fields)
         elif isinstance(t, ty.PartitionViewType):
-            put_varint(b, F.T_PARTITION_VIEW)
-            pad = t.padding_value.data
-            if self.v >= F.V13_3:
-                put_varint(b, 1 if pad else 0)
-            put_int_list(b, t.tile_shape_attr.data, 4)
-            put_varint(b, self.t(t.tensor_view, op))
-            put_int_list(b, _full_dim_map(t.dim_map_attr.data, len(t.tile_shape_attr.data)), 4)
-            if self.v < F.V13_3:
-                put_varint(b, 1 if pad else 0)
-            if pad:
-                put_varint(b, _padding_index(pad, op))
+            # (before 13.3 the partition view's has-padding flag comes after its dim map)
+            self.tiled_view(b, F.T_PARTITION_VIEW, t, op, late_flag=self.v < F.V13_3)
         elif isinstance(t, ty.GatherScatterViewType):
-            put_varint(b, F.T_GATHER_SCATTER_VIEW)
-            pad = t.padding_value.data
-            put_varint(b, 1 if pad else 0)
-            put_int_list(b, t.tile_shape_attr.data, 4)
-            put_varint(b, self.t(t.tensor_view, op))
-            put_varint(b, _uint(t.sparse_dim, op, "sparse_dim"))
-            if pad:
-                put_varint(b, _padding_index(pad, op))
+            self.tiled_view(b, F.T_GATHER_SCATTER_VIEW, t, op)
         elif isinstance(t, ty.StridedViewType):
-            put_varint(b, F.T_STRIDED_VIEW)
-            pad = t.padding_value.data
-            put_varint(b, 1 if pad else 0)
-            put_int_list(b, t.tile_shape_attr.data, 4)
-            put_int_list(b, t.traversal_strides_attr.data, 4)
-            put_varint(b, self.t(t.tensor_view, op))
-            put_int_list(b, _full_dim_map(t.dim_map_attr.data, len(t.tile_shape_attr.data)), 4)
-            if pad:
-                put_varint(b, _padding_index(pad, op))
+            self.tiled_view(b, F.T_STRIDED_VIEW, t, op)
         elif isinstance(t, builtin.FunctionType):
             put_varint(b, F.T_FUNC)
             put_varint(b, len(t.inputs.data))
@@ -464,6 +434,46 @@ class _Writer:
         else:
             raise _Unencodable(op, f"type {t} has no Tile IR bytecode encoding")
         return bytes(b)
+
+    def with_ptr_attr(self, b: bytearray, tag: int, attr: str, fields: Callable[[], None]) -> None:
+        """A pointer or tensor_view type: its tag, from 13.4 a has-ptr_attr flag, its `fields`,
+        and from 13.4 the ptr_attr's index when it has one."""
+        put_varint(b, tag)
+        with_attr = self.v >= F.V13_4
+        if with_attr:
+            put_varint(b, 1 if attr else 0)
+        fields()
+        if attr and with_attr:
+            b.append(self.types_mod.PTR_ATTRS.index(attr))
+
+    def tiled_view(
+        self,
+        b: bytearray,
+        tag: int,
+        t: Any,
+        op: Operation | None,
+        late_flag: bool = False,
+    ) -> None:
+        """A partition, gather/scatter or strided view type: its tag, has-padding flag (after the
+        dim map with `late_flag`), tile shape, traversal strides (strided), tensor_view, sparse
+        dim (gather/scatter) or full dim map, and the padding value's index when it has one."""
+        ty = self.types_mod
+        put_varint(b, tag)
+        pad = t.padding_value.data
+        if not late_flag:
+            put_varint(b, 1 if pad else 0)
+        put_int_list(b, t.tile_shape_attr.data, 4)
+        if isinstance(t, ty.StridedViewType):
+            put_int_list(b, t.traversal_strides_attr.data, 4)
+        put_varint(b, self.t(t.tensor_view, op))
+        if isinstance(t, ty.GatherScatterViewType):
+            put_varint(b, _uint(t.sparse_dim, op, "sparse_dim"))
+        else:
+            put_int_list(b, _full_dim_map(t.dim_map_attr.data, len(t.tile_shape_attr.data)), 4)
+        if late_flag:
+            put_varint(b, 1 if pad else 0)
+        if pad:
+            put_varint(b, _padding_index(pad, op))
 
     def dense(self, a: Attribute, t: Attribute, op: Operation) -> int:
         """The constant index of a dense value `a` of type `t`."""

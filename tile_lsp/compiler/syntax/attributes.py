@@ -15,6 +15,7 @@ from xdsl.ir import Attribute, TypeAttribute
 from tile_lsp.compiler.dialects.cuda_tile import floats
 from tile_lsp.compiler.source import Span
 from tile_lsp.compiler.syntax import lexer
+from tile_lsp.compiler.syntax.interfaces import ArgDef
 from tile_lsp.compiler.syntax.types import OpaqueAttr, parse_type, type_str
 
 if TYPE_CHECKING:
@@ -37,13 +38,29 @@ def _float_from_bits(bits: int, t: Attribute) -> float:
     return floats.from_bits(bits, fmt) if fmt is not None else float(bits)
 
 
+def parse_arg_def(
+    p: SyntaxParser,
+    parse_arg_type: Callable[[SyntaxParser], Attribute] = parse_type,
+    message: str = "expected SSA identifier",
+    attr_dict: bool = True,
+) -> ArgDef:
+    """`%name : type [{attrs}] [loc(...)]`, an argument of a region header (the attributes,
+    where allowed, are read and dropped); `message` when it does not start with a value name."""
+    if p.kind != lexer.VALUE:
+        p.fail(message)
+    name, span = p.tok, p.span()
+    p.advance()
+    p.expect_punct(":")
+    t = parse_arg_type(p)
+    if attr_dict and p.at_punct("{"):
+        parse_attr_dict_body(p)
+    loc = p.parse_location() if p.at_keyword("loc") else None
+    return ArgDef(name, t, span, loc)
+
+
 def parse_attribute(p: SyntaxParser) -> Attribute:
     """Parse any attribute value at the cursor."""
-    p.nest("attributes")
-    try:
-        return _parse_attribute(p)
-    finally:
-        p.depth -= 1
+    return p.nested("attributes", _parse_attribute, p)
 
 
 def _parse_attribute(p: SyntaxParser) -> Attribute:
@@ -74,13 +91,7 @@ def _parse_attribute(p: SyntaxParser) -> Attribute:
     if k == lexer.PUNCT:
         if tok == "[":
             p.advance()
-            items: list[Attribute] = []
-            if not p.accept_punct("]"):
-                items.append(parse_attribute(p))
-                while p.accept_punct(","):
-                    items.append(parse_attribute(p))
-                p.expect_punct("]")
-            return builtin.ArrayAttr(items)
+            return builtin.ArrayAttr(p.comma_list(lambda: parse_attribute(p), "]"))
         if tok == "{":
             return builtin.DictionaryAttr(parse_attr_dict_body(p))
         if tok == "(":

@@ -6,6 +6,9 @@ into a Diagnostic; it never escapes the front end.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
 from tile_lsp.compiler.source import Span
 from tile_lsp.compiler.syntax import lexer
 from tile_lsp.compiler.syntax.lexer import Tokens
@@ -13,6 +16,8 @@ from tile_lsp.compiler.syntax.lexer import Tokens
 # Types, attributes, locations and literal lists inside one another: deeper nesting is a
 # diagnostic at the construct that goes one level too deep, not an exhausted Python stack.
 MAX_NESTING = 32
+
+T = TypeVar("T")
 
 
 class ParseError(Exception):
@@ -46,6 +51,25 @@ class TokenCursor:
         if self.depth >= MAX_NESTING:
             self.fail(f"{what} are nested more than {MAX_NESTING} levels deep", raw=True)
         self.depth += 1
+
+    def nested(self, what: str, parse: Callable[..., T], *args: object) -> T:
+        """`parse(*args)` one level deeper in a recursive construct (see `nest`)."""
+        self.nest(what)
+        try:
+            return parse(*args)
+        finally:
+            self.depth -= 1
+
+    def comma_list(self, parse_item: Callable[[], T], close: str) -> list[T]:
+        """After an opening bracket: the items `parse_item` reads, separated by commas, up to
+        the closing `close` (which may come at once, for no items)."""
+        items: list[T] = []
+        if not self.accept_punct(close):
+            items.append(parse_item())
+            while self.accept_punct(","):
+                items.append(parse_item())
+            self.expect_punct(close)
+        return items
 
     # -- inspection -------------------------------------------------------
     @property
@@ -94,12 +118,8 @@ class TokenCursor:
             return True
         return False
 
-    def accept_keyword(self, kw: str) -> bool:
-        i = self.i
-        if self.texts[i] == kw and i < self.last:
-            self.i = i + 1
-            return True
-        return False
+    # A keyword is taken by its spelling alone, as punctuation is (see at_punct).
+    accept_keyword = accept_punct
 
     def expect_punct(self, p: str, what: str | None = None) -> None:
         i = self.i
@@ -108,12 +128,7 @@ class TokenCursor:
         if i < self.last:
             self.i = i + 1
 
-    def expect_keyword(self, kw: str) -> None:
-        i = self.i
-        if self.texts[i] != kw:
-            self.fail(f"expected '{kw}'", self.wrong_token_span(), raw=True)
-        if i < self.last:
-            self.i = i + 1
+    expect_keyword = expect_punct
 
     def wrong_token_span(self) -> Span | None:
         """Where MLIR reports a missing token: after the previous token when the

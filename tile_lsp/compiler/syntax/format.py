@@ -19,7 +19,7 @@ from xdsl.ir import Attribute, Operation
 from tile_lsp.compiler.dialects import registry
 from tile_lsp.compiler.syntax import lexer
 from tile_lsp.compiler.syntax.attributes import parse_attr_dict_body, parse_attribute
-from tile_lsp.compiler.syntax.types import parse_type
+from tile_lsp.compiler.syntax.types import expect_function_type, parse_type
 
 if TYPE_CHECKING:
     from tile_lsp.compiler.syntax.interfaces import OpState, SyntaxParser, SyntaxPrinter
@@ -312,12 +312,7 @@ class OpSyntax:
             elif p.at_punct("{"):
                 state.attributes.update(parse_attr_dict_body(p))
         elif isinstance(e, FunctionalType):
-            start = p.i
-            ftype = parse_type(p)
-            if not isinstance(ftype, builtin.FunctionType):
-                p.i = start
-                p.fail("expected function type")
-            assert isinstance(ftype, builtin.FunctionType)
+            ftype = expect_function_type(p)
             self._assign_types(state, e.inputs, list(ftype.inputs.data))
             self._assign_types(state, e.outputs, list(ftype.outputs.data))
         elif isinstance(e, Optional_):

@@ -112,20 +112,20 @@ def written_location(a: Attribute | None) -> Location | None:
 def parse_loc(p: SyntaxParser) -> Attribute:
     """`loc(...)`; the cursor is at `loc`."""
     p.advance()
-    if not p.accept_punct("("):
-        p.fail("expected '(' in location")
+    _expect_in(p, "(", "location")
     loc = parse_location_instance(p)
-    if not p.accept_punct(")"):
-        p.fail("expected ')' in location")
+    _expect_in(p, ")", "location")
     return loc
 
 
+def _expect_in(p: SyntaxParser, token: str, where: str) -> None:
+    """`token` (a punctuation or keyword), or MLIR's `expected '<token>' in <where>`."""
+    if not p.accept_punct(token):  # (it takes any token that is spelled `token`)
+        p.fail(f"expected '{token}' in {where}")
+
+
 def parse_location_instance(p: SyntaxParser) -> Attribute:
-    p.nest("locations")
-    try:
-        return _parse_location_instance(p)
-    finally:
-        p.depth -= 1
+    return p.nested("locations", _parse_location_instance, p)
 
 
 def _parse_location_instance(p: SyntaxParser) -> Attribute:
@@ -153,14 +153,11 @@ def _parse_location_instance(p: SyntaxParser) -> Attribute:
             return UnknownLoc()
         if tok == "callsite":
             p.advance()
-            if not p.accept_punct("("):
-                p.fail("expected '(' in callsite location")
+            _expect_in(p, "(", "callsite location")
             callee = parse_location_instance(p)
-            if not p.accept_keyword("at"):
-                p.fail("expected 'at' in callsite location")
+            _expect_in(p, "at", "callsite location")
             caller = parse_location_instance(p)
-            if not p.accept_punct(")"):
-                p.fail("expected ')' in callsite location")
+            _expect_in(p, ")", "callsite location")
             return CallSiteLoc(callee, caller)
         if tok == "fused":
             p.advance()
@@ -168,8 +165,7 @@ def _parse_location_instance(p: SyntaxParser) -> Attribute:
             if p.accept_punct("<"):
                 metadata = parse_attribute(p)
                 p.expect_punct(">", "'>' after fused location metadata")
-            if not p.accept_punct("["):
-                p.fail("expected '[' in fused location")
+            _expect_in(p, "[", "fused location")
             locs: list[Attribute] = []
             if not p.accept_punct("]"):
                 while True:
@@ -193,8 +189,7 @@ def _parse_name_or_file(p: SyntaxParser) -> Attribute:
             if p.accept_keyword("to"):
                 if p.kind == lexer.INT:
                     end_line = _expect_int(p, "expected integer line number in FileLineColRange")
-                if not p.accept_punct(":"):
-                    p.fail("expected ':' in FileLineColRange")
+                _expect_in(p, ":", "FileLineColRange")
                 end_column = _expect_int(p, "expected integer column number in FileLineColRange")
         return file_loc(text, line, column, end_line, end_column)
     child: Attribute = NONE

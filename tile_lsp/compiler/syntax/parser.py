@@ -20,7 +20,7 @@ from tile_lsp.compiler.diagnostics import DiagnosticSink, Related
 from tile_lsp.compiler.dialects import registry
 from tile_lsp.compiler.source import SourceText, Span
 from tile_lsp.compiler.syntax import lexer
-from tile_lsp.compiler.syntax.attributes import parse_attr_dict_body, parse_attribute, unescape
+from tile_lsp.compiler.syntax.attributes import parse_arg_def, parse_attr_dict_body, parse_attribute, unescape
 from tile_lsp.compiler.syntax.base import ParseError
 from tile_lsp.compiler.syntax.format import op_syntax
 from tile_lsp.compiler.syntax.interfaces import ArgDef, OpState, SyntaxParser, UseRef
@@ -526,14 +526,7 @@ class Parser(SyntaxParser):
         args: list[ArgDef] = []
         if self.accept_punct("(") and not self.accept_punct(")"):
             while True:
-                if self.kind != lexer.VALUE:
-                    self.fail("expected SSA value name")
-                name, span = self.tok, self.span()
-                self.advance()
-                self.expect_punct(":")
-                t = parse_type(self)
-                loc = self.parse_location() if self.at_keyword("loc") else None
-                args.append(ArgDef(name, t, span, loc))
+                args.append(parse_arg_def(self, message="expected SSA value name", attr_dict=False))
                 if self.accept_punct(")"):
                     break
                 self.expect_punct(",")

@@ -192,21 +192,24 @@ def parse_type(p: SyntaxParser) -> Attribute:
 
 
 def parse_function_type(p: SyntaxParser) -> builtin.FunctionType:
-    p.nest("types")
-    try:
-        return _parse_function_type(p)
-    finally:
-        p.depth -= 1
+    return p.nested("types", _parse_function_type, p)
+
+
+def expect_function_type(p: SyntaxParser) -> builtin.FunctionType:
+    """A type that must be a function type (`functional-type` of an op's format); otherwise
+    `expected function type` at where it starts."""
+    start = p.i
+    ftype = parse_type(p)
+    if not isinstance(ftype, builtin.FunctionType):
+        p.i = start
+        p.fail("expected function type")
+    assert isinstance(ftype, builtin.FunctionType)
+    return ftype
 
 
 def _parse_function_type(p: SyntaxParser) -> builtin.FunctionType:
     p.expect_punct("(")
-    inputs: list[Attribute] = []
-    if not p.accept_punct(")"):
-        inputs.append(parse_type(p))
-        while p.accept_punct(","):
-            inputs.append(parse_type(p))
-        p.expect_punct(")")
+    inputs = p.comma_list(lambda: parse_type(p), ")")
     p.expect_punct("->")
     outputs = parse_type_list_maybe_parens(p)
     return builtin.FunctionType.from_lists(inputs, outputs)
@@ -215,13 +218,7 @@ def _parse_function_type(p: SyntaxParser) -> builtin.FunctionType:
 def parse_type_list_maybe_parens(p: SyntaxParser) -> list[Attribute]:
     if p.at_punct("(") and not _is_function_type_ahead(p):
         p.advance()
-        out: list[Attribute] = []
-        if not p.accept_punct(")"):
-            out.append(parse_type(p))
-            while p.accept_punct(","):
-                out.append(parse_type(p))
-            p.expect_punct(")")
-        return out
+        return p.comma_list(lambda: parse_type(p), ")")
     return [parse_type(p)]
 
 
@@ -293,11 +290,7 @@ def parse_cuda_tile_type_body(p: SyntaxParser, mnemonic: str) -> Attribute:
         if hit is not None:
             p.i = end_i + 1
             return hit
-    p.nest("types")
-    try:
-        t = _TYPE_BODY_PARSERS[mnemonic](p)
-    finally:
-        p.depth -= 1
+    t = p.nested("types", _TYPE_BODY_PARSERS[mnemonic], p)
     if key is not None and p.i == end_i + 1:
         p.type_cache[key] = t
     return t
@@ -389,29 +382,46 @@ def _parse_tensor_view(p: SyntaxParser) -> Attribute:
             p.advance()
             attr = _parse_ptr_attr_case(p)
             break
-        p.expect_keyword("strides")
-        p.expect_punct("=")
+        _expect_key(p, "strides")
         strides = _parse_int_list(p, allow_dynamic=True)
-    p.expect_punct(">")
-    error = ct.tensor_view_error(dims, strides)
-    if error is not None:
-        p.fail(error, Span(start, p.prev_end()))
+    _close_type(p, start, lambda: ct.tensor_view_error(dims, strides))
     return ct.TensorViewType(ct.ints(dims), elem, ct.ints(strides), attr)
 
 
-def _parse_partition_view(p: SyntaxParser) -> Attribute:
+def _expect_key(p: SyntaxParser, key: str) -> None:
+    """`key =` of a `key = value` parameter."""
+    p.expect_keyword(key)
+    p.expect_punct("=")
+
+
+def _close_type(p: SyntaxParser, start: int, error: Callable[[], str | None]) -> None:
+    """The closing `>`, then NVIDIA's verifier of the type: it runs when the type is built,
+    i.e. while parsing; an error spans the type from `start`."""
+    p.expect_punct(">")
+    message = error()
+    if message is not None:
+        p.fail(message, Span(start, p.prev_end()))
+
+
+def _open_tiled_view(
+    p: SyntaxParser, between: Callable[[SyntaxParser], list[int]] | None = None
+) -> tuple[int, list[int], list[int], str, ct.TensorViewType]:
+    """`<tile=(AxB), [between] [padding_value = kw,] tensor_view<...>` of a tiled view, up to
+    what follows its tensor_view: its start, tile dims, what `between` parsed, padding, tensor_view."""
     start = p.starts[p.i]
     p.expect_punct("<")
     tile_dims = _parse_tile_dims(p)
     p.expect_punct(",")
+    extra = between(p) if between is not None else []
     padding = _parse_padding_prefix(p)
     view = _parse_inner_tensor_view(p)
+    return start, tile_dims, extra, padding, view
+
+
+def _parse_partition_view(p: SyntaxParser) -> Attribute:
+    start, tile_dims, _, padding, view = _open_tiled_view(p)
     dim_map = _parse_dim_map_suffix(p)
-    p.expect_punct(">")
-    # NVIDIA's PartitionViewType::verify runs when the type is built, i.e. while parsing.
-    error = _tiled_view_error(tile_dims, view, dim_map, padding)
-    if error is not None:
-        p.fail(error, Span(start, p.prev_end()))
+    _close_type(p, start, lambda: _tiled_view_error(tile_dims, view, dim_map, padding))
     return ct.PartitionViewType(
         ct.ints(tile_dims), view, ct.ints(dim_map), builtin.StringAttr(padding)
     )
@@ -429,8 +439,7 @@ def _parse_inner_tensor_view(p: SyntaxParser) -> ct.TensorViewType:
 
 def _parse_tile_dims(p: SyntaxParser) -> list[int]:
     """`tile=(AxB)` of a tiled view."""
-    p.expect_keyword("tile")
-    p.expect_punct("=")
+    _expect_key(p, "tile")
     p.expect_punct("(")
     dims: list[int] = []
     if not p.at_punct(")"):
@@ -443,8 +452,7 @@ def _parse_dim_map_suffix(p: SyntaxParser) -> list[int]:
     """Optional `, dim_map=[...]` after the tensor_view (empty: the identity map)."""
     if not p.accept_punct(","):
         return []
-    p.expect_keyword("dim_map")
-    p.expect_punct("=")
+    _expect_key(p, "dim_map")
     return _parse_int_list(p, allow_dynamic=False)
 
 
@@ -502,51 +510,48 @@ def _tiled_view_error(
     return None
 
 
-def _parse_strided_view(p: SyntaxParser) -> Attribute:
-    start = p.starts[p.i]
-    p.expect_punct("<")
-    tile_dims = _parse_tile_dims(p)
-    p.expect_punct(",")
-    p.expect_keyword("traversal_strides")
-    p.expect_punct("=")
+def _parse_traversal_strides(p: SyntaxParser) -> list[int]:
+    """`traversal_strides=[...],` of a strided_view."""
+    _expect_key(p, "traversal_strides")
     strides = _parse_int_list(p, allow_dynamic=False)
     p.expect_punct(",")
-    padding = _parse_padding_prefix(p)
-    view = _parse_inner_tensor_view(p)
+    return strides
+
+
+def _parse_strided_view(p: SyntaxParser) -> Attribute:
+    start, tile_dims, strides, padding, view = _open_tiled_view(p, _parse_traversal_strides)
     dim_map = _parse_dim_map_suffix(p)
-    p.expect_punct(">")
-    error = _tiled_view_error(tile_dims, view, dim_map, padding)
-    if error is None and len(strides) != len(tile_dims):
-        error = f"expected {len(tile_dims)} traversal strides, got {len(strides)}"
-    if error is None and any(d <= 0 for d in strides):
-        error = "traversal strides must be strictly positive but got [" + ", ".join(map(str, strides)) + "]"
-    if error is not None:
-        p.fail(error, Span(start, p.prev_end()))
+
+    def error() -> str | None:
+        error = _tiled_view_error(tile_dims, view, dim_map, padding)
+        if error is None and len(strides) != len(tile_dims):
+            error = f"expected {len(tile_dims)} traversal strides, got {len(strides)}"
+        if error is None and any(d <= 0 for d in strides):
+            error = "traversal strides must be strictly positive but got [" + ", ".join(map(str, strides)) + "]"
+        return error
+
+    _close_type(p, start, error)
     return ct.StridedViewType(
         ct.ints(tile_dims), ct.ints(strides), view, ct.ints(dim_map), builtin.StringAttr(padding)
     )
 
 
 def _parse_gather_scatter_view(p: SyntaxParser) -> Attribute:
-    start = p.starts[p.i]
-    p.expect_punct("<")
-    tile_dims = _parse_tile_dims(p)
+    start, tile_dims, _, padding, view = _open_tiled_view(p)
     p.expect_punct(",")
-    padding = _parse_padding_prefix(p)
-    view = _parse_inner_tensor_view(p)
-    p.expect_punct(",")
-    p.expect_keyword("sparse_dim")
-    p.expect_punct("=")
+    _expect_key(p, "sparse_dim")
     sparse_dim = p.parse_int_literal()
-    p.expect_punct(">")
-    error = _tiled_view_error(tile_dims, view, [], padding)
-    if error is None and not 0 <= sparse_dim < view.rank:
-        error = (
-            f"gather dimension is outside of tensor view dimensions, expected strictly less than {view.rank}, "
-            f"got {sparse_dim}"
-        )
-    if error is not None:
-        p.fail(error, Span(start, p.prev_end()))
+
+    def error() -> str | None:
+        error = _tiled_view_error(tile_dims, view, [], padding)
+        if error is None and not 0 <= sparse_dim < view.rank:
+            error = (
+                f"gather dimension is outside of tensor view dimensions, expected strictly less than {view.rank}, "
+                f"got {sparse_dim}"
+            )
+        return error
+
+    _close_type(p, start, error)
     return ct.GatherScatterViewType(ct.ints(tile_dims), view, ct.ints((sparse_dim,)), builtin.StringAttr(padding))
 
 

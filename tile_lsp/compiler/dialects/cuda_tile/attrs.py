@@ -110,11 +110,7 @@ def _parse_literal(p: SyntaxParser, out: list[int | float], reader: _ScalarReade
     if not p.accept_punct("["):
         out.append(reader.read())
         return []
-    p.nest("literal lists")
-    try:
-        return _parse_list(p, out, reader, err)
-    finally:
-        p.depth -= 1
+    return p.nested("literal lists", _parse_list, p, out, reader, err)
 
 
 def _parse_list(p: SyntaxParser, out: list[int | float], reader: _ScalarReader, err: Callable[[str], str]) -> list[int]:
@@ -326,6 +322,22 @@ class UnitSyntax:
 
 
 UNIT = UnitSyntax()
+
+
+class IntAttrSyntax:
+    """A typed integer attribute written as a bare integer (its type is the attribute's)."""
+
+    def __init__(self, width: int):
+        self.type = builtin.IntegerType(width)
+
+    def can_start(self, p: SyntaxParser) -> bool:
+        return p.kind == lexer.INT or p.at_punct("-")
+
+    def parse(self, p: SyntaxParser) -> Attribute:
+        return builtin.IntegerAttr(p.parse_int_literal(), self.type)
+
+    def print(self, a: Attribute) -> str:
+        return str(a.value.data) if isinstance(a, builtin.IntegerAttr) else str(a)
 
 
 def _parse_qualified_enum(kind: str):  # type: ignore[no-untyped-def]

@@ -80,12 +80,7 @@ def _parse_div_by(p: SyntaxParser) -> Attribute:
 def _parse_same_elements(p: SyntaxParser) -> Attribute:
     p.expect_punct("<")
     p.expect_punct("[")
-    values: list[int | None] = []
-    if not p.accept_punct("]"):
-        values.append(p.parse_int_literal())
-        while p.accept_punct(","):
-            values.append(p.parse_int_literal())
-        p.expect_punct("]")
+    values = p.comma_list(p.parse_int_literal, "]")
     p.expect_punct(">")
     return SameElementsAttr(tuple(values))
 

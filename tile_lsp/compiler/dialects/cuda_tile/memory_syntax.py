@@ -16,6 +16,7 @@ from xdsl.ir import Attribute, Operation
 from tile_lsp.compiler.dialects import registry
 from tile_lsp.compiler.dialects.cuda_tile import constraints as C
 from tile_lsp.compiler.dialects.cuda_tile import types as ct
+from tile_lsp.compiler.dialects.cuda_tile.attrs import IntAttrSyntax
 from tile_lsp.compiler.dialects.cuda_tile.base import OpError, VerifyResult
 from tile_lsp.compiler.dialects.cuda_tile.custom import directive_target
 from tile_lsp.compiler.dialects.cuda_tile.hints import hints_body_str, parse_hints_body
@@ -170,20 +171,7 @@ def check_inbounds(op: Operation, n_indices: int) -> VerifyResult:
         yield OpError(f"inbounds size ({n}) must match the number of index dimensions ({n_indices})")
 
 
-class I64Syntax:
-    """A plain integer attribute (`num_elem = 64`), stored as i64."""
-
-    def can_start(self, p: SyntaxParser) -> bool:
-        return p.kind == lexer.INT or p.at_punct("-")
-
-    def parse(self, p: SyntaxParser) -> Attribute:
-        return builtin.IntegerAttr(p.parse_int_literal(), builtin.i64)
-
-    def print(self, a: Attribute) -> str:
-        return str(a.value.data) if isinstance(a, builtin.IntegerAttr) else str(a)
-
-
-I64 = I64Syntax()
+I64 = IntAttrSyntax(64)  # a plain integer attribute (`num_elem = 64`), stored as i64
 
 
 # -- custom<MemoryAttributes> (view loads and stores) ----------------------------------

@@ -229,8 +229,9 @@ def _check_ptr_attrs(base: str, view: str) -> VerifyResult:
 class _MakeTiledViewOp(CudaTileOp):
     """`make_<kind>_view %tv : <kind>_view<...>`; the operand type comes from the view type."""
 
+    tensor_view = operand_def()
+    result = result_def()
     VIEW_TYPE: ClassVar[type[Attribute]] = ct.PartitionViewType
-    VIEW_WORD: ClassVar[str] = "partition_view"
 
     @classmethod
     def parse_custom(cls, p: SyntaxParser, state: OpState) -> None:
@@ -242,7 +243,7 @@ class _MakeTiledViewOp(CudaTileOp):
         t = parse_type(p)
         if not isinstance(t, cls.VIEW_TYPE):
             p.fail(
-                f"expected '{cls.VIEW_WORD}' type, but got {M.q(t)}",
+                f"expected '{cls.VIEW_TYPE.name.removeprefix('cuda_tile.')}' type, but got {M.q(t)}",
                 Span(start, p.prev_end()),
             )
         state.operand_types["tensor_view"] = [t.tensor_view]  # type: ignore[attr-defined]
@@ -274,8 +275,6 @@ class MakePartitionViewOp(_MakeTiledViewOp):
 
     name = "cuda_tile.make_partition_view"
     RESULT_NAMES = ("pview",)
-    tensor_view = operand_def()
-    result = result_def()
     TYPE_CONSTRAINTS = {"tensor_view": M.TENSOR_VIEW, "result": M.PARTITION_VIEW}
 
 
@@ -290,11 +289,8 @@ class MakeStridedViewOp(_MakeTiledViewOp):
     """
 
     name = "cuda_tile.make_strided_view"
-    tensor_view = operand_def()
-    result = result_def()
     TYPE_CONSTRAINTS = {"tensor_view": M.TENSOR_VIEW, "result": M.STRIDED_VIEW}
     VIEW_TYPE: ClassVar[type[Attribute]] = ct.StridedViewType
-    VIEW_WORD: ClassVar[str] = "strided_view"
     SINCE = "13.3"
 
 
@@ -309,11 +305,8 @@ class MakeGatherScatterViewOp(_MakeTiledViewOp):
     """
 
     name = "cuda_tile.make_gather_scatter_view"
-    tensor_view = operand_def()
-    result = result_def()
     TYPE_CONSTRAINTS = {"tensor_view": M.TENSOR_VIEW, "result": M.GATHER_SCATTER_VIEW}
     VIEW_TYPE: ClassVar[type[Attribute]] = ct.GatherScatterViewType
-    VIEW_WORD: ClassVar[str] = "gather_scatter_view"
     SINCE = "13.3"
 
 
@@ -383,8 +376,13 @@ def _check_gather_indices(view: ct.GatherScatterViewType, indices: list[Attribut
 
 
 class _ViewMemoryOp(CudaTileOp):
-    """load_view_tko/store_view_tko: memory attributes, token and hints."""
+    """load_view_tko/store_view_tko: memory attributes, token and hints. Subclasses declare
+    the operands before the token and the results before the result token."""
 
+    token = opt_operand_def()
+    result_token = result_def()
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    TYPE_RULES: ClassVar[tuple[C.TypeRule, ...]] = (M.TOKEN_OPERAND,)
     ATTR_SYNTAX: ClassVar[dict[str, AttrSyntax]] = {
         "memory_ordering_semantics": M.ORDERING,
         "memory_scope": M.SCOPE,
@@ -427,12 +425,9 @@ class LoadViewTkoOp(_ViewMemoryOp):
     memory_scope = opt_prop_def(Attribute)
     view = operand_def()
     index = var_operand_def()
-    token = opt_operand_def()
     optimization_hints = opt_prop_def(Attribute)
     inbounds = opt_prop_def(Attribute)
     tile = result_def()
-    result_token = result_def()
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
     TILE_FORMAT = (
         "custom<MemoryAttributes>($memory_ordering_semantics, $memory_scope) $view `[` $index `]` "
         "(`token` `=` $token^)? (`optimization_hints` `=` $optimization_hints^)? (`inbounds` `=` $inbounds^)? "
@@ -447,14 +442,26 @@ class LoadViewTkoOp(_ViewMemoryOp):
         "tile": M.TILE,
         "result_token": M.TOKEN,
     }
-    TYPE_RULES = (M.TOKEN_OPERAND,)
-    KIND: ClassVar[str] = "load"
-    ORDERINGS: ClassVar[tuple[str, str, str]] = M.LOAD_ORDERINGS
-    FIRST_INDEX: ClassVar[int] = 1
+
+
+class _ViewWriteOp(_ViewMemoryOp):
+    """The view ops that write a tile (store_view_tko, multimem_reduce/store_view_tko): their
+    types, and the store memory model; the tile is operand #0 or #1, the indices from #2."""
+
+    TYPE_CONSTRAINTS: ClassVar[dict[str, C.TypeConstraint]] = {
+        "tile": M.TILE,
+        "view": M.TILE_VIEW,
+        "index": VARIADIC_INT_TILE,
+        "token": M.TOKEN,
+        "result_token": M.TOKEN,
+    }
+    KIND: ClassVar[str] = "store"
+    ORDERINGS: ClassVar[tuple[str, str, str]] = M.STORE_ORDERINGS
+    FIRST_INDEX: ClassVar[int] = 2
 
 
 @tile_op
-class StoreViewTkoOp(_ViewMemoryOp):
+class StoreViewTkoOp(_ViewWriteOp):
     """Stores a tile at the given tile-grid coordinates of a view.
 
     ```mlir
@@ -468,11 +475,8 @@ class StoreViewTkoOp(_ViewMemoryOp):
     tile = operand_def()
     view = operand_def()
     index = var_operand_def()
-    token = opt_operand_def()
     optimization_hints = opt_prop_def(Attribute)
     inbounds = opt_prop_def(Attribute)
-    result_token = result_def()
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
     TILE_FORMAT = (
         "custom<MemoryAttributes>($memory_ordering_semantics, $memory_scope) $tile `,` $view `[` $index `]` "
         "(`token` `=` $token^)? (`optimization_hints` `=` $optimization_hints^)? (`inbounds` `=` $inbounds^)? "
@@ -480,17 +484,6 @@ class StoreViewTkoOp(_ViewMemoryOp):
         "custom<CudaTileType>(type($tile)) `,` custom<CudaTileType>(type($view)) `,` "
         "custom<CudaTileTypeSplat>(type($index), ref($index)) `->` custom<CudaTileType>(type($result_token))"
     )
-    TYPE_CONSTRAINTS = {
-        "tile": M.TILE,
-        "view": M.TILE_VIEW,
-        "index": VARIADIC_INT_TILE,
-        "token": M.TOKEN,
-        "result_token": M.TOKEN,
-    }
-    TYPE_RULES = (M.TOKEN_OPERAND,)
-    KIND: ClassVar[str] = "store"
-    ORDERINGS: ClassVar[tuple[str, str, str]] = M.STORE_ORDERINGS
-    FIRST_INDEX: ClassVar[int] = 2
 
 
 MULTIMEM_ADD = enum("multimem_reduction_kind", "add")
@@ -587,10 +580,7 @@ class MultimemLoadReduceViewTkoOp(_MultimemOp):
     inbounds = opt_prop_def(Attribute)
     view = operand_def()
     index = var_operand_def()
-    token = opt_operand_def()
     reduced_values = result_def()
-    result_token = result_def()
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
     TILE_FORMAT = (
         "custom<MemoryAttributes>($memory_ordering_semantics, $memory_scope) $view `[` $index `]` "
         "(`token` `=` $token^)? (`inbounds` `=` $inbounds^)? attr-dict-with-keyword `:` "
@@ -605,10 +595,6 @@ class MultimemLoadReduceViewTkoOp(_MultimemOp):
         "reduced_values": M.TILE,
         "result_token": M.TOKEN,
     }
-    TYPE_RULES = (M.TOKEN_OPERAND,)
-    KIND: ClassVar[str] = "load"
-    ORDERINGS: ClassVar[tuple[str, str, str]] = M.LOAD_ORDERINGS
-    FIRST_INDEX: ClassVar[int] = 1
     TILE_FIELD: ClassVar[str] = "reduced_values"
     REDUCES: ClassVar[bool] = True
 
@@ -617,15 +603,12 @@ class MultimemLoadReduceViewTkoOp(_MultimemOp):
             yield OpError(f"min/max supports f16 and bf16 float types only; got {M.q(elem)}")
 
 
-class _MultimemWriteOp(_MultimemOp):
+class _MultimemWriteOp(_MultimemOp, _ViewWriteOp):
     """multimem_reduce/store_view_tko: `%view, %tile[%index...]`, a token out."""
 
     view = operand_def()
     tile = operand_def()
     index = var_operand_def()
-    token = opt_operand_def()
-    result_token = result_def()
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
     TILE_FORMAT: ClassVar[str] = (
         "custom<MemoryAttributes>($memory_ordering_semantics, $memory_scope) $view `,` $tile `[` $index `]` "
         "(`token` `=` $token^)? (`inbounds` `=` $inbounds^)? attr-dict-with-keyword `:` "
@@ -633,17 +616,6 @@ class _MultimemWriteOp(_MultimemOp):
         "custom<CudaTileTypeSplat>(type($index), ref($index)) (`,` custom<CudaTileType>(type($token))^)? `->` "
         "custom<CudaTileType>(type($result_token))"
     )
-    TYPE_CONSTRAINTS: ClassVar[dict[str, C.TypeConstraint]] = {
-        "tile": M.TILE,
-        "view": M.TILE_VIEW,
-        "index": VARIADIC_INT_TILE,
-        "token": M.TOKEN,
-        "result_token": M.TOKEN,
-    }
-    TYPE_RULES: ClassVar[tuple[C.TypeRule, ...]] = (M.TOKEN_OPERAND,)
-    KIND: ClassVar[str] = "store"
-    ORDERINGS: ClassVar[tuple[str, str, str]] = M.STORE_ORDERINGS
-    FIRST_INDEX: ClassVar[int] = 2
 
 
 @tile_op

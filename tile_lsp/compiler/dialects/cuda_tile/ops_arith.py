@@ -14,6 +14,7 @@ from tile_lsp.compiler.dialects.cuda_tile import constraints as C
 from tile_lsp.compiler.dialects.cuda_tile import types as ct
 from tile_lsp.compiler.dialects.cuda_tile.arith_base import (
     NO_OVERFLOW,
+    ApproxRoundingOp,
     FloatBinaryOp,
     FloatUnaryOp,
     IEEEFloatBinaryOp,
@@ -21,10 +22,10 @@ from tile_lsp.compiler.dialects.cuda_tile.arith_base import (
     IntUnaryOp,
     OverflowIntBinaryOp,
     SignedIntBinaryOp,
+    rounding_format,
 )
 from tile_lsp.compiler.dialects.cuda_tile.arith_checks import (
     I1SameShape,
-    check_div_sqrt_modifiers,
     check_ftz,
     check_rounding,
 )
@@ -316,7 +317,7 @@ class MulFOp(IEEEFloatBinaryOp):
 
 
 @tile_op
-class DivFOp(FloatBinaryOp):
+class DivFOp(ApproxRoundingOp, FloatBinaryOp):
     """Float division; besides IEEE rounding, f32 allows the `approx` and `full` variants.
 
     ```mlir
@@ -325,18 +326,8 @@ class DivFOp(FloatBinaryOp):
     """
 
     name = "cuda_tile.divf"
-    rounding_mode = opt_prop_def(Attribute)
-    flush_to_zero = opt_prop_def(Attribute)
-    TILE_FORMAT = (
-        "$lhs `,` $rhs custom<DivFOpRoundingMode>($rounding_mode) (`flush_to_zero` $flush_to_zero^)? "
-        "attr-dict `:` custom<CudaTileType>(type($result))"
-    )
-    ATTR_SYNTAX = {"flush_to_zero": UNIT}
-
-    def verify_tile(self, ctx: VerifyContext) -> VerifyResult:
-        mode = case_of(self, "rounding_mode", "nearest_even")
-        yield from check_rounding(mode, (*IEEE_MODES, "approx", "full"))
-        yield from check_div_sqrt_modifiers(self, mode)
+    TILE_FORMAT = rounding_format("$lhs `,` $rhs", "DivFOpRoundingMode")
+    ROUNDING_MODES: ClassVar[tuple[str, ...]] = (*IEEE_MODES, "approx", "full")
 
 
 @tile_op

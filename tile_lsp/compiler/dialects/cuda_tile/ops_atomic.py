@@ -56,6 +56,11 @@ def _pointee(t: Attribute) -> Attribute | None:
 
 
 class _AtomicOp(CudaTileOp):
+    """The atomics: the token and result token come last (subclasses declare what comes before)."""
+
+    token = opt_operand_def()
+    result_token = result_def()
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
     ATTR_SYNTAX: ClassVar[dict[str, AttrSyntax]] = {
         "memory_ordering_semantics": M.ORDERING,
         "memory_scope": M.SCOPE,
@@ -64,8 +69,56 @@ class _AtomicOp(CudaTileOp):
     }
 
 
+def _ptr_atomic_format(operands: str, value: str) -> str:
+    """The format of atomic_cas/rmw_tko: `operands` after the pointers, `value` typed."""
+    return (
+        f"$memory_ordering_semantics $memory_scope $pointers `,` {operands} (`,` $mask^)? "
+        "(`token` `` `=` `` $token^)? attr-dict `:` custom<CudaTileType>(type($pointers)) `,` "
+        f"custom<CudaTileType>(type(${value})) (`,` custom<CudaTileType>(type($mask))^)? `->` "
+        "custom<CudaTileType>(type($result)) `,` custom<CudaTileType>(type($result_token))"
+    )
+
+
+class _PtrAtomicOp(_AtomicOp):
+    """atomic_cas/rmw_tko: through a pointer tile, with an optional mask and token; the old
+    values and a token out. Subclasses declare the operands up to the mask."""
+
+    RESULT_NAMES: ClassVar[tuple[str, ...]] = ("result", "result_token")
+    mask = opt_operand_def()
+    result = result_def()
+    VALUE: ClassVar[str] = "val"  # the operand whose element type the pointees must be
+    WORD: ClassVar[str] = "atomic_cas"
+
+    def verify_tile(self, ctx: VerifyContext) -> VerifyResult:
+        yield from M.check_enum_props(self)
+        (ptrs,), (val,), mask = M.types_of(self, "pointers"), M.types_of(self, self.VALUE), M.types_of(self, "mask")
+        if M.multicast(ptrs):
+            yield OpError(f"multicast pointer is not supported for {self.WORD}")
+            return
+        pointee = _pointee(ptrs)
+        elem = ct.element_type(val)
+        if pointee is None:
+            return
+        if pointee != elem:
+            yield OpError(
+                f"expected pointee type ({M.q(pointee)}) to match element type of '{self.VALUE}' ({M.q(elem)})"
+            )
+            return
+        for err in self.check_values(elem, mask, val):
+            yield err
+            return
+        yield from check_atomic_ordering(self)
+
+    def check_values(self, elem: Attribute, mask: list[Attribute], val: Attribute) -> VerifyResult:
+        """The op's own checks once the pointees match `elem`; the first error ends the verifier."""
+        return iter(())
+
+
+_PTR_ATOMIC_TAIL_TYPES = {"mask": C.I1_TILE, "token": M.TOKEN, "result": M.TILE, "result_token": M.TOKEN}
+
+
 @tile_op
-class AtomicCASTkoOp(_AtomicOp):
+class AtomicCASTkoOp(_PtrAtomicOp):
     """Atomically replaces each element equal to `cmp` with `val` and returns the old
     values; lanes may be masked off.
 
@@ -75,62 +128,28 @@ class AtomicCASTkoOp(_AtomicOp):
     """
 
     name = "cuda_tile.atomic_cas_tko"
-    RESULT_NAMES = ("result", "result_token")
     memory_ordering_semantics = prop_def(Attribute)
     memory_scope = prop_def(Attribute)
     pointers = operand_def()
     cmp = operand_def()
     val = operand_def()
-    mask = opt_operand_def()
-    token = opt_operand_def()
-    result = result_def()
-    result_token = result_def()
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
-    TILE_FORMAT = (
-        "$memory_ordering_semantics $memory_scope $pointers `,` $cmp `,` $val (`,` $mask^)? "
-        "(`token` `` `=` `` $token^)? attr-dict `:` custom<CudaTileType>(type($pointers)) `,` "
-        "custom<CudaTileType>(type($val)) (`,` custom<CudaTileType>(type($mask))^)? `->` "
-        "custom<CudaTileType>(type($result)) `,` custom<CudaTileType>(type($result_token))"
-    )
-    TYPE_CONSTRAINTS = {
-        "pointers": C.PTR_TILE,
-        "cmp": M.TILE,
-        "val": M.TILE,
-        "mask": C.I1_TILE,
-        "token": M.TOKEN,
-        "result": M.TILE,
-        "result_token": M.TOKEN,
-    }
+    TILE_FORMAT = _ptr_atomic_format("$cmp `,` $val", "val")
+    TYPE_CONSTRAINTS = {"pointers": C.PTR_TILE, "cmp": M.TILE, "val": M.TILE, **_PTR_ATOMIC_TAIL_TYPES}
     TYPE_RULES = (
         M.TOKEN_OPERAND,
         C.SameShape("pointers", "cmp", "val", "result"),
         C.AllTypesMatch("cmp", "val", "result"),
     )
 
-    def verify_tile(self, ctx: VerifyContext) -> VerifyResult:
-        yield from M.check_enum_props(self)
-        (ptrs,), (val,), mask = M.types_of(self, "pointers"), M.types_of(self, "val"), M.types_of(self, "mask")
-        if M.multicast(ptrs):
-            yield OpError("multicast pointer is not supported for atomic_cas")
-            return
-        pointee = _pointee(ptrs)
-        elem = ct.element_type(val)
-        if pointee is None:
-            return
-        if pointee != elem:
-            yield OpError(f"expected pointee type ({M.q(pointee)}) to match element type of 'val' ({M.q(elem)})")
-            return
+    def check_values(self, elem: Attribute, mask: list[Attribute], val: Attribute) -> VerifyResult:
         if not (ct.is_int(elem) or ct.is_float(elem)) or M.int_width(elem) not in (32, 64):
             yield OpError("expect only float or integer types with 32 or 64 bit")
-            return
-        if mask and ct.shape_of(mask[0]) != ct.shape_of(val):
+        elif mask and ct.shape_of(mask[0]) != ct.shape_of(val):
             yield OpError("failed to verify that all of {pointers, val, cmp and mask} have same shape")
-            return
-        yield from check_atomic_ordering(self)
 
 
 @tile_op
-class AtomicRMWTkoOp(_AtomicOp):
+class AtomicRMWTkoOp(_PtrAtomicOp):
     """Atomically combines each pointed-to element with `arg` (add, max, xchg, ...) and
     returns the old values; lanes may be masked off.
 
@@ -140,53 +159,22 @@ class AtomicRMWTkoOp(_AtomicOp):
     """
 
     name = "cuda_tile.atomic_rmw_tko"
-    RESULT_NAMES = ("result", "result_token")
     memory_ordering_semantics = prop_def(Attribute)
     memory_scope = prop_def(Attribute)
     pointers = operand_def()
     mode = prop_def(Attribute)
     arg = operand_def()
-    mask = opt_operand_def()
-    token = opt_operand_def()
-    result = result_def()
-    result_token = result_def()
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
-    TILE_FORMAT = (
-        "$memory_ordering_semantics $memory_scope $pointers `,` $mode `,` $arg (`,` $mask^)? "
-        "(`token` `` `=` `` $token^)? attr-dict `:` custom<CudaTileType>(type($pointers)) `,` "
-        "custom<CudaTileType>(type($arg)) (`,` custom<CudaTileType>(type($mask))^)? `->` "
-        "custom<CudaTileType>(type($result)) `,` custom<CudaTileType>(type($result_token))"
-    )
-    TYPE_CONSTRAINTS = {
-        "pointers": C.PTR_TILE,
-        "arg": M.TILE,
-        "mask": C.I1_TILE,
-        "token": M.TOKEN,
-        "result": M.TILE,
-        "result_token": M.TOKEN,
-    }
+    TILE_FORMAT = _ptr_atomic_format("$mode `,` $arg", "arg")
+    TYPE_CONSTRAINTS = {"pointers": C.PTR_TILE, "arg": M.TILE, **_PTR_ATOMIC_TAIL_TYPES}
     TYPE_RULES = (M.TOKEN_OPERAND, C.SameShape("pointers", "arg", "result"), C.AllTypesMatch("arg", "result"))
+    VALUE: ClassVar[str] = "arg"
+    WORD: ClassVar[str] = "atomic_rmw"
 
-    def verify_tile(self, ctx: VerifyContext) -> VerifyResult:
-        yield from M.check_enum_props(self)
-        (ptrs,), (arg,), mask = M.types_of(self, "pointers"), M.types_of(self, "arg"), M.types_of(self, "mask")
-        if M.multicast(ptrs):
-            yield OpError("multicast pointer is not supported for atomic_rmw")
-            return
-        pointee = _pointee(ptrs)
-        elem = ct.element_type(arg)
-        if pointee is None:
-            return
-        if pointee != elem:
-            yield OpError(f"expected pointee type ({M.q(pointee)}) to match element type of 'arg' ({M.q(elem)})")
-            return
-        if mask and ct.shape_of(mask[0]) != ct.shape_of(arg):
+    def check_values(self, elem: Attribute, mask: list[Attribute], val: Attribute) -> VerifyResult:
+        if mask and ct.shape_of(mask[0]) != ct.shape_of(val):
             yield OpError("failed to verify that all of {pointers, arg, mask} have same shape")
             return
-        for err in check_mode(M.mode_of(self) or "", elem):
-            yield err
-            return
-        yield from check_atomic_ordering(self)
+        yield from check_mode(M.mode_of(self) or "", elem)
 
 
 @tile_op
@@ -206,10 +194,7 @@ class AtomicRedViewTkoOp(_AtomicOp):
     index = var_operand_def()
     mode = prop_def(Attribute)
     value = operand_def()
-    token = opt_operand_def()
     inbounds = opt_prop_def(Attribute)
-    result_token = result_def()
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
     TILE_FORMAT = (
         "$memory_ordering_semantics $memory_scope $view `[` $index `]` `,` $mode `,` $value "
         "(`token` `=` $token^)? (`inbounds` `=` $inbounds^)? attr-dict `:` custom<CudaTileType>(type($value)) `,` "

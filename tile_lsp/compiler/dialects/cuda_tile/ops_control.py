@@ -5,10 +5,11 @@ Also gathers the other control-family modules (assert/print, assume) into `OPS`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, ClassVar
 
 from xdsl.dialects import builtin
-from xdsl.ir import Operation, Region
+from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.irdl import (
     operand_def,
     opt_prop_def,
@@ -84,16 +85,28 @@ class _Terminator(CudaTileOp):
     operands_ = var_operand_def()
     TILE_FORMAT: ClassVar[str | None] = "attr-dict ($operands_^ `:` custom<CudaTileType>(type($operands_)))?"
     PARENTS: ClassVar[tuple[str, ...]] = ()
+    IMPLICIT_IN: ClassVar[tuple[str, ...]] = ()  # parents where the printer leaves it out when it has no operands
+    LOOPS: ClassVar[tuple[str, ...]] = ()  # for continue/break: the loops an early exit may belong to
+
+    def elide_if_implicit(self) -> bool:
+        parent = self.parent_op()
+        return not self.operands and parent is not None and parent.name in self.IMPLICIT_IN
 
     def verify_tile(self, ctx: VerifyContext) -> VerifyResult:
         parent = self.parent_op()
         if parent is not None and parent.name not in self.PARENTS:
             yield OpError(f"expects parent op to be one of '{', '.join(self.PARENTS)}'")
             return
-        yield from self.verify_in_parent()
+        if not self.LOOPS:
+            return
+        loop, err = _enclosing_loop(self, self.LOOPS)
+        if err is not None:
+            yield err
+            return
+        yield from self.verify_loop_operands(loop)
 
-    def verify_in_parent(self) -> VerifyResult:
-        """Checks that run once the direct parent is one of `PARENTS`."""
+    def verify_loop_operands(self, loop: Operation | None) -> VerifyResult:
+        """Checks of an early exit against `loop` (None: outside any) once its parents are right."""
         return iter(())
 
 
@@ -122,10 +135,7 @@ class YieldOp(_Terminator):
 
     name = "cuda_tile.yield"
     PARENTS: ClassVar[tuple[str, ...]] = ("cuda_tile.if", "cuda_tile.reduce", "cuda_tile.scan")
-
-    def elide_if_implicit(self) -> bool:
-        parent = self.parent_op()
-        return not self.operands and parent is not None and parent.name == "cuda_tile.if"
+    IMPLICIT_IN: ClassVar[tuple[str, ...]] = ("cuda_tile.if",)
 
 
 @tile_op
@@ -139,31 +149,24 @@ class ContinueOp(_Terminator):
 
     name = "cuda_tile.continue"
     PARENTS: ClassVar[tuple[str, ...]] = ("cuda_tile.for", "cuda_tile.if", "cuda_tile.loop")
+    IMPLICIT_IN: ClassVar[tuple[str, ...]] = ("cuda_tile.for", "cuda_tile.loop")
+    LOOPS: ClassVar[tuple[str, ...]] = ("cuda_tile.for", "cuda_tile.loop")
 
-    def elide_if_implicit(self) -> bool:
-        parent = self.parent_op()
-        return not self.operands and parent is not None and parent.name in ("cuda_tile.for", "cuda_tile.loop")
-
-    def verify_in_parent(self) -> VerifyResult:
-        loop, err = _enclosing_loop(self, ("cuda_tile.for", "cuda_tile.loop"))
-        if err is not None:
-            yield err
+    def verify_loop_operands(self, loop: Operation | None) -> VerifyResult:
+        if not isinstance(loop, _LoopOp):
             return
         got = value_types(self.operands)
-        if isinstance(loop, LoopOp):
-            want = value_types(loop.initValues)
-            if want != got:
-                yield RawError(
-                    "`loop` is missing a valid terminator. `continue` op should have operand types that match "
-                    f"the parent loop iter_values: ({types_text(want)}), but found: ({types_text(got)})"
-                )
-        elif isinstance(loop, ForOp):
-            want = value_types(loop.results)
-            if want != got:
-                yield RawError(
-                    "`for` is missing a valid terminator. `continue` op should have operand types that match "
-                    f"the parent loop return types: ({types_text(want)}), but found: ({types_text(got)})"
-                )
+        # a loop's continue passes its iter_values, a for's its results
+        kind, what, want = (
+            ("loop", "iter_values", value_types(loop.initValues))
+            if isinstance(loop, LoopOp)
+            else ("for", "return types", value_types(loop.results))
+        )
+        if want != got:
+            yield RawError(
+                f"`{kind}` is missing a valid terminator. `continue` op should have operand types that match "
+                f"the parent loop {what}: ({types_text(want)}), but found: ({types_text(got)})"
+            )
 
 
 @tile_op
@@ -177,12 +180,9 @@ class BreakOp(_Terminator):
 
     name = "cuda_tile.break"
     PARENTS: ClassVar[tuple[str, ...]] = ("cuda_tile.if", "cuda_tile.loop")
+    LOOPS: ClassVar[tuple[str, ...]] = ("cuda_tile.loop",)
 
-    def verify_in_parent(self) -> VerifyResult:
-        loop, err = _enclosing_loop(self, ("cuda_tile.loop",))
-        if err is not None:
-            yield err
-            return
+    def verify_loop_operands(self, loop: Operation | None) -> VerifyResult:
         if loop is not None:
             got = value_types(self.operands)
             want = value_types(loop.results)
@@ -297,8 +297,68 @@ class IfOp(CudaTileOp):
                 return
 
 
+class _LoopOp(CudaTileOp):
+    """for and loop: loop-carried values in and out, and a single-block body that ends in
+    continue (or, in a loop, break)."""
+
+    initValues = var_operand_def()
+    resultValues = var_result_def()
+    body = region_def()
+    DEFAULT_DIALECT: ClassVar[str | None] = "cuda_tile"
+    TERMINATORS: ClassVar[tuple[str, ...]] = ("cuda_tile.continue",)
+    FIRST_CARRIED: ClassVar[int] = 0  # the first block argument that carries a value
+
+    @staticmethod
+    def parse_body(
+        p: SyntaxParser, state: OpState, inits: list, iter_types: list, result_types: list, args: list[ArgDef]
+    ) -> None:
+        """The end of the syntax: the loop-carried operands and results, the body, an attr-dict."""
+        state.operands["initValues"] = inits
+        state.operand_types["initValues"] = iter_types
+        state.result_types["resultValues"] = result_types
+        body = _nested_region(p, args)
+        _ensure_continue(body)
+        state.regions["body"] = [body]
+        _trailing_attr_dict(p, state)
+
+    def body_args(self) -> list[BlockArgument]:
+        block = self.body.blocks.first
+        return list(block.args) if block is not None else []
+
+    @staticmethod
+    def iter_values_text(pr: SyntaxPrinter, args: list[BlockArgument], inits: Sequence[SSAValue]) -> str:
+        return ", ".join(f"{pr.value_name(a)} = {pr.value_name(v)}" for a, v in zip(args, inits))
+
+    def verify_tile(self, ctx: VerifyContext) -> VerifyResult:
+        for item in self.verify_carried_types():
+            yield item
+            return
+        err = check_single_block(self, self.body, 0, "region")
+        if err is not None:
+            yield err
+            return
+        block = self.body.blocks.first
+        assert block is not None
+        for item in self.verify_block_args(block):
+            yield item
+            return
+        err = check_loop_values(
+            list(self.initValues), list(block.args[self.FIRST_CARRIED :]), list(self.results)
+        ) or check_terminator(self.body, self.TERMINATORS)
+        if err is not None:
+            yield err
+
+    def verify_carried_types(self) -> VerifyResult:
+        """Checks before the body's."""
+        return iter(())
+
+    def verify_block_args(self, block: Block) -> VerifyResult:
+        """Checks of the block arguments before the loop-carried ones."""
+        return iter(())
+
+
 @tile_op
-class ForOp(CudaTileOp):
+class ForOp(_LoopOp):
     """Counts an induction variable from `lb` up to (excluding) `ub` by `step`, carrying values between iterations.
 
     ```mlir
@@ -313,13 +373,10 @@ class ForOp(CudaTileOp):
     lowerBound = operand_def()
     upperBound = operand_def()
     step = operand_def()
-    initValues = var_operand_def()
-    resultValues = var_result_def()
-    body = region_def()
     unsignedCmp = opt_prop_def(builtin.UnitAttr)
-    DEFAULT_DIALECT = "cuda_tile"
     TYPE_CONSTRAINTS = {"lowerBound": C.SCALAR_INT, "upperBound": C.SCALAR_INT, "step": C.SCALAR_INT}
     TYPE_RULES = (C.AllTypesMatch("lowerBound", "upperBound", "step"),)
+    FIRST_CARRIED: ClassVar[int] = 1
 
     @classmethod
     def parse_custom(cls, p: SyntaxParser, state: OpState) -> None:
@@ -360,19 +417,12 @@ class ForOp(CudaTileOp):
                     "mismatch in number of loop-carried values and defined values",
                     state.name_span,
                 )
-        state.operands["initValues"] = inits
-        state.operand_types["initValues"] = types
-        state.result_types["resultValues"] = types
-        body = _nested_region(p, [ArgDef(iv[0], iv_type, iv[1]), *region_args(names, types)])
-        _ensure_continue(body)
-        state.regions["body"] = [body]
-        _trailing_attr_dict(p, state)
+        cls.parse_body(p, state, inits, types, types, [ArgDef(iv[0], iv_type, iv[1]), *region_args(names, types)])
 
     @classmethod
     def print_custom(cls, pr: SyntaxPrinter, op: Operation) -> str:
         assert isinstance(op, ForOp)
-        block = op.body.blocks.first
-        args = list(block.args) if block is not None else []
+        args = op.body_args()
         iv = pr.value_name(args[0]) if args else "%iv"
         out = " unsigned" if "unsignedCmp" in op.properties else ""
         out += (
@@ -380,21 +430,15 @@ class ForOp(CudaTileOp):
             f"step {pr.value_name(op.step)}) : {pr.type(op.lowerBound.type)}"
         )
         if op.initValues:
-            pairs = ", ".join(f"{pr.value_name(a)} = {pr.value_name(v)}" for a, v in zip(args[1:], op.initValues))
-            out += f" iter_values({pairs}) -> (" + ", ".join(pr.type(r.type) for r in op.results) + ")"
+            out += f" iter_values({cls.iter_values_text(pr, args[1:], op.initValues)}) -> ("
+            out += ", ".join(pr.type(r.type) for r in op.results) + ")"
         return out + " " + _region_text(pr, op.body) + _attr_suffix(pr, op, {"unsignedCmp"})
 
-    def verify_tile(self, ctx: VerifyContext) -> VerifyResult:
-        inits, results = value_types(self.initValues), value_types(self.results)
-        if inits != results:
+    def verify_carried_types(self) -> VerifyResult:
+        if value_types(self.initValues) != value_types(self.results):
             yield OpError("failed to verify that all of {initValues, resultValues} have same type")
-            return
-        err = check_single_block(self, self.body, 0, "region")
-        if err is not None:
-            yield err
-            return
-        block = self.body.blocks.first
-        assert block is not None
+
+    def verify_block_args(self, block: Block) -> VerifyResult:
         if not block.args:
             yield OpError("expected at least one block argument for induction variable")
             return
@@ -404,16 +448,10 @@ class ForOp(CudaTileOp):
                 "expected induction variable to be same type as bounds and step: "
                 f"{types_text([iv])} vs {types_text([self.lowerBound.type])}"
             )
-            return
-        err = check_loop_values(list(self.initValues), list(block.args[1:]), list(self.results)) or check_terminator(
-            self.body, ("cuda_tile.continue",)
-        )
-        if err is not None:
-            yield err
 
 
 @tile_op
-class LoopOp(CudaTileOp):
+class LoopOp(_LoopOp):
     """Repeats its body until a `break`; `continue` starts the next iteration with new values.
 
     ```mlir
@@ -424,10 +462,7 @@ class LoopOp(CudaTileOp):
     """
 
     name = "cuda_tile.loop"
-    initValues = var_operand_def()
-    resultValues = var_result_def()
-    body = region_def()
-    DEFAULT_DIALECT = "cuda_tile"
+    TERMINATORS: ClassVar[tuple[str, ...]] = ("cuda_tile.continue", "cuda_tile.break")
 
     @classmethod
     def parse_custom(cls, p: SyntaxParser, state: OpState) -> None:
@@ -445,23 +480,15 @@ class LoopOp(CudaTileOp):
                 result_types = parse_type_list(p)
         elif p.accept_punct(":"):
             result_types = parse_type_list(p)
-        state.operands["initValues"] = inits
-        state.operand_types["initValues"] = iter_types
-        state.result_types["resultValues"] = result_types
-        body = _nested_region(p, region_args(names, iter_types))
-        _ensure_continue(body)
-        state.regions["body"] = [body]
-        _trailing_attr_dict(p, state)
+        cls.parse_body(p, state, inits, iter_types, result_types, region_args(names, iter_types))
 
     @classmethod
     def print_custom(cls, pr: SyntaxPrinter, op: Operation) -> str:
         assert isinstance(op, LoopOp)
-        block = op.body.blocks.first
-        args = list(block.args) if block is not None else []
+        args = op.body_args()
         out = ""
         if op.initValues:
-            pairs = ", ".join(f"{pr.value_name(a)} = {pr.value_name(v)}" for a, v in zip(args, op.initValues))
-            out += f" iter_values({pairs})"
+            out += f" iter_values({cls.iter_values_text(pr, args, op.initValues)})"
         if op.initValues or op.results:
             out += " :"
         if op.initValues:
@@ -471,19 +498,6 @@ class LoopOp(CudaTileOp):
         if op.results:
             out += " " + ", ".join(pr.type(r.type) for r in op.results)
         return out + " " + _region_text(pr, op.body) + _attr_suffix(pr, op)
-
-    def verify_tile(self, ctx: VerifyContext) -> VerifyResult:
-        err = check_single_block(self, self.body, 0, "region")
-        if err is not None:
-            yield err
-            return
-        block = self.body.blocks.first
-        assert block is not None
-        err = check_loop_values(list(self.initValues), list(block.args), list(self.results)) or check_terminator(
-            self.body, ("cuda_tile.continue", "cuda_tile.break")
-        )
-        if err is not None:
-            yield err
 
 
 OPS: list[type[Operation]] = [

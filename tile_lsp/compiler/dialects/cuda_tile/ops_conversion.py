@@ -54,6 +54,11 @@ class _CastOp(CudaTileOp):
     TYPE_RULES: ClassVar[tuple[TypeRule, ...]] = (ShapesMatch(("source", "result"), "source, result"),)
 
 
+def _from_to_format(modifiers: str) -> str:
+    """The format of a conversion with `modifiers` between its operand and its attr-dict."""
+    return f"$from_ {modifiers} attr-dict `:` custom<CudaTileType>(type($from_)) `->` custom<CudaTileType>(type($to))"
+
+
 class _FromToOp(CudaTileOp):
     from_ = operand_def()
     to = result_def()
@@ -132,10 +137,7 @@ class ExtIOp(_FromToOp):
 
     name = "cuda_tile.exti"
     signedness = opt_prop_def(Attribute)
-    TILE_FORMAT = (
-        "$from_ custom<Signedness>($signedness) attr-dict `:` custom<CudaTileType>(type($from_)) "
-        "`->` custom<CudaTileType>(type($to))"
-    )
+    TILE_FORMAT = _from_to_format("custom<Signedness>($signedness)")
     TYPE_CONSTRAINTS = {"from_": WIDTH_CAST_TILE, "to": WIDTH_CAST_TILE}
 
     def verify_tile(self, ctx: VerifyContext) -> VerifyResult:
@@ -154,10 +156,7 @@ class TruncIOp(_FromToOp):
 
     name = "cuda_tile.trunci"
     overflow = opt_prop_def(Attribute)
-    TILE_FORMAT = (
-        "$from_ (`overflow` `` $overflow^)? attr-dict `:` custom<CudaTileType>(type($from_)) "
-        "`->` custom<CudaTileType>(type($to))"
-    )
+    TILE_FORMAT = _from_to_format("(`overflow` `` $overflow^)?")
     ATTR_SYNTAX = {"overflow": OVERFLOW}
     PROP_DEFAULTS = {"overflow": NO_OVERFLOW}
     TYPE_CONSTRAINTS = {"from_": WIDTH_CAST_TILE, "to": WIDTH_CAST_TILE}
@@ -247,10 +246,7 @@ class FToFOp(_FromToOp):
 
     name = "cuda_tile.ftof"
     rounding_mode = opt_prop_def(Attribute)
-    TILE_FORMAT = (
-        "$from_ custom<FToFRoundingMode>($rounding_mode) attr-dict `:` custom<CudaTileType>(type($from_)) "
-        "`->` custom<CudaTileType>(type($to))"
-    )
+    TILE_FORMAT = _from_to_format("custom<FToFRoundingMode>($rounding_mode)")
     TYPE_CONSTRAINTS = {"from_": CONV_FLOAT_TILE, "to": CONV_FLOAT_TILE}
 
     def verify_tile(self, ctx: VerifyContext) -> VerifyResult:
@@ -278,10 +274,8 @@ class FToIOp(_FromToOp):
     signedness = opt_prop_def(Attribute)
     rounding_mode = opt_prop_def(Attribute)
     saturating = opt_prop_def(UnitAttr)
-    TILE_FORMAT = (
-        "$from_ custom<Signedness>($signedness) custom<IntegerRoundingMode>($rounding_mode) "
-        "(`saturating` $saturating^)? attr-dict "
-        "`:` custom<CudaTileType>(type($from_)) `->` custom<CudaTileType>(type($to))"
+    TILE_FORMAT = _from_to_format(
+        "custom<Signedness>($signedness) custom<IntegerRoundingMode>($rounding_mode) (`saturating` $saturating^)?"
     )
     ATTR_SYNTAX = {"saturating": UNIT}
     TYPE_CONSTRAINTS = {"from_": CONV_FLOAT_TILE, "to": C.INT_TILE}
@@ -303,10 +297,7 @@ class IToFOp(_FromToOp):
     name = "cuda_tile.itof"
     signedness = opt_prop_def(Attribute)
     rounding_mode = opt_prop_def(Attribute)
-    TILE_FORMAT = (
-        "$from_ custom<Signedness>($signedness) custom<IEEERoundingMode>($rounding_mode) attr-dict "
-        "`:` custom<CudaTileType>(type($from_)) `->` custom<CudaTileType>(type($to))"
-    )
+    TILE_FORMAT = _from_to_format("custom<Signedness>($signedness) custom<IEEERoundingMode>($rounding_mode)")
     TYPE_CONSTRAINTS = {"from_": C.INT_TILE, "to": CONV_FLOAT_TILE}
 
     def verify_tile(self, ctx: VerifyContext) -> VerifyResult:

@@ -12,11 +12,10 @@ from xdsl.ir import Attribute, Operation
 from xdsl.irdl import operand_def, opt_prop_def, result_def
 
 from tile_lsp.compiler.dialects.cuda_tile import constraints as C
-from tile_lsp.compiler.dialects.cuda_tile.arith_base import FloatUnaryOp
+from tile_lsp.compiler.dialects.cuda_tile.arith_base import ApproxRoundingOp, FloatUnaryOp, rounding_format
 from tile_lsp.compiler.dialects.cuda_tile.arith_checks import (
     RanksMatch,
     check_approx,
-    check_div_sqrt_modifiers,
     check_ftz,
     check_rounding,
 )
@@ -200,7 +199,7 @@ class Log2Op(FloatUnaryOp):
 
 
 @tile_op
-class SqrtOp(FloatUnaryOp):
+class SqrtOp(ApproxRoundingOp, FloatUnaryOp):
     """Square root of each element, IEEE-rounded or (f32 only) `rounding<approx>`.
 
     ```mlir
@@ -209,18 +208,8 @@ class SqrtOp(FloatUnaryOp):
     """
 
     name = "cuda_tile.sqrt"
-    rounding_mode = opt_prop_def(Attribute)
-    flush_to_zero = opt_prop_def(Attribute)
-    TILE_FORMAT = (
-        "$source custom<SqrtOpRoundingMode>($rounding_mode) (`flush_to_zero` $flush_to_zero^)? "
-        "attr-dict `:` custom<CudaTileType>(type($result))"
-    )
-    ATTR_SYNTAX = {"flush_to_zero": UNIT}
-
-    def verify_tile(self, ctx: VerifyContext) -> VerifyResult:
-        mode = case_of(self, "rounding_mode", "nearest_even")
-        yield from check_rounding(mode, (*IEEE_MODES, "approx"))
-        yield from check_div_sqrt_modifiers(self, mode)
+    TILE_FORMAT = rounding_format("$source", "SqrtOpRoundingMode")
+    ROUNDING_MODES: ClassVar[tuple[str, ...]] = (*IEEE_MODES, "approx")
 
 
 @tile_op

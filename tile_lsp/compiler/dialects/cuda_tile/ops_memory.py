@@ -171,6 +171,10 @@ class _PtrMemoryOp(CudaTileOp):
     }
     KIND: ClassVar[str] = ""
     ORDERINGS: ClassVar[tuple[str, str, str]] = M.LOAD_ORDERINGS
+    # the token and result token come last (subclasses declare what comes before)
+    token = opt_operand_def()
+    result_token = result_def()
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
     def verify_tile(self, ctx: VerifyContext) -> VerifyResult:
         for item in (*M.check_enum_props(self), *verify_op_hints(self, ctx)):
@@ -200,11 +204,8 @@ class LoadPtrTkoOp(_PtrMemoryOp):
     source = operand_def()
     mask = opt_operand_def()
     paddingValue = opt_operand_def()
-    token = opt_operand_def()
     optimization_hints = opt_prop_def(Attribute)
     result = result_def()
-    result_token = result_def()
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
     TILE_FORMAT = (
         "$memory_ordering_semantics ($memory_scope^)? $source (`,` $mask^)? (`,` $paddingValue^)? "
         "(`token` `` `=` `` $token^)? (`optimization_hints` `=` $optimization_hints^)? attr-dict `:` "
@@ -258,10 +259,7 @@ class StorePtrTkoOp(_PtrMemoryOp):
     destination = operand_def()
     value = operand_def()
     mask = opt_operand_def()
-    token = opt_operand_def()
     optimization_hints = opt_prop_def(Attribute)
-    result_token = result_def()
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
     TILE_FORMAT = (
         "$memory_ordering_semantics ($memory_scope^)? $destination `,` $value (`,` $mask^)? "
         "(`token` `` `=` `` $token^)? (`optimization_hints` `=` $optimization_hints^)? attr-dict `:` "

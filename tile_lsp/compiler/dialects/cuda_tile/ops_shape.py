@@ -13,9 +13,9 @@ from xdsl.irdl import operand_def, prop_def, result_def, var_operand_def, var_re
 from tile_lsp.compiler.dialects.cuda_tile import constraints as C
 from tile_lsp.compiler.dialects.cuda_tile import shape_reduce
 from tile_lsp.compiler.dialects.cuda_tile import types as ct
+from tile_lsp.compiler.dialects.cuda_tile.attrs import IntAttrSyntax
 from tile_lsp.compiler.dialects.cuda_tile.base import CudaTileOp, OpError, VerifyResult, tile_op
 from tile_lsp.compiler.dialects.cuda_tile.control_regions import is_tile_view, parse_cuda_type
-from tile_lsp.compiler.syntax import lexer
 from tile_lsp.compiler.syntax.types import long_type_str
 
 if TYPE_CHECKING:
@@ -48,12 +48,7 @@ class DenseI32ArraySyntax:
 
     def parse(self, p: SyntaxParser) -> Attribute:
         p.expect_punct("[")
-        values: list[int] = []
-        if not p.accept_punct("]"):
-            values.append(p.parse_int_literal())
-            while p.accept_punct(","):
-                values.append(p.parse_int_literal())
-            p.expect_punct("]")
+        values = p.comma_list(p.parse_int_literal, "]")
         return builtin.DenseArrayBase.from_list(builtin.i32, values)
 
     def print(self, a: Attribute) -> str:
@@ -61,28 +56,21 @@ class DenseI32ArraySyntax:
         return "[" + ", ".join(str(v) for v in values) + "]"
 
 
-class IntAttrSyntax:
-    """A typed integer attribute written as a bare integer (its type is the attribute's)."""
-
-    def __init__(self, width: int):
-        self.type = builtin.IntegerType(width)
-
-    def can_start(self, p: SyntaxParser) -> bool:
-        return p.kind == lexer.INT or p.at_punct("-")
-
-    def parse(self, p: SyntaxParser) -> Attribute:
-        return builtin.IntegerAttr(p.parse_int_literal(), self.type)
-
-    def print(self, a: Attribute) -> str:
-        return str(a.value.data) if isinstance(a, builtin.IntegerAttr) else str(a)
-
-
 def _dims(shape: tuple[int, ...]) -> str:
     return ", ".join(str(d) for d in shape)
 
 
+class _UnaryShapeOp(CudaTileOp):
+    """`op %source : type -> type`: one tile in, one out, the same element type."""
+
+    source = operand_def()
+    result = result_def()
+    TILE_FORMAT: ClassVar[str | None] = UNARY_FORMAT
+    TYPE_CONSTRAINTS: ClassVar[dict[str, C.TypeConstraint]] = {"source": C.ANY_TILE, "result": C.ANY_TILE}
+
+
 @tile_op
-class BroadcastOp(CudaTileOp):
+class BroadcastOp(_UnaryShapeOp):
     """Stretches size-1 dimensions of a tile to the (same-rank) result shape.
 
     ```mlir
@@ -92,10 +80,6 @@ class BroadcastOp(CudaTileOp):
 
     name = "cuda_tile.broadcast"
     RESULT_NAMES = ("bcast",)
-    source = operand_def()
-    result = result_def()
-    TILE_FORMAT = UNARY_FORMAT
-    TYPE_CONSTRAINTS = {"source": C.ANY_TILE, "result": C.ANY_TILE}
     TYPE_RULES = (SameOperandsAndResultElementType(), C.SameRank("source", "result"))
 
     def verify_tile(self, ctx: VerifyContext) -> VerifyResult:
@@ -108,7 +92,7 @@ class BroadcastOp(CudaTileOp):
 
 
 @tile_op
-class ReshapeOp(CudaTileOp):
+class ReshapeOp(_UnaryShapeOp):
     """Reinterprets a tile's elements (row-major) with a new shape of the same element count.
 
     ```mlir
@@ -118,10 +102,6 @@ class ReshapeOp(CudaTileOp):
 
     name = "cuda_tile.reshape"
     RESULT_NAMES = ("reshape",)
-    source = operand_def()
-    result = result_def()
-    TILE_FORMAT = UNARY_FORMAT
-    TYPE_CONSTRAINTS = {"source": C.ANY_TILE, "result": C.ANY_TILE}
     TYPE_RULES = (SameOperandsAndResultElementType(),)
 
     def verify_tile(self, ctx: VerifyContext) -> VerifyResult:
@@ -336,6 +316,13 @@ class IotaOp(CudaTileOp):
 class _PackLike(CudaTileOp):
     """pack/unpack: rank-1 byte reinterpretation between narrow and wide element types."""
 
+    source = operand_def()
+    result = result_def()
+    TILE_FORMAT: ClassVar[str | None] = UNARY_FORMAT
+    TYPE_CONSTRAINTS: ClassVar[dict[str, C.TypeConstraint]] = {"source": ANY_ELEMENT_TILE, "result": ANY_ELEMENT_TILE}
+    TYPE_RULES: ClassVar[tuple[C.TypeRule, ...]] = (C.SameRank("source", "result"),)
+    SINCE: ClassVar[str] = "13.3"
+
     def verify_tile(self, ctx: VerifyContext) -> VerifyResult:
         src, res = self.operands[0].type, self.results[0].type
         if not (isinstance(src, ct.TileType) and isinstance(res, ct.TileType)):
@@ -365,12 +352,6 @@ class PackOp(_PackLike):
     """
 
     name = "cuda_tile.pack"
-    source = operand_def()
-    result = result_def()
-    TILE_FORMAT = UNARY_FORMAT
-    TYPE_CONSTRAINTS = {"source": ANY_ELEMENT_TILE, "result": ANY_ELEMENT_TILE}
-    TYPE_RULES = (C.SameRank("source", "result"),)
-    SINCE = "13.3"
 
 
 @tile_op
@@ -383,15 +364,20 @@ class UnpackOp(_PackLike):
     """
 
     name = "cuda_tile.unpack"
-    source = operand_def()
-    result = result_def()
-    TILE_FORMAT = UNARY_FORMAT
-    TYPE_CONSTRAINTS = {"source": ANY_ELEMENT_TILE, "result": ANY_ELEMENT_TILE}
-    TYPE_RULES = (C.SameRank("source", "result"),)
-    SINCE = "13.3"
 
 
-_GRID_FORMAT = "attr-dict `:` custom<CudaTileType>(type($blockId_x))"
+def _grid_axes(
+    prefix: str,
+) -> tuple[tuple[str, ...], str, dict[str, C.TypeConstraint], tuple[C.TypeRule, ...]]:
+    """RESULT_NAMES, TILE_FORMAT, TYPE_CONSTRAINTS and TYPE_RULES of an op with one i32 scalar
+    result per grid axis, `<prefix>_x`, `_y` and `_z`."""
+    names = (f"{prefix}_x", f"{prefix}_y", f"{prefix}_z")
+    return (
+        names,
+        f"attr-dict `:` custom<CudaTileType>(type(${names[0]}))",
+        dict.fromkeys(names, C.SCALAR_I32),
+        (C.AllTypesMatch(*names),),
+    )
 
 
 @tile_op
@@ -404,13 +390,10 @@ class GetTileBlockIdOp(CudaTileOp):
     """
 
     name = "cuda_tile.get_tile_block_id"
-    RESULT_NAMES = ("blockId_x", "blockId_y", "blockId_z")
     blockId_x = result_def()
     blockId_y = result_def()
     blockId_z = result_def()
-    TILE_FORMAT = _GRID_FORMAT
-    TYPE_CONSTRAINTS = {"blockId_x": C.SCALAR_I32, "blockId_y": C.SCALAR_I32, "blockId_z": C.SCALAR_I32}
-    TYPE_RULES = (C.AllTypesMatch("blockId_x", "blockId_y", "blockId_z"),)
+    RESULT_NAMES, TILE_FORMAT, TYPE_CONSTRAINTS, TYPE_RULES = _grid_axes("blockId")
 
 
 @tile_op
@@ -423,13 +406,10 @@ class GetNumTileBlocksOp(CudaTileOp):
     """
 
     name = "cuda_tile.get_num_tile_blocks"
-    RESULT_NAMES = ("gridSize_x", "gridSize_y", "gridSize_z")
     gridSize_x = result_def()
     gridSize_y = result_def()
     gridSize_z = result_def()
-    TILE_FORMAT = "attr-dict `:` custom<CudaTileType>(type($gridSize_x))"
-    TYPE_CONSTRAINTS = {"gridSize_x": C.SCALAR_I32, "gridSize_y": C.SCALAR_I32, "gridSize_z": C.SCALAR_I32}
-    TYPE_RULES = (C.AllTypesMatch("gridSize_x", "gridSize_y", "gridSize_z"),)
+    RESULT_NAMES, TILE_FORMAT, TYPE_CONSTRAINTS, TYPE_RULES = _grid_axes("gridSize")
 
 
 class _ShapeQuery(CudaTileOp):

@@ -25,7 +25,7 @@ from tile_lsp.compiler.dialects.cuda_tile import types as ct
 from tile_lsp.compiler.dialects.cuda_tile.attrs import DenseAttr, dense_literal_str, parse_dense_literal
 from tile_lsp.compiler.dialects.cuda_tile.base import CudaTileOp, OpError, RawError, VerifyResult, tile_op
 from tile_lsp.compiler.syntax import lexer
-from tile_lsp.compiler.syntax.attributes import attr_str, dict_str, parse_attr_dict_body, symbol_name
+from tile_lsp.compiler.syntax.attributes import attr_str, dict_str, parse_arg_def, parse_attr_dict_body, symbol_name
 from tile_lsp.compiler.syntax.interfaces import ArgDef
 from tile_lsp.compiler.syntax.locations import location_suffix
 from tile_lsp.compiler.syntax.types import parse_type, type_str
@@ -110,27 +110,14 @@ class FunctionLike(CudaTileOp):
         p.expect_punct("(")
         if not p.accept_punct(")"):
             while True:
-                if p.kind != lexer.VALUE:
-                    p.fail("expected SSA identifier")
-                name, span = p.tok, p.span()
-                p.advance()
-                p.expect_punct(":")
-                t = parse_type(p)
-                if p.at_punct("{"):
-                    parse_attr_dict_body(p)
-                loc = p.parse_location() if p.at_keyword("loc") else None
-                args.append(ArgDef(name, t, span, loc))
+                args.append(parse_arg_def(p))
                 if p.accept_punct(")"):
                     break
                 p.expect_punct(",")
         outputs: list[Attribute] = []
         if p.accept_punct("->"):
             if p.accept_punct("("):
-                if not p.accept_punct(")"):
-                    outputs.append(parse_type(p))
-                    while p.accept_punct(","):
-                        outputs.append(parse_type(p))
-                    p.expect_punct(")")
+                outputs = p.comma_list(lambda: parse_type(p), ")")
             else:
                 outputs.append(parse_type(p))
         state.properties["function_type"] = builtin.FunctionType.from_lists([a.type for a in args], outputs)

@@ -35,7 +35,7 @@ from tile_lsp.compiler.syntax.attributes import (
     symbol_name,
     unescape,
 )
-from tile_lsp.compiler.syntax.types import long_type_str, parse_type
+from tile_lsp.compiler.syntax.types import expect_function_type, long_type_str, parse_type
 
 if TYPE_CHECKING:
     from tile_lsp.compiler.syntax.interfaces import OpState, SyntaxParser, SyntaxPrinter
@@ -232,13 +232,8 @@ class PreviewCallOp(CudaTileOp):
         p.advance()
         state.properties["callee"] = builtin.SymbolRefAttr(name)
         if p.accept_punct("<"):
-            consts: list[Attribute] = []
             p.expect_punct("[")
-            if not p.accept_punct("]"):
-                consts.append(_parse_bare_const(p))
-                while p.accept_punct(","):
-                    consts.append(_parse_bare_const(p))
-                p.expect_punct("]")
+            consts = p.comma_list(lambda: _parse_bare_const(p), "]")
             p.expect_punct(">")
             state.properties["const_args"] = builtin.ArrayAttr(consts)
         state.spans["args"] = p.span()
@@ -249,12 +244,7 @@ class PreviewCallOp(CudaTileOp):
         if p.at_punct("{"):
             state.attributes.update(parse_attr_dict_body(p))
         p.expect_punct(":")
-        start = p.i
-        ftype = parse_type(p)
-        if not isinstance(ftype, builtin.FunctionType):
-            p.i = start
-            p.fail("expected function type")
-        assert isinstance(ftype, builtin.FunctionType)
+        ftype = expect_function_type(p)
         state.operand_types["args"] = list(ftype.inputs.data)
         state.result_types["results_"] = list(ftype.outputs.data)
 

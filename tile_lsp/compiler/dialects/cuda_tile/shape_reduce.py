@@ -4,6 +4,7 @@ combiner region whose block takes (current, accumulated) 0-d tiles per operand.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, ClassVar
 
 from xdsl.dialects import builtin
@@ -20,8 +21,7 @@ from tile_lsp.compiler.dialects.cuda_tile.control_regions import (
     parse_type_list,
     types_text,
 )
-from tile_lsp.compiler.syntax import lexer
-from tile_lsp.compiler.syntax.attributes import attr_str, parse_attr_dict_body, parse_attribute
+from tile_lsp.compiler.syntax.attributes import attr_str, parse_arg_def, parse_attr_dict_body, parse_attribute
 from tile_lsp.compiler.syntax.interfaces import ArgDef
 from tile_lsp.compiler.syntax.types import long_type_str
 
@@ -46,17 +46,10 @@ def _parse_arguments(p: SyntaxParser) -> list[ArgDef]:
     if p.accept_punct(")"):
         return args
     while True:
-        if p.kind != lexer.VALUE or "#" in p.tok:
+        if "#" in p.tok:  # `%x#0` is a use, not a name
             p.fail("expected SSA identifier")
-        name, span = p.tok, p.span()
-        p.advance()
-        p.expect_punct(":")
-        t = parse_cuda_type(p)
-        if p.at_punct("{"):
-            parse_attr_dict_body(p)
-        if p.at_keyword("loc"):
-            p.parse_location()
-        args.append(ArgDef(name, t, span))
+        arg = parse_arg_def(p, parse_cuda_type)
+        args.append(replace(arg, loc=None))  # (the combiner's arguments keep no location)
         if p.accept_punct(")"):
             return args
         p.expect_punct(",")

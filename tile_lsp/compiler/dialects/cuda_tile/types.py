@@ -41,13 +41,10 @@ def _ints(values: tuple[int, ...]) -> IntTuple:
     return IntTuple(values)
 
 
-@irdl_attr_definition
-class TileType(ParametrizedAttribute, TypeAttribute):
-    """`tile<4x8xf32>`: an immutable, statically shaped tile of scalars or pointers."""
+class _Shaped:
+    """The shape and rank of a type with a `shape_attr` (tile, tensor_view)."""
 
-    name = "cuda_tile.tile"
     shape_attr: IntTuple
-    element_type: Attribute
 
     @property
     def shape(self) -> tuple[int, ...]:
@@ -56,6 +53,15 @@ class TileType(ParametrizedAttribute, TypeAttribute):
     @property
     def rank(self) -> int:
         return len(self.shape_attr.data)
+
+
+@irdl_attr_definition
+class TileType(_Shaped, ParametrizedAttribute, TypeAttribute):
+    """`tile<4x8xf32>`: an immutable, statically shaped tile of scalars or pointers."""
+
+    name = "cuda_tile.tile"
+    shape_attr: IntTuple
+    element_type: Attribute
 
     @property
     def num_elements(self) -> int:
@@ -83,6 +89,10 @@ def tensor_view_error(shape: Sequence[int], strides: Sequence[int]) -> str | Non
     return None
 
 
+def _string_attr(s: str | builtin.StringAttr) -> builtin.StringAttr:
+    return s if isinstance(s, builtin.StringAttr) else builtin.StringAttr(s)
+
+
 # Pointer attribute cases (bytecode value = index) and the version that brought each.
 PTR_ATTRS = ("none", "unicast", "multicast")
 
@@ -98,8 +108,7 @@ class PointerType(ParametrizedAttribute, TypeAttribute):
     ptr_attr: builtin.StringAttr
 
     def __init__(self, pointee: Attribute, ptr_attr: str | builtin.StringAttr = "") -> None:
-        attr = ptr_attr if isinstance(ptr_attr, builtin.StringAttr) else builtin.StringAttr(ptr_attr)
-        super().__init__(pointee, attr)
+        super().__init__(pointee, _string_attr(ptr_attr))
 
 
 @irdl_attr_definition
@@ -110,7 +119,7 @@ class TokenType(ParametrizedAttribute, TypeAttribute):
 
 
 @irdl_attr_definition
-class TensorViewType(ParametrizedAttribute, TypeAttribute):
+class TensorViewType(_Shaped, ParametrizedAttribute, TypeAttribute):
     """`tensor_view<?x32xf32, strides=[?,1]>`: a strided view of global memory."""
 
     name = "cuda_tile.tensor_view"
@@ -122,20 +131,11 @@ class TensorViewType(ParametrizedAttribute, TypeAttribute):
     def __init__(
         self, shape: IntTuple, element_type: Attribute, strides: IntTuple, ptr_attr: str | builtin.StringAttr = ""
     ) -> None:
-        attr = ptr_attr if isinstance(ptr_attr, builtin.StringAttr) else builtin.StringAttr(ptr_attr)
-        super().__init__(shape, element_type, strides, attr)
-
-    @property
-    def shape(self) -> tuple[int, ...]:
-        return self.shape_attr.data
+        super().__init__(shape, element_type, strides, _string_attr(ptr_attr))
 
     @property
     def strides(self) -> tuple[int, ...]:
         return self.strides_attr.data
-
-    @property
-    def rank(self) -> int:
-        return len(self.shape_attr.data)
 
 
 class _TiledView:
