@@ -45,7 +45,6 @@ from tile_lsp.compiler.mlir.dialects.nvgpu_types import (
     parse_attrs,
     parse_operand_list,
     print_attr_dict,
-    print_operand_list,
 )
 
 
@@ -74,8 +73,6 @@ class Implied(AttrConstraint):
 # ----------------------------------------------------------------------------------------------
 
 _TOKEN = re.compile(r"`([^`]*)`|\$(\w+)\^?|type\(\$(\w+)\)|attr-dict|\(|\)\?|\S+")
-_OPENERS = "[(<"
-_CLOSERS = "])>,"
 
 
 @dataclass(frozen=True)
@@ -90,9 +87,10 @@ class _Operand:
 
 @dataclass(frozen=True)
 class _OperandList:
-    """`[` $variadic `]`."""
+    """`[` $variadic `]` (none or more), or a bare $variadic (one or more)."""
 
     name: str
+    bracketed: bool
 
 
 @dataclass(frozen=True)
@@ -127,8 +125,10 @@ def _compile(text: str, variadic: AbstractSet[str]) -> tuple[_Element, ...]:
             if word.endswith("^"):
                 anchors.append(operand)
             if operand in variadic:
-                assert top and top[-1] == _Literal("["), f"variadic ${operand} stands in `[` `]`"
-                top[-1] = _OperandList(operand)
+                bracketed = bool(top) and top[-1] == _Literal("[")
+                if bracketed:
+                    top.pop()
+                top.append(_OperandList(operand, bracketed))
             else:
                 top.append(_Operand(operand))
         elif typed is not None:
@@ -146,7 +146,7 @@ def _compile(text: str, variadic: AbstractSet[str]) -> tuple[_Element, ...]:
     # the `]` after a `[` $list is the list's own
     out: list[_Element] = []
     for element in stack[0]:
-        if element == _Literal("]") and out and isinstance(out[-1], _OperandList):
+        if element == _Literal("]") and out and isinstance(out[-1], _OperandList) and out[-1].bracketed:
             continue
         out.append(element)
     return tuple(out)
@@ -177,8 +177,13 @@ def _parse(parser: Parser, elements: Sequence[_Element], got: _Parsed) -> None:
             _parse_literal(parser, element.text, optional=False)
         elif isinstance(element, _Operand):
             got.operands[element.name] = parser.parse_unresolved_operand()
-        elif isinstance(element, _OperandList):
+        elif isinstance(element, _OperandList) and element.bracketed:
             got.operands[element.name] = parse_operand_list(parser)
+        elif isinstance(element, _OperandList):
+            items = [parser.parse_unresolved_operand()]
+            while parser.parse_optional_punctuation(",") is not None:
+                items.append(parser.parse_unresolved_operand())
+            got.operands[element.name] = items
         elif isinstance(element, _Type):
             got.types[element.name] = parser.parse_type()
         elif isinstance(element, _AttrDict):
@@ -191,42 +196,51 @@ def _parse(parser: Parser, elements: Sequence[_Element], got: _Parsed) -> None:
 
 
 class _Spacing:
-    """MLIR's spacing of a custom form: a space between elements, none before `,` `]` `)` `>`,
-    none after `[` `(` `<`."""
+    """MLIR's spacing of a custom form (OpFormatGen's `shouldEmitSpaceBefore`)."""
 
     def __init__(self, printer: Printer) -> None:
         self.printer = printer
-        self.space = True
+        self.space = True  # a space may come before the next element
+        self.after_punctuation = False
 
-    def emit(self, text: str) -> None:
-        glued = text in _CLOSERS or (text in _OPENERS and text != "(")
-        if self.space and not glued:
+    def literal(self, text: str) -> None:
+        if self.space and (
+            (len(text) != 1 and text != "->")
+            or text[0] not in (">)}]," if self.after_punctuation else "<>(){}[],")
+        ):
             self.printer.print_string(" ")
         self.printer.print_string(text)
-        self.space = text not in _OPENERS
+        self.space = len(text) != 1 or text not in "<({["
+        self.after_punctuation = not (text[0] == "_" or text[0].isalpha())
+
+    def element(self) -> None:
+        if self.space:
+            self.printer.print_string(" ")
+        self.space, self.after_punctuation = True, False
 
 
 def _print(op: FormattedOp, elements: Sequence[_Element], out: _Spacing) -> None:
     printer = out.printer
     for element in elements:
         if isinstance(element, _Literal):
-            out.emit(element.text)
+            out.literal(element.text)
         elif isinstance(element, _Operand):
-            if out.space:
-                printer.print_string(" ")
+            out.element()
             printer.print_operand(getattr(op, element.name))
-            out.space = True
         elif isinstance(element, _OperandList):
-            print_operand_list(printer, getattr(op, element.name))
-            out.space = True
+            if element.bracketed:
+                out.literal("[")
+                printer.print_list(getattr(op, element.name), printer.print_operand)
+                out.literal("]")
+            else:
+                out.element()
+                printer.print_list(getattr(op, element.name), printer.print_operand)
         elif isinstance(element, _Type):
-            if out.space:
-                printer.print_string(" ")
+            out.element()
             printer.print_attribute(getattr(op, element.name).type)
-            out.space = True
         elif isinstance(element, _AttrDict):
             print_attr_dict(printer, op, op.SKIPPED)
-            out.space = True
+            out.space, out.after_punctuation = True, False
         elif getattr(op, element.anchor) is not None:
             _print(op, element.elements, out)
 
@@ -239,6 +253,7 @@ class FormattedOp(IRDLOperation):
 
     FORMAT: ClassVar[str]
     SKIPPED: ClassVar[tuple[str, ...]] = ()  # not printed in attr-dict (the segment sizes)
+    SAME_TYPE: ClassVar[dict[str, str]] = {}  # operand -> the operand or result whose written type it has
 
     @classmethod
     def _elements(cls) -> tuple[_Element, ...]:
@@ -256,6 +271,7 @@ class FormattedOp(IRDLOperation):
         op_def = cls.get_irdl_definition()
 
         def type_of(name: str, constr: object) -> Attribute:
+            name = cls.SAME_TYPE.get(name, name)
             if name in got.types:
                 return got.types[name]
             while not isinstance(constr, Implied):  # (inside xDSL's range and length wrappers)
