@@ -81,26 +81,27 @@ class _Literal:
 
 
 @dataclass(frozen=True)
-class _Operand:
+class _Named:
     name: str
+
+
+class _Operand(_Named):
+    """$name."""
+
+
+class _Type(_Named):
+    """type($name)."""
 
 
 @dataclass(frozen=True)
-class _OperandList:
+class _OperandList(_Named):
     """`[` $variadic `]` (none or more), or a bare $variadic (one or more)."""
 
-    name: str
     bracketed: bool
 
 
-@dataclass(frozen=True)
-class _Type:
-    name: str
-
-
-@dataclass(frozen=True)
 class _AttrDict:
-    pass
+    """attr-dict."""
 
 
 @dataclass(frozen=True)
