@@ -67,6 +67,7 @@ from tile_lsp.compiler.mlir.dialects.llvm_syntax import (
     ORDERING_NAMES,
     ORDERINGS,
     print_attr_dict,
+    print_flags,
     take_props,
     unit,
 )
@@ -264,10 +265,7 @@ class InlineAsmOp(IRDLOperation):
         return op
 
     def print(self, printer: Printer) -> None:
-        if self.has_side_effects is not None:
-            printer.print_string(" has_side_effects")
-        if self.is_align_stack is not None:
-            printer.print_string(" is_align_stack")
+        print_flags(printer, self, ("has_side_effects", "has_side_effects"), ("is_align_stack", "is_align_stack"))
         if self.tail_call_kind is not None and self.tail_call_kind.data != x.TailCallKind.NONE:
             printer.print_string(f" tail_call_kind = <{self.tail_call_kind.data.value}>")
         if self.asm_dialect is not None:

@@ -4,7 +4,7 @@ their atomic/volatile/invariant forms, and getelementptr with no-wrap flags."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal
+from typing import Literal, TypeVar
 
 from xdsl.dialects import llvm as x
 from xdsl.dialects.builtin import (
@@ -41,12 +41,23 @@ from tile_lsp.compiler.mlir.dialects.llvm_syntax import (
     parse_optional_syncscope,
     parse_ordering,
     print_attr_dict,
+    print_flags,
     print_syncscope,
     take_props,
     unit,
 )
 from tile_lsp.compiler.mlir.printing import attr_text
 from tile_lsp.compiler.mlir.xdsl_fast import int_attr
+
+_OpT = TypeVar("_OpT", bound=IRDLOperation)
+
+
+def _with_props(op: _OpT, attrs: dict[str, Attribute], invariant_group: bool) -> _OpT:
+    """`op` given the parsed `invariant_group` keyword and the parsed attr-dict's properties."""
+    if invariant_group:
+        op.properties["invariantGroup"] = UnitAttr()
+    take_props(op, attrs)
+    return op
 
 
 def _parse_trailing_types(parser: Parser, separator: Literal[",", "->"] = ",") -> tuple[dict[str, Attribute], Attribute, Attribute]:
@@ -154,8 +165,7 @@ class AtomicRMWOp(IRDLOperation):
         return op
 
     def print(self, printer: Printer) -> None:
-        if self.volatile_ is not None:
-            printer.print_string(" volatile")
+        print_flags(printer, self, ("volatile_", "volatile"))
         printer.print_string(f" {self.bin_op_name} ")
         printer.print_operand(self.ptr)
         printer.print_string(", ")
@@ -240,10 +250,7 @@ class CmpXchgOp(IRDLOperation):
         return op
 
     def print(self, printer: Printer) -> None:
-        if self.weak is not None:
-            printer.print_string(" weak")
-        if self.volatile_ is not None:
-            printer.print_string(" volatile")
+        print_flags(printer, self, ("weak", "weak"), ("volatile_", "volatile"))
         printer.print_string(" ")
         printer.print_list((self.ptr, self.cmp, self.val), printer.print_operand)
         print_syncscope(printer, self.syncscope)
@@ -356,21 +363,14 @@ class LoadOp(_Access):
             syncscope=scope.data if scope else None,
             invariant=invariant,
         )
-        if invariant_group:
-            op.properties["invariantGroup"] = UnitAttr()
-        take_props(op, attrs)
-        return op
+        return _with_props(op, attrs, invariant_group)
 
     def print(self, printer: Printer) -> None:
-        if self.volatile_ is not None:
-            printer.print_string(" volatile")
+        print_flags(printer, self, ("volatile_", "volatile"))
         printer.print_string(" ")
         printer.print_operand(self.ptr)
         _print_optional_atomic(printer, self.ordering, self.syncscope)
-        if self.invariant is not None:
-            printer.print_string(" invariant")
-        if self.invariantGroup is not None:
-            printer.print_string(" invariant_group")
+        print_flags(printer, self, ("invariant", "invariant"), ("invariantGroup", "invariant_group"))
         _print_trailing_types(printer, self, ("alignment", "nontemporal"), self.ptr, self.dereferenced_value.type,
                               " ->")
 
@@ -426,21 +426,16 @@ class StoreOp(_Access):
             volatile=volatile,
             syncscope=scope.data if scope else None,
         )
-        if invariant_group:
-            op.properties["invariantGroup"] = UnitAttr()
-        take_props(op, attrs)
-        return op
+        return _with_props(op, attrs, invariant_group)
 
     def print(self, printer: Printer) -> None:
-        if self.volatile_ is not None:
-            printer.print_string(" volatile")
+        print_flags(printer, self, ("volatile_", "volatile"))
         printer.print_string(" ")
         printer.print_operand(self.value)
         printer.print_string(", ")
         printer.print_operand(self.ptr)
         _print_optional_atomic(printer, self.ordering, self.syncscope)
-        if self.invariantGroup is not None:
-            printer.print_string(" invariant_group")
+        print_flags(printer, self, ("invariantGroup", "invariant_group"))
         _print_trailing_types(printer, self, ("alignment", "nontemporal"), self.value, self.ptr.type)
 
 

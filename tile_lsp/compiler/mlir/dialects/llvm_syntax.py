@@ -94,5 +94,12 @@ def print_attr_dict(printer: Printer, op: IRDLOperation, props: Sequence[str]) -
     printer.print_op_attributes(merged)
 
 
+def print_flags(printer: Printer, op: IRDLOperation, *flags: tuple[str, str]) -> None:
+    """` word` for each (unit property, word) whose property `op` has (`volatile`, `weak`, ...)."""
+    for field, word in flags:
+        if getattr(op, field) is not None:
+            printer.print_string(f" {word}")
+
+
 def unit(flag: bool) -> UnitAttr | None:
     return UnitAttr() if flag else None

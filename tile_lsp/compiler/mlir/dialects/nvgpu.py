@@ -93,6 +93,15 @@ from tile_lsp.compiler.mlir.dialects.nvgpu_warpgroup import (
     allowed_size_n,
 )
 
+MBARRIER_OPS: tuple[type[Operation], ...] = (
+    MBarrierInitOp,
+    MBarrierTestWaitOp,
+    MBarrierArriveOp,
+    MBarrierArriveNoCompleteOp,
+    MBarrierArriveExpectTxOp,
+    MBarrierTryWaitParityOp,
+)
+
 OPS: list[type[Operation]] = [
     LdMatrixOp,
     MmaSyncOp,
@@ -101,12 +110,7 @@ OPS: list[type[Operation]] = [
     DeviceAsyncCreateGroupOp,
     DeviceAsyncWaitOp,
     MBarrierCreateOp,
-    MBarrierInitOp,
-    MBarrierTestWaitOp,
-    MBarrierArriveOp,
-    MBarrierArriveNoCompleteOp,
-    MBarrierArriveExpectTxOp,
-    MBarrierTryWaitParityOp,
+    *MBARRIER_OPS,
     TmaAsyncLoadOp,
     TmaAsyncStoreOp,
     TmaCreateDescriptorOp,
@@ -137,14 +141,6 @@ ATTRS: list[type[Attribute]] = [
     RcpRoundingModeAttr,
 ]
 
-MBARRIER_OPS: tuple[type[Operation], ...] = (
-    MBarrierInitOp,
-    MBarrierTestWaitOp,
-    MBarrierArriveOp,
-    MBarrierArriveNoCompleteOp,
-    MBarrierArriveExpectTxOp,
-    MBarrierTryWaitParityOp,
-)
 
 __all__ = [
     "ATTRS",

@@ -22,6 +22,7 @@ from xdsl.irdl import (
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
+from tile_lsp.compiler.mlir.dialects.declarative import FormattedOp
 from tile_lsp.compiler.mlir.dialects.nvgpu_types import (
     RcpRoundingMode,
     RcpRoundingModeAttr,
@@ -31,7 +32,6 @@ from tile_lsp.compiler.mlir.dialects.nvgpu_types import (
     operand_type_error,
     parse_attrs,
     print_attr_dict,
-    resolve_operands,
     result_type_error,
 )
 
@@ -91,32 +91,12 @@ class RcpOp(IRDLOperation):
             )
 
 
-class _UnaryCvt(IRDLOperation):
+class _UnaryCvt(FormattedOp):
     """`nvgpu.cvt_fptrunc %v : vector<2xf32> to vector<2xf16>` (tile-lsp extension)."""
 
     input = operand_def()
     res = result_def()
-
-    @classmethod
-    def parse(cls, parser: Parser) -> _UnaryCvt:
-        v = parser.parse_unresolved_operand()
-        attrs = parse_attrs(parser)
-        parser.parse_punctuation(":")
-        it = parser.parse_type()
-        parser.parse_keyword("to")
-        rt = parser.parse_type()
-        op = build_op(cls, [parser.resolve_operand(v, it)], [rt], attrs)
-        assert isinstance(op, _UnaryCvt)
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.input)
-        print_attr_dict(printer, self)
-        printer.print_string(" : ")
-        printer.print_attribute(self.input.type)
-        printer.print_string(" to ")
-        printer.print_attribute(self.res.type)
+    FORMAT: ClassVar[str] = "$input attr-dict `:` type($input) `to` type($res)"
 
     def verify_(self) -> None:
         for t in (self.input.type, self.res.type):
@@ -134,31 +114,14 @@ class CvtFpExtOp(_UnaryCvt):
     name = "nvgpu.cvt_fpext"
 
 
-class _PackedF32x2(IRDLOperation):
+class _PackedF32x2(FormattedOp):
     """`nvgpu.fma.packed.f32x2 %a, %b, %c : vector<2xf32>` (tile-lsp extension)."""
 
     NUM_OPERANDS: ClassVar[int] = 2
     args = var_operand_def()
     res = result_def()
-
-    @classmethod
-    def parse(cls, parser: Parser) -> _PackedF32x2:
-        vals = [parser.parse_unresolved_operand()]
-        while parser.parse_optional_punctuation(",") is not None:
-            vals.append(parser.parse_unresolved_operand())
-        attrs = parse_attrs(parser)
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
-        op = build_op(cls, [resolve_operands(parser, vals, t)], [t], attrs)
-        assert isinstance(op, _PackedF32x2)
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_list(self.args, printer.print_operand)
-        print_attr_dict(printer, self)
-        printer.print_string(" : ")
-        printer.print_attribute(self.res.type)
+    FORMAT: ClassVar[str] = "$args attr-dict `:` type($res)"
+    SAME_TYPE: ClassVar[dict[str, str]] = {"args": "res"}
 
     def verify_(self) -> None:
         want = VectorType(Float32Type(), [2])

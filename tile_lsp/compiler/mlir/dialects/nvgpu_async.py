@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from xdsl.dialects.builtin import (
     IndexType,
     IntegerAttr,
@@ -23,6 +25,7 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
+from tile_lsp.compiler.mlir.dialects.declarative import FormattedOp, Implied
 from tile_lsp.compiler.mlir.dialects.nvgpu_types import (
     IDX,
     DeviceAsyncTokenType,
@@ -153,25 +156,11 @@ class DeviceAsyncCopyOp(IRDLOperation):
 
 
 @irdl_op_definition
-class DeviceAsyncCreateGroupOp(IRDLOperation):
+class DeviceAsyncCreateGroupOp(FormattedOp):
     name = "nvgpu.device_async_create_group"
-    inputTokens = var_operand_def()
-    asyncToken = result_def()
-
-    @classmethod
-    def parse(cls, parser: Parser) -> DeviceAsyncCreateGroupOp:
-        toks = [parser.parse_unresolved_operand()]
-        while parser.parse_optional_punctuation(",") is not None:
-            toks.append(parser.parse_unresolved_operand())
-        attrs = parse_attrs(parser)
-        op = build_op(cls, [resolve_operands(parser, toks, DeviceAsyncTokenType())], [DeviceAsyncTokenType()], attrs)
-        assert isinstance(op, DeviceAsyncCreateGroupOp)
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_list(self.inputTokens, printer.print_operand)
-        print_attr_dict(printer, self)
+    inputTokens = var_operand_def(Implied(DeviceAsyncTokenType()))
+    asyncToken = result_def(Implied(DeviceAsyncTokenType()))
+    FORMAT: ClassVar[str] = "$inputTokens attr-dict"
 
     def verify_(self) -> None:
         for i, tok in enumerate(self.inputTokens):
@@ -180,23 +169,11 @@ class DeviceAsyncCreateGroupOp(IRDLOperation):
 
 
 @irdl_op_definition
-class DeviceAsyncWaitOp(IRDLOperation):
+class DeviceAsyncWaitOp(FormattedOp):
     name = "nvgpu.device_async_wait"
-    asyncDependencies = operand_def()
+    asyncDependencies = operand_def(Implied(DeviceAsyncTokenType()))
     numGroups = opt_prop_def(IntegerAttr)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> DeviceAsyncWaitOp:
-        tok = parser.parse_unresolved_operand()
-        attrs = parse_attrs(parser)
-        op = build_op(cls, [parser.resolve_operand(tok, DeviceAsyncTokenType())], [], attrs)
-        assert isinstance(op, DeviceAsyncWaitOp)
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.asyncDependencies)
-        print_attr_dict(printer, self)
+    FORMAT: ClassVar[str] = "$asyncDependencies attr-dict"
 
     def verify_(self) -> None:
         if not isinstance(self.asyncDependencies.type, DeviceAsyncTokenType):

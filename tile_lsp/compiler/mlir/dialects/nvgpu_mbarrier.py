@@ -13,17 +13,15 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
-    IRDLOperation,
     irdl_op_definition,
     operand_def,
     opt_operand_def,
     result_def,
     var_operand_def,
 )
-from xdsl.parser import Parser, UnresolvedOperand
-from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
+from tile_lsp.compiler.mlir.dialects.declarative import FormattedOp, Implied
 from tile_lsp.compiler.mlir.dialects.nvgpu_types import (
     I1,
     I16,
@@ -33,18 +31,12 @@ from tile_lsp.compiler.mlir.dialects.nvgpu_types import (
     MBarrierGroupType,
     TensorMapDescriptorType,
     bitwidth,
-    build_op,
     check_mbarrier_group,
     check_memref,
     check_tensormap,
     is_shared_space,
     mlir_type_str,
     operand_type_error,
-    parse_attrs,
-    parse_operand_list,
-    print_attr_dict,
-    print_operand_list,
-    resolve_operands,
     result_type_error,
 )
 
@@ -53,37 +45,11 @@ from tile_lsp.compiler.mlir.dialects.nvgpu_types import (
 # ----------------------------------------------------------------------------------------------
 
 
-def _parse_barrier_ref(parser: Parser) -> tuple[UnresolvedOperand, UnresolvedOperand]:
-    bar = parser.parse_unresolved_operand()
-    parser.parse_punctuation("[")
-    mid = parser.parse_unresolved_operand()
-    parser.parse_punctuation("]")
-    return bar, mid
+_BARRIER_REF = "$barriers `[` $mbarId `]`"
+_PREDICATE = "(`,` `predicate` `=` $predicate^)?"
 
 
-def _parse_predicate(parser: Parser) -> UnresolvedOperand | None:
-    if parser.parse_optional_punctuation(",") is None:
-        return None
-    parser.parse_keyword("predicate")
-    parser.parse_punctuation("=")
-    return parser.parse_unresolved_operand()
-
-
-def _print_barrier_ref(printer: Printer, bar: SSAValue, mid: SSAValue) -> None:
-    printer.print_string(" ")
-    printer.print_operand(bar)
-    printer.print_string("[")
-    printer.print_operand(mid)
-    printer.print_string("]")
-
-
-def _print_predicate(printer: Printer, pred: SSAValue | None) -> None:
-    if pred is not None:
-        printer.print_string(", predicate = ")
-        printer.print_operand(pred)
-
-
-class _MBarrierOp(IRDLOperation):
+class _MBarrierOp(FormattedOp):
     """Shared verifier of the mbarrier family: the barrier operand's type constraint, verbatim."""
 
     BARRIER_INDEX: ClassVar[int] = 0
@@ -96,23 +62,10 @@ class _MBarrierOp(IRDLOperation):
 
 
 @irdl_op_definition
-class MBarrierCreateOp(IRDLOperation):
+class MBarrierCreateOp(FormattedOp):
     name = "nvgpu.mbarrier.create"
     barriers = result_def()
-
-    @classmethod
-    def parse(cls, parser: Parser) -> MBarrierCreateOp:
-        attrs = parse_attrs(parser)
-        parser.parse_punctuation("->")
-        t = parser.parse_type()
-        op = build_op(cls, [], [t], attrs)
-        assert isinstance(op, MBarrierCreateOp)
-        return op
-
-    def print(self, printer: Printer) -> None:
-        print_attr_dict(printer, self)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.barriers.type)
+    FORMAT: ClassVar[str] = "attr-dict `->` type($barriers)"
 
     def verify_(self) -> None:
         if not isinstance(self.barriers.type, MBarrierGroupType):
@@ -125,41 +78,10 @@ class MBarrierInitOp(_MBarrierOp):
 
     name = "nvgpu.mbarrier.init"
     barriers = operand_def()
-    count = operand_def()
-    mbarId = operand_def()
-    predicate = opt_operand_def()
-
-    @classmethod
-    def parse(cls, parser: Parser) -> MBarrierInitOp:
-        bar, mid = _parse_barrier_ref(parser)
-        parser.parse_punctuation(",")
-        count = parser.parse_unresolved_operand()
-        pred = _parse_predicate(parser)
-        attrs = parse_attrs(parser)
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
-        op = build_op(
-            cls,
-            [
-                parser.resolve_operand(bar, t),
-                parser.resolve_operand(count, IDX),
-                parser.resolve_operand(mid, IDX),
-                [parser.resolve_operand(pred, I1)] if pred else [],
-            ],
-            [],
-            attrs,
-        )
-        assert isinstance(op, MBarrierInitOp)
-        return op
-
-    def print(self, printer: Printer) -> None:
-        _print_barrier_ref(printer, self.barriers, self.mbarId)
-        printer.print_string(", ")
-        printer.print_operand(self.count)
-        _print_predicate(printer, self.predicate)
-        print_attr_dict(printer, self)
-        printer.print_string(" : ")
-        printer.print_attribute(self.barriers.type)
+    count = operand_def(Implied(IDX))
+    mbarId = operand_def(Implied(IDX))
+    predicate = opt_operand_def(Implied(I1))
+    FORMAT: ClassVar[str] = f"{_BARRIER_REF} `,` $count {_PREDICATE} attr-dict `:` type($barriers)"
 
 
 @irdl_op_definition
@@ -167,187 +89,48 @@ class MBarrierTestWaitOp(_MBarrierOp):
     name = "nvgpu.mbarrier.test.wait"
     barriers = operand_def()
     token = operand_def()
-    mbarId = operand_def()
-    waitComplete = result_def()
-
-    @classmethod
-    def parse(cls, parser: Parser) -> MBarrierTestWaitOp:
-        bar, mid = _parse_barrier_ref(parser)
-        parser.parse_punctuation(",")
-        tok = parser.parse_unresolved_operand()
-        attrs = parse_attrs(parser)
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
-        parser.parse_punctuation(",")
-        tt = parser.parse_type()
-        op = build_op(
-            cls,
-            [parser.resolve_operand(bar, t), parser.resolve_operand(tok, tt), parser.resolve_operand(mid, IDX)],
-            [I1],
-            attrs,
-        )
-        assert isinstance(op, MBarrierTestWaitOp)
-        return op
-
-    def print(self, printer: Printer) -> None:
-        _print_barrier_ref(printer, self.barriers, self.mbarId)
-        printer.print_string(", ")
-        printer.print_operand(self.token)
-        print_attr_dict(printer, self)
-        printer.print_string(" : ")
-        printer.print_attribute(self.barriers.type)
-        printer.print_string(", ")
-        printer.print_attribute(self.token.type)
+    mbarId = operand_def(Implied(IDX))
+    waitComplete = result_def(Implied(I1))
+    FORMAT: ClassVar[str] = f"{_BARRIER_REF} `,` $token attr-dict `:` type($barriers) `,` type($token)"
 
 
 @irdl_op_definition
 class MBarrierArriveOp(_MBarrierOp):
     name = "nvgpu.mbarrier.arrive"
     barriers = operand_def()
-    mbarId = operand_def()
+    mbarId = operand_def(Implied(IDX))
     token = result_def()
-
-    @classmethod
-    def parse(cls, parser: Parser) -> MBarrierArriveOp:
-        bar, mid = _parse_barrier_ref(parser)
-        attrs = parse_attrs(parser)
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
-        parser.parse_punctuation("->")
-        tt = parser.parse_type()
-        op = build_op(cls, [parser.resolve_operand(bar, t), parser.resolve_operand(mid, IDX)], [tt], attrs)
-        assert isinstance(op, MBarrierArriveOp)
-        return op
-
-    def print(self, printer: Printer) -> None:
-        _print_barrier_ref(printer, self.barriers, self.mbarId)
-        print_attr_dict(printer, self)
-        printer.print_string(" : ")
-        printer.print_attribute(self.barriers.type)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.token.type)
+    FORMAT: ClassVar[str] = f"{_BARRIER_REF} attr-dict `:` type($barriers) `->` type($token)"
 
 
 @irdl_op_definition
 class MBarrierArriveNoCompleteOp(_MBarrierOp):
     name = "nvgpu.mbarrier.arrive.nocomplete"
     barriers = operand_def()
-    mbarId = operand_def()
-    count = operand_def()
+    mbarId = operand_def(Implied(IDX))
+    count = operand_def(Implied(IDX))
     token = result_def()
-
-    @classmethod
-    def parse(cls, parser: Parser) -> MBarrierArriveNoCompleteOp:
-        bar, mid = _parse_barrier_ref(parser)
-        parser.parse_punctuation(",")
-        count = parser.parse_unresolved_operand()
-        attrs = parse_attrs(parser)
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
-        parser.parse_punctuation("->")
-        tt = parser.parse_type()
-        op = build_op(
-            cls,
-            [parser.resolve_operand(bar, t), parser.resolve_operand(mid, IDX), parser.resolve_operand(count, IDX)],
-            [tt],
-            attrs,
-        )
-        assert isinstance(op, MBarrierArriveNoCompleteOp)
-        return op
-
-    def print(self, printer: Printer) -> None:
-        _print_barrier_ref(printer, self.barriers, self.mbarId)
-        printer.print_string(", ")
-        printer.print_operand(self.count)
-        print_attr_dict(printer, self)
-        printer.print_string(" : ")
-        printer.print_attribute(self.barriers.type)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.token.type)
+    FORMAT: ClassVar[str] = f"{_BARRIER_REF} `,` $count attr-dict `:` type($barriers) `->` type($token)"
 
 
 @irdl_op_definition
 class MBarrierArriveExpectTxOp(_MBarrierOp):
     name = "nvgpu.mbarrier.arrive.expect_tx"
     barriers = operand_def()
-    txcount = operand_def()
-    mbarId = operand_def()
-    predicate = opt_operand_def()
-
-    @classmethod
-    def parse(cls, parser: Parser) -> MBarrierArriveExpectTxOp:
-        bar, mid = _parse_barrier_ref(parser)
-        parser.parse_punctuation(",")
-        tx = parser.parse_unresolved_operand()
-        pred = _parse_predicate(parser)
-        attrs = parse_attrs(parser)
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
-        op = build_op(
-            cls,
-            [
-                parser.resolve_operand(bar, t),
-                parser.resolve_operand(tx, IDX),
-                parser.resolve_operand(mid, IDX),
-                [parser.resolve_operand(pred, I1)] if pred else [],
-            ],
-            [],
-            attrs,
-        )
-        assert isinstance(op, MBarrierArriveExpectTxOp)
-        return op
-
-    def print(self, printer: Printer) -> None:
-        _print_barrier_ref(printer, self.barriers, self.mbarId)
-        printer.print_string(", ")
-        printer.print_operand(self.txcount)
-        _print_predicate(printer, self.predicate)
-        print_attr_dict(printer, self)
-        printer.print_string(" : ")
-        printer.print_attribute(self.barriers.type)
+    txcount = operand_def(Implied(IDX))
+    mbarId = operand_def(Implied(IDX))
+    predicate = opt_operand_def(Implied(I1))
+    FORMAT: ClassVar[str] = f"{_BARRIER_REF} `,` $txcount {_PREDICATE} attr-dict `:` type($barriers)"
 
 
 @irdl_op_definition
 class MBarrierTryWaitParityOp(_MBarrierOp):
     name = "nvgpu.mbarrier.try_wait.parity"
     barriers = operand_def()
-    phaseParity = operand_def()
-    ticks = operand_def()
-    mbarId = operand_def()
-
-    @classmethod
-    def parse(cls, parser: Parser) -> MBarrierTryWaitParityOp:
-        bar, mid = _parse_barrier_ref(parser)
-        parser.parse_punctuation(",")
-        phase = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        ticks = parser.parse_unresolved_operand()
-        attrs = parse_attrs(parser)
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
-        op = build_op(
-            cls,
-            [
-                parser.resolve_operand(bar, t),
-                parser.resolve_operand(phase, I1),
-                parser.resolve_operand(ticks, IDX),
-                parser.resolve_operand(mid, IDX),
-            ],
-            [],
-            attrs,
-        )
-        assert isinstance(op, MBarrierTryWaitParityOp)
-        return op
-
-    def print(self, printer: Printer) -> None:
-        _print_barrier_ref(printer, self.barriers, self.mbarId)
-        printer.print_string(", ")
-        printer.print_operand(self.phaseParity)
-        printer.print_string(", ")
-        printer.print_operand(self.ticks)
-        print_attr_dict(printer, self)
-        printer.print_string(" : ")
-        printer.print_attribute(self.barriers.type)
+    phaseParity = operand_def(Implied(I1))
+    ticks = operand_def(Implied(IDX))
+    mbarId = operand_def(Implied(IDX))
+    FORMAT: ClassVar[str] = f"{_BARRIER_REF} `,` $phaseParity `,` $ticks attr-dict `:` type($barriers)"
 
 
 # ----------------------------------------------------------------------------------------------
@@ -408,75 +191,24 @@ def _verify_coords(op: Operation, coords: Sequence[SSAValue], desc: TensorMapDes
 
 
 @irdl_op_definition
-class TmaAsyncLoadOp(IRDLOperation):
+class TmaAsyncLoadOp(FormattedOp):
     """`nvgpu.tma.async.load %desc[%c..], %bar[%id] to %dst (multicast_mask = %m)? (, predicate = %p)? : T, B -> M`."""
 
     name = "nvgpu.tma.async.load"
     dst = operand_def()
     barriers = operand_def()
     tensorMapDescriptor = operand_def()
-    coordinates = var_operand_def()
-    mbarId = operand_def()
-    multicastMask = opt_operand_def()
-    predicate = opt_operand_def()
+    coordinates = var_operand_def(Implied(IDX))
+    mbarId = operand_def(Implied(IDX))
+    multicastMask = opt_operand_def(Implied(I16))
+    predicate = opt_operand_def(Implied(I1))
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> TmaAsyncLoadOp:
-        desc = parser.parse_unresolved_operand()
-        coords = parse_operand_list(parser)
-        parser.parse_punctuation(",")
-        bar, mid = _parse_barrier_ref(parser)
-        parser.parse_keyword("to")
-        dst = parser.parse_unresolved_operand()
-        mask = None
-        if parser.parse_optional_keyword("multicast_mask") is not None:
-            parser.parse_punctuation("=")
-            mask = parser.parse_unresolved_operand()
-        pred = _parse_predicate(parser)
-        attrs = parse_attrs(parser)
-        parser.parse_punctuation(":")
-        dt = parser.parse_type()
-        parser.parse_punctuation(",")
-        bt = parser.parse_type()
-        parser.parse_punctuation("->")
-        mt = parser.parse_type()
-        op = build_op(
-            cls,
-            [
-                parser.resolve_operand(dst, mt),
-                parser.resolve_operand(bar, bt),
-                parser.resolve_operand(desc, dt),
-                resolve_operands(parser, coords, IDX),
-                parser.resolve_operand(mid, IDX),
-                [parser.resolve_operand(mask, I16)] if mask else [],
-                [parser.resolve_operand(pred, I1)] if pred else [],
-            ],
-            [],
-            attrs,
-        )
-        assert isinstance(op, TmaAsyncLoadOp)
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.tensorMapDescriptor)
-        print_operand_list(printer, self.coordinates)
-        printer.print_string(",")
-        _print_barrier_ref(printer, self.barriers, self.mbarId)
-        printer.print_string(" to ")
-        printer.print_operand(self.dst)
-        if self.multicastMask is not None:
-            printer.print_string(" multicast_mask = ")
-            printer.print_operand(self.multicastMask)
-        _print_predicate(printer, self.predicate)
-        print_attr_dict(printer, self, ("operandSegmentSizes",))
-        printer.print_string(" : ")
-        printer.print_attribute(self.tensorMapDescriptor.type)
-        printer.print_string(", ")
-        printer.print_attribute(self.barriers.type)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.dst.type)
+    SKIPPED: ClassVar[tuple[str, ...]] = ("operandSegmentSizes",)
+    FORMAT: ClassVar[str] = (
+        f"$tensorMapDescriptor `[` $coordinates `]` `,` {_BARRIER_REF} `to` $dst"
+        f" (`multicast_mask` `=` $multicastMask^)? {_PREDICATE}"
+        " attr-dict `:` type($tensorMapDescriptor) `,` type($barriers) `->` type($dst)"
+    )
 
     def verify_(self) -> None:
         check_memref(self, 0, self.dst)
@@ -489,54 +221,20 @@ class TmaAsyncLoadOp(IRDLOperation):
 
 
 @irdl_op_definition
-class TmaAsyncStoreOp(IRDLOperation):
+class TmaAsyncStoreOp(FormattedOp):
     """`nvgpu.tma.async.store %src to %desc[%c..] (, predicate = %p)? : M -> T`."""
 
     name = "nvgpu.tma.async.store"
     src = operand_def()
     tensorMapDescriptor = operand_def()
-    coordinates = var_operand_def()
-    predicate = opt_operand_def()
+    coordinates = var_operand_def(Implied(IDX))
+    predicate = opt_operand_def(Implied(I1))
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> TmaAsyncStoreOp:
-        src = parser.parse_unresolved_operand()
-        parser.parse_keyword("to")
-        desc = parser.parse_unresolved_operand()
-        coords = parse_operand_list(parser)
-        pred = _parse_predicate(parser)
-        attrs = parse_attrs(parser)
-        parser.parse_punctuation(":")
-        st = parser.parse_type()
-        parser.parse_punctuation("->")
-        dt = parser.parse_type()
-        op = build_op(
-            cls,
-            [
-                parser.resolve_operand(src, st),
-                parser.resolve_operand(desc, dt),
-                resolve_operands(parser, coords, IDX),
-                [parser.resolve_operand(pred, I1)] if pred else [],
-            ],
-            [],
-            attrs,
-        )
-        assert isinstance(op, TmaAsyncStoreOp)
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.src)
-        printer.print_string(" to ")
-        printer.print_operand(self.tensorMapDescriptor)
-        print_operand_list(printer, self.coordinates)
-        _print_predicate(printer, self.predicate)
-        print_attr_dict(printer, self, ("operandSegmentSizes",))
-        printer.print_string(" : ")
-        printer.print_attribute(self.src.type)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.tensorMapDescriptor.type)
+    SKIPPED: ClassVar[tuple[str, ...]] = ("operandSegmentSizes",)
+    FORMAT: ClassVar[str] = (
+        f"$src `to` $tensorMapDescriptor `[` $coordinates `]` {_PREDICATE}"
+        " attr-dict `:` type($src) `->` type($tensorMapDescriptor)"
+    )
 
     def verify_(self) -> None:
         check_memref(self, 0, self.src)
@@ -548,38 +246,14 @@ class TmaAsyncStoreOp(IRDLOperation):
 
 
 @irdl_op_definition
-class TmaCreateDescriptorOp(IRDLOperation):
+class TmaCreateDescriptorOp(FormattedOp):
     """`nvgpu.tma.create.descriptor %t box[%d..] : memref<*xT> -> !nvgpu.tensormap.descriptor<..>`."""
 
     name = "nvgpu.tma.create.descriptor"
     tensor = operand_def()
-    boxDimensions = var_operand_def()
+    boxDimensions = var_operand_def(Implied(IDX))
     tensorMap = result_def()
-
-    @classmethod
-    def parse(cls, parser: Parser) -> TmaCreateDescriptorOp:
-        t = parser.parse_unresolved_operand()
-        parser.parse_keyword("box")
-        dims = parse_operand_list(parser)
-        attrs = parse_attrs(parser)
-        parser.parse_punctuation(":")
-        tt = parser.parse_type()
-        parser.parse_punctuation("->")
-        rt = parser.parse_type()
-        op = build_op(cls, [parser.resolve_operand(t, tt), resolve_operands(parser, dims, IDX)], [rt], attrs)
-        assert isinstance(op, TmaCreateDescriptorOp)
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.tensor)
-        printer.print_string(" box")
-        print_operand_list(printer, self.boxDimensions)
-        print_attr_dict(printer, self)
-        printer.print_string(" : ")
-        printer.print_attribute(self.tensor.type)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.tensorMap.type)
+    FORMAT: ClassVar[str] = "$tensor `box` `[` $boxDimensions `]` attr-dict `:` type($tensor) `->` type($tensorMap)"
 
     def verify_(self) -> None:
         if not isinstance(self.tensor.type, UnrankedMemRefType):
@@ -591,7 +265,7 @@ class TmaCreateDescriptorOp(IRDLOperation):
         verify_tma_descriptor(self, self.tensorMap.type)
 
 
-class _TmaDescOnlyOp(IRDLOperation):
+class _TmaDescOnlyOp(FormattedOp):
     def verify_(self) -> None:
         check_tensormap(self, 0, self.operands[0])
 
@@ -600,46 +274,12 @@ class _TmaDescOnlyOp(IRDLOperation):
 class TmaPrefetchOp(_TmaDescOnlyOp):
     name = "nvgpu.tma.prefetch.descriptor"
     tensorMapDescriptor = operand_def()
-    predicate = opt_operand_def()
-
-    @classmethod
-    def parse(cls, parser: Parser) -> TmaPrefetchOp:
-        d = parser.parse_unresolved_operand()
-        pred = _parse_predicate(parser)
-        attrs = parse_attrs(parser)
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
-        op = build_op(cls, [parser.resolve_operand(d, t), [parser.resolve_operand(pred, I1)] if pred else []], [], attrs)
-        assert isinstance(op, TmaPrefetchOp)
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.tensorMapDescriptor)
-        _print_predicate(printer, self.predicate)
-        print_attr_dict(printer, self)
-        printer.print_string(" : ")
-        printer.print_attribute(self.tensorMapDescriptor.type)
+    predicate = opt_operand_def(Implied(I1))
+    FORMAT: ClassVar[str] = f"$tensorMapDescriptor {_PREDICATE} attr-dict `:` type($tensorMapDescriptor)"
 
 
 @irdl_op_definition
 class TmaFenceOp(_TmaDescOnlyOp):
     name = "nvgpu.tma.fence.descriptor"
     tensorMapDescriptor = operand_def()
-
-    @classmethod
-    def parse(cls, parser: Parser) -> TmaFenceOp:
-        d = parser.parse_unresolved_operand()
-        attrs = parse_attrs(parser)
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
-        op = build_op(cls, [parser.resolve_operand(d, t)], [], attrs)
-        assert isinstance(op, TmaFenceOp)
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.tensorMapDescriptor)
-        print_attr_dict(printer, self)
-        printer.print_string(" : ")
-        printer.print_attribute(self.tensorMapDescriptor.type)
+    FORMAT: ClassVar[str] = "$tensorMapDescriptor attr-dict `:` type($tensorMapDescriptor)"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import ClassVar
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -17,9 +18,8 @@ from xdsl.dialects.builtin import (
     UnitAttr,
     VectorType,
 )
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Operation, SSAValue
 from xdsl.irdl import (
-    IRDLOperation,
     irdl_op_definition,
     operand_def,
     opt_prop_def,
@@ -27,26 +27,19 @@ from xdsl.irdl import (
     result_def,
     var_operand_def,
 )
-from xdsl.parser import Parser, UnresolvedOperand
-from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
+from tile_lsp.compiler.mlir.dialects.declarative import FormattedOp, Implied
 from tile_lsp.compiler.mlir.dialects.nvgpu_types import (
     I16,
     IDX,
     WARP_SIZE,
     bitwidth,
-    build_op,
     check_index,
     check_memref,
     is_shared_space,
     op_error,
     operand_type_error,
-    parse_attrs,
-    parse_operand_list,
-    print_attr_dict,
-    print_operand_list,
-    resolve_operands,
     result_type_error,
 )
 
@@ -56,38 +49,16 @@ from tile_lsp.compiler.mlir.dialects.nvgpu_types import (
 
 
 @irdl_op_definition
-class LdMatrixOp(IRDLOperation):
+class LdMatrixOp(FormattedOp):
     """`nvgpu.ldmatrix %src[%i, %j] {numTiles = 4 : i32, transpose = false} : memref<..> -> vector<..>`."""
 
     name = "nvgpu.ldmatrix"
     srcMemref = operand_def()
-    indices = var_operand_def()
+    indices = var_operand_def(Implied(IDX))
     transpose = prop_def(BoolAttr)
     numTiles = prop_def(IntegerAttr)
     res = result_def()
-
-    @classmethod
-    def parse(cls, parser: Parser) -> LdMatrixOp:
-        src = parser.parse_unresolved_operand()
-        idx = parse_operand_list(parser)
-        attrs = parse_attrs(parser)
-        parser.parse_punctuation(":")
-        st = parser.parse_type()
-        parser.parse_punctuation("->")
-        rt = parser.parse_type()
-        op = build_op(cls, [parser.resolve_operand(src, st), resolve_operands(parser, idx, IDX)], [rt], attrs)
-        assert isinstance(op, LdMatrixOp)
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.srcMemref)
-        print_operand_list(printer, self.indices)
-        print_attr_dict(printer, self)
-        printer.print_string(" : ")
-        printer.print_attribute(self.srcMemref.type)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.res.type)
+    FORMAT: ClassVar[str] = "$srcMemref `[` $indices `]` attr-dict `:` type($srcMemref) `->` type($res)"
 
     def verify_(self) -> None:
         st, rt = self.srcMemref.type, self.res.type
@@ -175,37 +146,12 @@ def verify_mma_sync(op: Operation, a: SSAValue, b: SSAValue, c: SSAValue, tf32: 
         raise op_error(op, f"expected matrix C to be shaped ({m_tile * n_tile} x {num_c})")
 
 
-def _parse_abc(parser: Parser) -> list[UnresolvedOperand]:
-    parser.parse_punctuation("(")
-    vals = [parser.parse_unresolved_operand()]
-    for _ in range(2):
-        parser.parse_punctuation(",")
-        vals.append(parser.parse_unresolved_operand())
-    parser.parse_punctuation(")")
-    return vals
-
-
-def _parse_abc_types(parser: Parser) -> tuple[list[Attribute], Attribute]:
-    parser.parse_punctuation(":")
-    parser.parse_punctuation("(")
-    ts: list[Attribute] = [parser.parse_type()]
-    for _ in range(2):
-        parser.parse_punctuation(",")
-        ts.append(parser.parse_type())
-    parser.parse_punctuation(")")
-    parser.parse_punctuation("->")
-    return ts, parser.parse_type()
-
-
-def _print_abc_types(printer: Printer, vals: Sequence[SSAValue], res: Attribute) -> None:
-    printer.print_string(" : (")
-    printer.print_list([v.type for v in vals], printer.print_attribute)
-    printer.print_string(") -> ")
-    printer.print_attribute(res)
+_ABC = "`(` $matrixA `,` $matrixB `,` $matrixC `)`"
+_ABC_TYPES = "`(` type($matrixA) `,` type($matrixB) `,` type($matrixC) `)` `->` type($res)"
 
 
 @irdl_op_definition
-class MmaSyncOp(IRDLOperation):
+class MmaSyncOp(FormattedOp):
     """`nvgpu.mma.sync(%a, %b, %c) {mmaShape = [16, 8, 16]} : (vector, vector, vector) -> vector`."""
 
     name = "nvgpu.mma.sync"
@@ -215,65 +161,26 @@ class MmaSyncOp(IRDLOperation):
     mmaShape = prop_def(ArrayAttr)
     tf32Enabled = opt_prop_def(UnitAttr)
     res = result_def()
-
-    @classmethod
-    def parse(cls, parser: Parser) -> MmaSyncOp:
-        vals = _parse_abc(parser)
-        attrs = parse_attrs(parser)
-        ts, rt = _parse_abc_types(parser)
-        ops = [parser.resolve_operand(v, t) for v, t in zip(vals, ts)]
-        op = build_op(cls, ops, [rt], attrs)
-        assert isinstance(op, MmaSyncOp)
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string("(")
-        printer.print_list([self.matrixA, self.matrixB, self.matrixC], printer.print_operand)
-        printer.print_string(")")
-        print_attr_dict(printer, self)
-        _print_abc_types(printer, [self.matrixA, self.matrixB, self.matrixC], self.res.type)
+    FORMAT: ClassVar[str] = f"{_ABC} attr-dict `:` {_ABC_TYPES}"
 
     def verify_(self) -> None:
         verify_mma_sync(self, self.matrixA, self.matrixB, self.matrixC, self.tf32Enabled is not None, False)
 
 
 @irdl_op_definition
-class MmaSparseSyncOp(IRDLOperation):
+class MmaSparseSyncOp(FormattedOp):
     """`nvgpu.mma.sp.sync(%a, %b, %c) metadata(%m) {mmaShape = [..], sparsitySelector = 0 : i32} : (..) -> ..`."""
 
     name = "nvgpu.mma.sp.sync"
     matrixA = operand_def()
     matrixB = operand_def()
     matrixC = operand_def()
-    sparseMetadata = operand_def()
+    sparseMetadata = operand_def(Implied(VectorType(I16, [2])))
     mmaShape = prop_def(ArrayAttr)
     sparsitySelector = opt_prop_def(IntegerAttr)
     tf32Enabled = opt_prop_def(UnitAttr)
     res = result_def()
-
-    @classmethod
-    def parse(cls, parser: Parser) -> MmaSparseSyncOp:
-        vals = _parse_abc(parser)
-        parser.parse_keyword("metadata")
-        parser.parse_punctuation("(")
-        meta = parser.parse_unresolved_operand()
-        parser.parse_punctuation(")")
-        attrs = parse_attrs(parser)
-        ts, rt = _parse_abc_types(parser)
-        ops = [parser.resolve_operand(v, t) for v, t in zip(vals, ts)]
-        ops.append(parser.resolve_operand(meta, VectorType(I16, [2])))
-        op = build_op(cls, ops, [rt], attrs)
-        assert isinstance(op, MmaSparseSyncOp)
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string("(")
-        printer.print_list([self.matrixA, self.matrixB, self.matrixC], printer.print_operand)
-        printer.print_string(") metadata(")
-        printer.print_operand(self.sparseMetadata)
-        printer.print_string(")")
-        print_attr_dict(printer, self)
-        _print_abc_types(printer, [self.matrixA, self.matrixB, self.matrixC], self.res.type)
+    FORMAT: ClassVar[str] = f"{_ABC} `metadata` `(` $sparseMetadata `)` attr-dict `:` {_ABC_TYPES}"
 
     @property
     def selector(self) -> int:

@@ -321,40 +321,40 @@ class TensorMapDescriptorType(ParametrizedAttribute, TypeAttribute):
         printer.print_string(">")
 
 
+class _OneTypeField(ParametrizedAttribute, TypeAttribute):
+    """`<key = type>`: a struct of one type parameter of a given kind."""
+
+    FIELD: ClassVar[tuple[str, type[Attribute], str]]
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        key, kind, what = cls.FIELD
+        got = _parse_struct(parser, {key: parser.parse_type})
+        if not isinstance(got.get(key), kind):
+            parser.raise_error(f"expected {what} type for '{key}'")
+        return (got[key],)
+
+    def print_parameters(self, printer: Printer) -> None:
+        key = self.FIELD[0]
+        printer.print_string(f"<{key} = ")
+        printer.print_attribute(self.parameters[0])
+        printer.print_string(">")
+
+
 @irdl_attr_definition
-class WarpgroupMatrixDescriptorType(ParametrizedAttribute, TypeAttribute):
+class WarpgroupMatrixDescriptorType(_OneTypeField):
     name = "nvgpu.warpgroup.descriptor"
     tensor: MemRefType
 
-    @classmethod
-    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
-        got = _parse_struct(parser, {"tensor": parser.parse_type})
-        if not isinstance(got.get("tensor"), MemRefType):
-            parser.raise_error("expected a memref type for 'tensor'")
-        return (got["tensor"],)
-
-    def print_parameters(self, printer: Printer) -> None:
-        printer.print_string("<tensor = ")
-        printer.print_attribute(self.tensor)
-        printer.print_string(">")
+    FIELD: ClassVar[tuple[str, type[Attribute], str]] = ("tensor", MemRefType, "a memref")
 
 
 @irdl_attr_definition
-class WarpgroupAccumulatorType(ParametrizedAttribute, TypeAttribute):
+class WarpgroupAccumulatorType(_OneTypeField):
     name = "nvgpu.warpgroup.accumulator"
     fragmented: VectorType
 
-    @classmethod
-    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
-        got = _parse_struct(parser, {"fragmented": parser.parse_type})
-        if not isinstance(got.get("fragmented"), VectorType):
-            parser.raise_error("expected a vector type for 'fragmented'")
-        return (got["fragmented"],)
-
-    def print_parameters(self, printer: Printer) -> None:
-        printer.print_string("<fragmented = ")
-        printer.print_attribute(self.fragmented)
-        printer.print_string(">")
+    FIELD: ClassVar[tuple[str, type[Attribute], str]] = ("fragmented", VectorType, "a vector")
 
 
 # ----------------------------------------------------------------------------------------------

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from xdsl.dialects.builtin import (
     BFloat16Type,
     Float8E4M3FNType,
@@ -15,30 +17,25 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute
 from xdsl.irdl import (
-    IRDLOperation,
     irdl_op_definition,
     operand_def,
     opt_prop_def,
     result_def,
 )
-from xdsl.parser import Parser
-from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
+from tile_lsp.compiler.mlir.dialects.declarative import FormattedOp
 from tile_lsp.compiler.mlir.dialects.nvgpu_mbarrier import verify_tma_descriptor
 from tile_lsp.compiler.mlir.dialects.nvgpu_types import (
     WGMMA_M,
     TensorMapDescriptorType,
     WarpgroupAccumulatorType,
     WarpgroupMatrixDescriptorType,
-    build_op,
     check_memref,
     check_tensormap,
     mlir_type_str,
     op_error,
     operand_type_error,
-    parse_attrs,
-    print_attr_dict,
     result_type_error,
 )
 
@@ -48,40 +45,14 @@ from tile_lsp.compiler.mlir.dialects.nvgpu_types import (
 
 
 @irdl_op_definition
-class WarpgroupGenerateDescriptorOp(IRDLOperation):
+class WarpgroupGenerateDescriptorOp(FormattedOp):
     name = "nvgpu.warpgroup.generate.descriptor"
     tensor = operand_def()
     tensorMap = operand_def()
     descriptor = result_def()
-
-    @classmethod
-    def parse(cls, parser: Parser) -> WarpgroupGenerateDescriptorOp:
-        t = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        m = parser.parse_unresolved_operand()
-        attrs = parse_attrs(parser)
-        parser.parse_punctuation(":")
-        tt = parser.parse_type()
-        parser.parse_punctuation(",")
-        mt = parser.parse_type()
-        parser.parse_punctuation("->")
-        rt = parser.parse_type()
-        op = build_op(cls, [parser.resolve_operand(t, tt), parser.resolve_operand(m, mt)], [rt], attrs)
-        assert isinstance(op, WarpgroupGenerateDescriptorOp)
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.tensor)
-        printer.print_string(", ")
-        printer.print_operand(self.tensorMap)
-        print_attr_dict(printer, self)
-        printer.print_string(" : ")
-        printer.print_attribute(self.tensor.type)
-        printer.print_string(", ")
-        printer.print_attribute(self.tensorMap.type)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.descriptor.type)
+    FORMAT: ClassVar[str] = (
+        "$tensor `,` $tensorMap attr-dict `:` type($tensor) `,` type($tensorMap) `->` type($descriptor)"
+    )
 
     def verify_(self) -> None:
         check_memref(self, 0, self.tensor)
@@ -125,7 +96,7 @@ def allowed_size_n(n: int, a: Attribute) -> bool:
 
 
 @irdl_op_definition
-class WarpgroupMmaOp(IRDLOperation):
+class WarpgroupMmaOp(FormattedOp):
     """`nvgpu.warpgroup.mma %a, %b, %c {transposeB}? : DA, DB, ACC -> ACC`."""
 
     name = "nvgpu.warpgroup.mma"
@@ -136,40 +107,10 @@ class WarpgroupMmaOp(IRDLOperation):
     transposeA = opt_prop_def(UnitAttr)
     transposeB = opt_prop_def(UnitAttr)
     matrixD = result_def()
-
-    @classmethod
-    def parse(cls, parser: Parser) -> WarpgroupMmaOp:
-        a = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        b = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        c = parser.parse_unresolved_operand()
-        attrs = parse_attrs(parser)
-        parser.parse_punctuation(":")
-        at = parser.parse_type()
-        parser.parse_punctuation(",")
-        bt = parser.parse_type()
-        parser.parse_punctuation(",")
-        ct = parser.parse_type()
-        parser.parse_punctuation("->")
-        rt = parser.parse_type()
-        op = build_op(
-            cls,
-            [parser.resolve_operand(a, at), parser.resolve_operand(b, bt), parser.resolve_operand(c, ct)],
-            [rt],
-            attrs,
-        )
-        assert isinstance(op, WarpgroupMmaOp)
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_list([self.descriptorA, self.descriptorB, self.matrixC], printer.print_operand)
-        print_attr_dict(printer, self)
-        printer.print_string(" : ")
-        printer.print_list([self.descriptorA.type, self.descriptorB.type, self.matrixC.type], printer.print_attribute)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.matrixD.type)
+    FORMAT: ClassVar[str] = (
+        "$descriptorA `,` $descriptorB `,` $matrixC attr-dict"
+        " `:` type($descriptorA) `,` type($descriptorB) `,` type($matrixC) `->` type($matrixD)"
+    )
 
     @property
     def wait_group(self) -> int:
@@ -220,35 +161,11 @@ class WarpgroupMmaOp(IRDLOperation):
 
 
 @irdl_op_definition
-class WarpgroupMmaStoreOp(IRDLOperation):
+class WarpgroupMmaStoreOp(FormattedOp):
     name = "nvgpu.warpgroup.mma.store"
     matrixD = operand_def()
     dstMemref = operand_def()
-
-    @classmethod
-    def parse(cls, parser: Parser) -> WarpgroupMmaStoreOp:
-        d = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        m = parser.parse_unresolved_operand()
-        attrs = parse_attrs(parser)
-        parser.parse_punctuation(":")
-        dt = parser.parse_type()
-        parser.parse_keyword("to")
-        mt = parser.parse_type()
-        op = build_op(cls, [parser.resolve_operand(d, dt), parser.resolve_operand(m, mt)], [], attrs)
-        assert isinstance(op, WarpgroupMmaStoreOp)
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.matrixD)
-        printer.print_string(", ")
-        printer.print_operand(self.dstMemref)
-        print_attr_dict(printer, self)
-        printer.print_string(" : ")
-        printer.print_attribute(self.matrixD.type)
-        printer.print_string(" to ")
-        printer.print_attribute(self.dstMemref.type)
+    FORMAT: ClassVar[str] = "$matrixD `,` $dstMemref attr-dict `:` type($matrixD) `to` type($dstMemref)"
 
     def verify_(self) -> None:
         if not isinstance(self.matrixD.type, WarpgroupAccumulatorType):
@@ -269,23 +186,10 @@ class WarpgroupMmaStoreOp(IRDLOperation):
 
 
 @irdl_op_definition
-class WarpgroupMmaInitAccumulatorOp(IRDLOperation):
+class WarpgroupMmaInitAccumulatorOp(FormattedOp):
     name = "nvgpu.warpgroup.mma.init.accumulator"
     matrixC = result_def()
-
-    @classmethod
-    def parse(cls, parser: Parser) -> WarpgroupMmaInitAccumulatorOp:
-        attrs = parse_attrs(parser)
-        parser.parse_punctuation("->")
-        t = parser.parse_type()
-        op = build_op(cls, [], [t], attrs)
-        assert isinstance(op, WarpgroupMmaInitAccumulatorOp)
-        return op
-
-    def print(self, printer: Printer) -> None:
-        print_attr_dict(printer, self)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.matrixC.type)
+    FORMAT: ClassVar[str] = "attr-dict `->` type($matrixC)"
 
     def verify_(self) -> None:
         t = self.matrixC.type
