@@ -74,6 +74,43 @@ def works_with_checkpoints(request: PipelineRequest) -> PipelineReport:
     return PipelineReport(DONE, seconds=float(os.getpid()))
 
 
+def runs_a_tool(request: PipelineRequest) -> PipelineReport:
+    """Waits for an external tool (`sleep request.text`), as a compile waits for ptxas."""
+    from tile_lsp.compiler.backend.process import run_tool
+
+    run_tool(["sleep", request.text], 60)
+    return PipelineReport(DONE)
+
+
+def _big_ir(n: int) -> str:
+    lines = ["define void @k(ptr %p) {", "entry:", "  %v0 = load float, ptr %p"]
+    lines += [f"  %v{i} = fmul float %v{i - 1}, %v{(i * 7) // 9}" for i in range(1, n)]
+    return "\n".join([*lines, f"  store float %v{n - 1}, ptr %p", "  ret void", "}", ""])
+
+
+def generates_code(request: PipelineRequest) -> PipelineReport:
+    """LLVM code generation of `request.text` fmuls in the helper process (seconds at 60,000);
+    the report's `seconds` is the helper's pid."""
+    from tile_lsp.compiler.backend import llvm
+
+    text = llvm._generate(_big_ir(int(request.text)), Target(80), 3)
+    assert ".func k(" in text and text.count("mul.rn.f32") == int(request.text) - 1
+    assert llvm._HELPER is not None
+    return PipelineReport(DONE, seconds=float(llvm._HELPER.pid))
+
+
+def _processes_with(word: bytes) -> list[int]:
+    found = []
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                if word in pathlib.Path(f"/proc/{name}/cmdline").read_bytes().split(b"\0"):
+                    found.append(int(name))
+            except OSError:
+                pass
+    return found
+
+
 _KEPT: list[Any] = []  # (in a worker) what `keeps_objects` keeps, like a cache
 
 
@@ -349,6 +386,52 @@ def test_a_cancelled_compile_stops_at_a_checkpoint_and_its_worker_serves_on() ->
             assert busy.proc.is_alive()
             fast = await service.compile(PipelineRequest("0", "k.mlir", CompileOptions()), 30)
             assert fast.status == DONE and busy.proc.is_alive()
+        finally:
+            service.close()
+
+    asyncio.run(main())
+
+
+def test_a_cancel_while_a_tool_runs_kills_the_tool_not_the_worker() -> None:
+    """A compile waiting for ptxas (any external tool) stops waiting on a cancel: the tool's
+    group is killed and the worker is free again well within its grace period, warm."""
+    marker = "31.4159"
+
+    async def main() -> None:
+        service = _service(runs_a_tool, max_busy=1)
+        try:
+            [busy] = await _cancel_while_running(service, PipelineRequest(marker, "k.mlir", CompileOptions()), 1.0)
+            started = time.perf_counter()
+            while busy not in service.pool._idle:
+                assert time.perf_counter() - started < CANCEL_GRACE_S / 2, "the worker waited for the tool"
+                await asyncio.sleep(0.005)
+            assert busy.proc.is_alive() and _processes_with(marker.encode()) == []
+            fast = await service.compile(PipelineRequest("0", "k.mlir", CompileOptions()), 30)
+            assert fast.status == DONE and busy.proc.is_alive()
+        finally:
+            service.close()
+
+    asyncio.run(main())
+
+
+def test_a_cancel_during_code_generation_kills_the_helper_not_the_worker() -> None:
+    """LLVM's code generation runs in a helper process; a cancel while it works kills the helper
+    (the next request forks a fresh one) and frees the worker within its grace period."""
+
+    async def main() -> None:
+        service = _service(generates_code, max_busy=1)
+        try:
+            first = await service.compile(PipelineRequest("10", "k.mlir", CompileOptions()), 60)
+            assert first.status == DONE, first.diagnostics
+            helper = int(first.seconds)
+            [busy] = await _cancel_while_running(service, PipelineRequest("200000", "k.mlir", CompileOptions()), 0.5)
+            started = time.perf_counter()
+            while busy not in service.pool._idle:
+                assert time.perf_counter() - started < CANCEL_GRACE_S / 2, "the worker waited for LLVM"
+                await asyncio.sleep(0.005)
+            assert busy.proc.is_alive() and not pathlib.Path(f"/proc/{helper}").exists()
+            again = await service.compile(PipelineRequest("11", "k.mlir", CompileOptions()), 60)
+            assert again.status == DONE and busy.proc.is_alive() and int(again.seconds) != helper
         finally:
             service.close()
 

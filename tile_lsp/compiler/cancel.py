@@ -4,8 +4,9 @@ points (between stages, between the ops of a pass) with `checkpoint()`, which th
 `Cancelled`. The worker stays alive and warm, its caches whole; a process killed instead must be
 replaced (a fresh worker, its caches empty), which cost a burst of typing ~0.3 s.
 
-Nothing is checked inside a call to LLVM, the code-generation helper or ptxas: a cancel waits
-for those to return, so their protocol and files are never left half done."""
+A wait for another process is cancellable too: an external tool (backend/process.py: ptxas,
+nvlink) is killed with its group, and the code-generation helper (backend/llvm.py) is killed and
+forked afresh on the next request. Nothing is checked inside an in-process call to LLVM."""
 
 from __future__ import annotations
 
@@ -22,6 +23,11 @@ def clear() -> None:
     """Forget a request (a new compile starts; a signal meant for the one before may be late)."""
     global _requested
     _requested = False
+
+
+def requested() -> bool:
+    """Whether a cancel was requested (and not yet cleared)."""
+    return _requested
 
 
 class Cancelled(BaseException):  # noqa: N818 (like KeyboardInterrupt: no `except Exception` stops it)

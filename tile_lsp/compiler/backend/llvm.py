@@ -15,6 +15,7 @@ import hashlib
 import os
 import pickle
 import re
+import select
 import signal
 import tempfile
 import threading
@@ -22,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 
+from tile_lsp.compiler import cancel
 from tile_lsp.compiler.backend.cuda_tools import LIBDEVICE_HELP, find_libdevice, libdevice_not_found, trim_directory
 from tile_lsp.compiler.backend.llvmir_values import NVPTX_TRIPLE
 from tile_lsp.compiler.diagnostics import DiagnosticSink, Related
@@ -400,6 +402,7 @@ class _CodegenHelper:
         mark = self._err.seek(0, os.SEEK_END)
         try:
             _send(self._req_w, pickle.dumps((ir, target, opt_level), protocol=pickle.HIGHEST_PROTOCOL))
+            self._await_reply()
             reply = _receive(self._resp_r)
         except OSError:
             reply = None
@@ -414,6 +417,20 @@ class _CodegenHelper:
         if text.startswith("ok\n"):
             return text[3:]
         raise LLVMError(text.removeprefix("error\n"))
+
+    def _await_reply(self) -> None:
+        """Wait until the reply starts, looking for a cancel of the compile (compiler/cancel.py)
+        every _CANCEL_POLL_S: a cancelled request kills the child (the next request forks a
+        fresh one) and raises `Cancelled`, so a long code generation does not hold a cancelled
+        language-server worker until its grace period ends."""
+        while not select.select([self._resp_r], [], [], _CANCEL_POLL_S)[0]:
+            if cancel.requested():
+                self.close()
+                with contextlib.suppress(OSError):
+                    os.kill(self.pid, signal.SIGKILL)
+                with contextlib.suppress(OSError):
+                    os.waitpid(self.pid, 0)
+                raise cancel.Cancelled()
 
     def close(self) -> None:
         if self.alive:
@@ -463,6 +480,7 @@ def _read_exactly(fd: int, size: int) -> bytes | None:
     return b"".join(chunks)
 
 
+_CANCEL_POLL_S = 0.02  # how often a wait for the helper looks for a cancel
 _HELPER: _CodegenHelper | None = None
 _HELPER_LOCK = threading.Lock()
 

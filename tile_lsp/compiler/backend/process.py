@@ -6,6 +6,10 @@ waits). Killing only the direct child would leave those children running, holdin
 So the tool starts in a new process group, and `kill` signals the group; once the tool itself
 has exited, what is left of its group (a child it did not wait for) is killed too.
 
+A compile that is cancelled (compiler/cancel.py) while it waits for a tool stops waiting within
+_CANCEL_POLL_S: the tool and its group are killed and `Cancelled` is raised, so a language
+server's worker is free again at once instead of being killed after its grace period.
+
 Output: the first `cap` bytes of stdout and of stderr are kept, the rest is read and counted
 but dropped (a tool that floods stderr costs no memory), and decoded with errors replaced.
 
@@ -25,8 +29,11 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from tile_lsp.compiler import cancel
+
 OUTPUT_CAP = 1 << 20  # bytes kept per stream
 _CHUNK = 1 << 16
+_CANCEL_POLL_S = 0.02  # how often a wait looks for a cancel of the compile it belongs to
 _EXIT_POLL_S = 0.05  # how often exit is checked while a leftover child holds the pipes (no pidfd)
 _CLOSED_POLL_S = 0.002  # ... and once the pipes are closed
 _DRAIN_S = 1.0  # after the group is killed: how long its pipes may take to close
@@ -54,7 +61,8 @@ class Tool:
     # -- reading
     def wait(self, timeout: float) -> bool:
         """Read the tool's output until it has exited and its pipes are closed (True), or until
-        `timeout` seconds have passed (False: it still runs; `kill` it)."""
+        `timeout` seconds have passed (False: it still runs; `kill` it). Raises `Cancelled` when
+        the compile is cancelled meanwhile (the caller kills the tool)."""
         deadline = time.monotonic() + max(0.0, timeout)
         pipes = [p for p in (self.proc.stdout, self.proc.stderr) if p is not None]
         if self.returncode is not None:
@@ -76,9 +84,11 @@ class Tool:
                     self._drain(sel, time.monotonic() + _DRAIN_S)
                     self.returncode = self.proc.wait()
                     return True
+                cancel.checkpoint()
                 left = deadline - time.monotonic()
                 if left <= 0:
                     return False
+                left = min(left, _CANCEL_POLL_S)
                 pipes_open = any(key.data != "exit" for key in sel.get_map().values())
                 if pidfd < 0:  # exit is polled: briefly once the pipes are closed (it exits now)
                     left = min(left, _EXIT_POLL_S if pipes_open else _CLOSED_POLL_S)
