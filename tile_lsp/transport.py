@@ -17,7 +17,9 @@ the server as its owner (run a `ptxasPath` program, write previews, read open do
   token is taken out of the options before pygls sees them.
 - One client: once a connection has authenticated, the listening socket is closed (later
   connections are refused by the kernel) and connections still authenticating are closed.
-  At most `MAX_PENDING` connections may be authenticating at once; more are closed at once.
+  At most `MAX_PENDING` connections may be authenticating at once; a new one past that closes
+  the oldest, so that connections which send nothing cannot keep the owner out: a real client
+  sends its initialize at once, and an idle one is gone after `AUTH_TIMEOUT_S` anyway.
 - The end: when the authenticated client disconnects (or sends `exit`), the server exits, as
   the stdio server does on EOF: the port is never left open after its owner is gone.
 
@@ -47,7 +49,7 @@ from tile_lsp.compiler import private_files
 log = logging.getLogger("tile_lsp.transport")
 
 AUTH_TIMEOUT_S = 10.0  # a connection's first message must be complete within this
-MAX_PENDING = 8  # connections authenticating at once
+MAX_PENDING = 32  # connections authenticating at once (the oldest goes for a new one)
 MAX_HEADER_BYTES = 4096
 MAX_FIRST_MESSAGE = 4 << 20  # an initialize is a few KB (VS Code's ~15 KB)
 TOKEN_MIN_CHARS = 16
@@ -154,7 +156,7 @@ class TokenServer:
     def __init__(self, ls: LanguageServer, host: str, port: int, token: str) -> None:
         self.ls, self.host, self.port, self.token = ls, host, port, token
         self.owner: asyncio.StreamWriter | None = None
-        self.pending: set[asyncio.StreamWriter] = set()
+        self.pending: dict[asyncio.StreamWriter, None] = {}  # oldest first
         self._server: asyncio.Server | None = None
         self._done: asyncio.Event | None = None
 
@@ -170,10 +172,14 @@ class TokenServer:
             self._server.close()
 
     async def _connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        if self.owner is not None or len(self.pending) >= MAX_PENDING:
+        if self.owner is not None:
             _close(writer)
             return
-        self.pending.add(writer)
+        if len(self.pending) >= MAX_PENDING:  # the oldest goes (its read sees the end and refuses it)
+            oldest = next(iter(self.pending))
+            del self.pending[oldest]
+            _close(oldest)
+        self.pending[writer] = None
         message: dict[str, Any] | None = None
         try:
             body = await asyncio.wait_for(_read_frame(reader), AUTH_TIMEOUT_S)
@@ -186,7 +192,7 @@ class TokenServer:
         except (TimeoutError, asyncio.IncompleteReadError, ValueError, OSError):
             message = None  # (ValueError: a header line over the reader's limit)
         finally:
-            self.pending.discard(writer)
+            self.pending.pop(writer, None)
         if message is None or self.owner is not None:
             log.info("refused a connection from %s", writer.get_extra_info("peername"))
             _close(writer)

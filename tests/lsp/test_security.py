@@ -189,6 +189,31 @@ async def test_tcp_refuses_connections_without_the_token_and_keeps_serving(tmp_p
             assert settings["gpuName"] == "sm_90a" and "token" not in settings
 
 
+async def test_connections_that_send_nothing_cannot_keep_the_owner_out(tmp_path: pathlib.Path):
+    """Another user holds every authentication slot with connections that send nothing; the
+    owner, connecting after them, still gets the server at once (the oldest silent one goes),
+    long before those connections would time out."""
+    from tile_lsp.transport import AUTH_TIMEOUT_S, MAX_PENDING
+
+    with tcp_server(tmp_path) as server:
+        silent = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(2 * MAX_PENDING)]
+        try:
+            await asyncio.sleep(0.5)  # (the server has accepted them all)
+            started = time.monotonic()
+            async with tcp_client(server.port, server.token(), gpuName="sm_80") as client:
+                assert (await _settings(client))["gpuName"] == "sm_80"
+                assert time.monotonic() - started < AUTH_TIMEOUT_S / 2
+            closed = 0
+            for conn in silent:  # every silent one was closed by the server, none answered
+                conn.settimeout(5.0)
+                with contextlib.suppress(OSError):
+                    closed += conn.recv(1) == b""
+            assert closed == len(silent)
+        finally:
+            for conn in silent:
+                conn.close()
+
+
 async def test_tcp_serves_one_client_and_exits_when_it_leaves(tmp_path: pathlib.Path):
     with tcp_server(tmp_path) as server:
         token_file = server.token_file()
