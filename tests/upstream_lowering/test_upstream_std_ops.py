@@ -229,10 +229,17 @@ MLIR_ERROR_CASES = [
     ("%p: !llvm.ptr<1>, %i: i32", "%0 = llvm.getelementptr %p[0, %i] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, !llvm.struct<(i32, f32)>"),
     ("%p: !llvm.ptr<1>", "%0 = llvm.getelementptr %p[0, 5] : (!llvm.ptr<1>) -> !llvm.ptr<1>, !llvm.struct<(i32, f32)>"),
     ("%p: !llvm.ptr<1>", "%0 = llvm.getelementptr %p[0, 1, 2] : (!llvm.ptr<1>) -> !llvm.ptr<1>, !llvm.struct<(i32, f32)>"),
+    # Integer literals too big for their type, in any spelling, and past Python's 4,300 digits.
+    ("", "%0 = arith.constant 300 : i8"),
+    ("", "%0 = arith.constant -129 : i8"),
+    ("", "%0 = arith.constant 0x1FFFFFFFFF : i32"),
+    ("", "%0 = arith.constant 99999999999999999999999999999999999999999999 : i64"),
+    ("", "%0 = arith.constant 1" + "0" * 5000 + " : i32"),
+    ("", "%0 = arith.constant dense<[1, 300]> : tensor<2xi8>"),
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize(("args", "body"), MLIR_ERROR_CASES)
+@pytest.mark.parametrize(("args", "body"), MLIR_ERROR_CASES, ids=[body[:48] for _, body in MLIR_ERROR_CASES])
 def test_first_error_is_mlir_opts_in_words_and_place(args: str, body: str) -> None:
     from upstream_lowering.util import mlir_opt
 
@@ -245,3 +252,11 @@ def test_first_error_is_mlir_opts_in_words_and_place(args: str, body: str) -> No
     assert diagnostics, "no error"
     line, col = source.line_col(diagnostics[0].span.start)
     assert [f"{line + 1}:{col + 1}: error: {diagnostics[0].message}"] == theirs
+
+
+def test_deep_nesting_is_reported_in_words_not_pythons() -> None:
+    """Nesting past Python's recursion limit is a diagnostic at the place, not Python's words."""
+    text = "func.func @f() {\n  %0 = arith.constant " + "[" * 3000 + "1" + "]" * 3000 + " : i32\n  return\n}\n"
+    diagnostics = parse_upstream(SourceText(text, "e.mlir")).diagnostics
+    assert [d.message for d in diagnostics] == ["nesting is too deep to parse here"]
+    assert 0 < diagnostics[0].span.start < text.index("1]")
