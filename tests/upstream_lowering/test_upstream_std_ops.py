@@ -236,6 +236,11 @@ MLIR_ERROR_CASES = [
     ("", "%0 = arith.constant 99999999999999999999999999999999999999999999 : i64"),
     ("", "%0 = arith.constant 1" + "0" * 5000 + " : i32"),
     ("", "%0 = arith.constant dense<[1, 300]> : tensor<2xi8>"),
+    # Literals of the wrong kind for their type.
+    ("", "%0 = arith.constant 1 : f32"),
+    ("", "%0 = arith.constant -1 : f16"),
+    ("", "%0 = arith.constant 1.5 : i32"),
+    ("", "%0 = arith.constant 1 : vector<2xf32>"),
 ]  # fmt: skip
 
 
@@ -249,6 +254,31 @@ def test_first_error_is_mlir_opts_in_words_and_place(args: str, body: str) -> No
     assert theirs, res.stderr
     source = SourceText(text, "e.mlir")
     diagnostics = parse_upstream(source).diagnostics
+    assert diagnostics, "no error"
+    line, col = source.line_col(diagnostics[0].span.start)
+    assert [f"{line + 1}:{col + 1}: error: {diagnostics[0].message}"] == theirs
+
+
+BARE_OP_TEXTS = [  # an op name without a dialect: in func.func MLIR tries `func.`, in most ops nothing
+    "func.func @f(%a: i32) {\n  %0 = bogus %a : i32\n  return\n}\n",
+    "func.func @f() {\n  %0 = arith.constant 1e400 : f32\n  return\n}\n",
+    "gpu.module @m {\n  gpu.func @k() kernel {\n    %0 = bogus : i32\n    gpu.return\n  }\n}\n",
+    "gpu.module @m {\n  bogus\n}\n",
+    "llvm.func @f() {\n  %0 = bogus : i32\n  llvm.return\n}\n",
+    "func.func @f(%c: i1) {\n  scf.if %c {\n    bogus\n  }\n  return\n}\n",
+    "module {\n  func.func @f() {\n    return\n  }\n  bogus\n}\n",
+]
+
+
+@pytest.mark.parametrize("text", BARE_OP_TEXTS)
+def test_an_op_without_a_dialect_is_mlir_opts_error(text: str) -> None:
+    from tile_lsp.compiler.upstream import analyze_upstream
+    from upstream_lowering.util import mlir_opt
+
+    theirs = [m[1] for m in re.finditer(r":(\d+:\d+: error: .*)", mlir_opt(text).stderr)][:1]
+    assert theirs
+    source = SourceText(text, "e.mlir")
+    diagnostics = [d for d in analyze_upstream(source).diagnostics if d.is_error]
     assert diagnostics, "no error"
     line, col = source.line_col(diagnostics[0].span.start)
     assert [f"{line + 1}:{col + 1}: error: {diagnostics[0].message}"] == theirs

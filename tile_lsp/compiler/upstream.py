@@ -80,6 +80,10 @@ def _check_semantics(source: SourceText, sink: DiagnosticSink) -> None:
             m = _UNMODELLED_OP.search(diag.message)
             name = m.group(1) if m is not None else ""
             if name == "builtin.unregistered":  # xDSL's stand-in: the op's own name is in the text
+                bare = _bare_op_before(source.text, diag.span.start)
+                if bare is not None:  # an op name without a dialect (`%0 = bogus : i32`)
+                    sink.items.append(bare)
+                    continue
                 name = _op_name_before(source.text, diag.span.start) or name
             if m is not None and name != "builtin.unregistered" and known_to_mlir22(name) is False:
                 sink.items.append(_unknown_op(source, diag.span, name))  # MLIR 22 has no such op
@@ -107,6 +111,54 @@ def _op_name_before(text: str, offset: int) -> str | None:
     line_start = text.rfind("\n", 0, offset) + 1
     m = _OP_NAME.search(text, line_start, max(offset, line_start) + 1)
     return m.group(1) if m is not None else None
+
+
+_LAST_WORD = re.compile(r"(?<![A-Za-z_$.%#@^!])([A-Za-z_][\w$]*)\s*\Z")
+_DEFAULT_DIALECT = {"func.func": "func", "builtin.module": "builtin", "module": "builtin"}
+
+
+def _bare_op_before(text: str, offset: int) -> Diagnostic | None:
+    """mlir-opt 22's error for an op name without a dialect just before `offset` (where xDSL
+    stopped after taking it for an unregistered op), at the name. MLIR tries the default dialect
+    of the innermost op around it: `func` in a func.func, `builtin` at the top level or in a
+    module, none in any other op (`Dialect `' not found ...`)."""
+    m = _LAST_WORD.search(text, max(0, offset - 256), offset)
+    if m is None:
+        return None
+    name = m[1]
+    token = m.start()
+    while token > 0 and (text[token - 1].isalnum() or text[token - 1] in "_$."):
+        token -= 1
+    if "." in text[token : m.start()]:  # the tail of a dotted name xDSL cut (`nvvm.dot.accumulate.4way`)
+        return None
+    dialect = _DEFAULT_DIALECT.get(_enclosing_op(text, m.start()) or "module", "")
+    if dialect:
+        message = f"custom op '{name}' is unknown (tried '{dialect}.{name}' as well)"
+    else:
+        message = f"Dialect `' not found for custom op '{name}'  (tried '.{name}' as well)"
+    return Diagnostic(Span(m.start(), m.end()), Severity.ERROR, message, "mlir")
+
+
+def _enclosing_op(text: str, offset: int) -> str | None:
+    """The name of the op whose region holds `offset` (None at the top level): the op named on
+    the line of the innermost unclosed `{` before it, or on one of the few lines above."""
+    depth = 0
+    for at in range(offset - 1, -1, -1):
+        ch = text[at]
+        if ch == "}":
+            depth += 1
+        elif ch == "{":
+            if depth == 0:
+                for _ in range(8):
+                    name = _op_name_before(text, at)
+                    if name is not None or at <= 0:
+                        return name
+                    at = text.rfind("\n", 0, at)
+                    if at < 0:
+                        return None
+                return None
+            depth -= 1
+    return None
 
 
 def _unknown_op(source: SourceText, near: Span, name: str) -> Diagnostic:

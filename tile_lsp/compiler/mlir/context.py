@@ -73,6 +73,22 @@ class _TrackingParser(Parser):
         self._last_end = tok.span.end
         return tok
 
+    def parse_optional_builtin_int_or_float_attr(self):  # type: ignore[no-untyped-def]
+        """xDSL's, with mlir-opt 22's checks and words: a decimal integer literal is no float
+        value (`1 : f32`; a hexadecimal one is the float's bits), and a literal whose type is
+        neither an integer nor a float is reported at the literal."""
+        start = self._current_token.span.start
+        literal = _DECIMAL_LITERAL.match(self.lexer.input.content, start)
+        try:
+            attr = super().parse_optional_builtin_int_or_float_attr()
+        except ParseError as exc:
+            if literal is not None and exc.msg == "Invalid type given for integer or float attribute.":
+                self.raise_error("integer literal not valid for specified type", literal.start(2), literal.end(2))
+            raise
+        if literal is not None and isinstance(attr, builtin.FloatAttr):
+            self.raise_error("unexpected decimal integer literal for a floating point value", literal.start(2), literal.end(2))
+        return attr
+
     def parse_operation(self) -> Operation:
         start = self._current_token.span.start
         op = super().parse_operation()
@@ -125,6 +141,7 @@ def parse_upstream(source: SourceText, span: Span | None = None, verify: bool = 
     return result
 
 
+_DECIMAL_LITERAL = re.compile(r"(-?[ \t]*)(\d+)(?![\w.])")  # (0x... is not: `0` then `x`)
 _TYPE_CLASH = re.compile(r"operand is used with type (.+), but has been previously used or defined with type (.+)", re.S)
 
 
@@ -134,7 +151,12 @@ def _mlir_words(message: str, where: str) -> str:
     clash = _TYPE_CLASH.fullmatch(message)
     if clash is not None:
         return f"use of value '{where}' expects different type than prior uses: '{clash[1]}' vs '{clash[2]}'"
-    return message
+    return _XDSL_WORDS.get(message, message)
+
+
+_XDSL_WORDS = {
+    "Floating point value is not valid for integer type.": "floating point value not valid for specified type",
+}
 
 
 _OUT_OF_RANGE = re.compile(r"Integer value (-?\d+) is out of range for type")
