@@ -181,3 +181,32 @@ def test_sizes_parse_and_settings_fall_back() -> None:
         limits.parse_size("big")
     assert limits.setting(-1) == limits.setting("x") == limits.setting(True) == limits.MAX_FILE_SIZE
     assert limits.size_of("\u00e9") == 2
+
+
+def test_the_unit_cache_in_memory_is_bounded_by_bytes_not_only_by_count() -> None:
+    """A worker's in-memory unit cache drops the least recently used units once their texts pass
+    its byte budget (one huge entry's stages are tens of MB), keeps the newest even alone, and
+    its estimate follows what real compiled units hold."""
+    from tile_lsp.compiler.entry_cache import EntryCache
+    from tile_lsp.compiler.entry_merge import UnitResult
+    from tile_lsp.compiler.pipeline import StageOutput
+
+    def unit(size: int) -> UnitResult:
+        return UnitResult((), [StageOutput("ptx", "x" * size, 0.0)], [], {}, None, 0.0)
+
+    cache = EntryCache(memory_bytes=100_000)
+    for key in "abc":
+        cache.remember(key, unit(30_000))
+    assert [cache.get(k)[1] for k in "abc"] == ["memory"] * 3 and 90_000 <= cache.memory_held < 100_000
+    cache.remember("d", unit(30_000))  # over the budget: the least recently used (a) goes
+    assert cache.get("a") == (None, "") and cache.get("d")[1] == "memory"
+    cache.remember("e", unit(500_000))  # alone over the budget: kept, alone
+    assert [cache.get(k)[0] is not None for k in "bcde"] == [False, False, False, True]
+    assert 500_000 <= cache.memory_held < 510_000
+    cache.remember("e", unit(10))  # replacing a key replaces its size
+    assert cache.memory_held < 10_000
+    # A real compile's units are estimated at least at their stage texts.
+    real = EntryCache()
+    text = (pathlib.Path(__file__).parents[1] / "examples" / "vector_add.mlir").read_text(encoding="utf-8")
+    result = compile_source(SourceText(text, "v.mlir"), CompileOptions(target=Target(80)), "ptx", cache=real)
+    assert result.ok and real.memory_held >= sum(len(s.text) for s in result.stages)

@@ -39,7 +39,8 @@ from tile_lsp.compiler.target import CompileOptions
 if TYPE_CHECKING:
     from tile_lsp.compiler.backend.ptxas import RunningPtxas
 
-MEMORY_UNITS = 128  # units (all stages of one entry each) kept in a process
+MEMORY_UNITS = 128  # units (all stages of one entry each) kept in a process, at most ...
+MEMORY_BYTES = 192 << 20  # ... and about this much of their texts (one huge entry's are tens of MB)
 DISK_LIMIT_BYTES = 512 << 20  # the cache directory is pruned (least recently used first) past this
 PRUNE_EVERY = 32  # writes between two size checks of the directory
 _ASSERT = re.compile(r"\bassert\b")
@@ -108,8 +109,11 @@ class EntryCache:
     (`check_directory` says why), a file that is damaged, moved or not ours is a miss."""
 
     def __init__(self, size: int = MEMORY_UNITS, directory: str | None = None, defer_writes: bool = False,
-                 disk_limit: int = DISK_LIMIT_BYTES) -> None:
+                 disk_limit: int = DISK_LIMIT_BYTES, memory_bytes: int = MEMORY_BYTES) -> None:
         self.size = size
+        self.memory_bytes = memory_bytes
+        self._held = 0  # the estimated bytes of what `_memory` holds (`_estimate`)
+        self._sizes: dict[str, int] = {}
         self.directory = directory
         self.disk_limit = disk_limit
         self._writes = 0
@@ -215,21 +219,47 @@ class EntryCache:
     def clear_memory(self) -> None:
         with self._lock:
             self._memory.clear()
+            self._sizes.clear()
+            self._held = 0
 
     def remember(self, key: str, value: Any) -> None:
         """Keep `value` in memory only (the disk keeps what was compiled)."""
         self._remember(key, value)
 
     def _remember(self, key: str, value: Any) -> None:
+        """Keep `value` (the newest always), then drop the least recently used past the count or
+        the byte budget."""
+        size = _estimate(value)
         with self._lock:
+            self._held += size - self._sizes.get(key, 0)
+            self._sizes[key] = size
             self._memory[key] = value
             self._memory.move_to_end(key)
-            while len(self._memory) > self.size:
-                self._memory.popitem(last=False)
+            while len(self._memory) > 1 and (len(self._memory) > self.size or self._held > self.memory_bytes):
+                old, _ = self._memory.popitem(last=False)
+                self._held -= self._sizes.pop(old, 0)
+
+    @property
+    def memory_held(self) -> int:
+        """The estimated bytes the memory cache holds."""
+        return self._held
 
     def _path(self, key: str) -> str:
         assert self.directory is not None
         return os.path.join(self.directory, key[:2], key[2:] + ".unit")
+
+
+def _estimate(value: Any) -> int:
+    """About how many bytes a cached unit holds: its texts, bytes and line maps (what grows with
+    the entry), plus a little per diagnostic."""
+    if isinstance(value, UnitResult):
+        size = 512 + 16 * len(value.layout) + 256 * len(value.diagnostics) + len(value.link_object or b"")
+        for stage in value.stages:
+            size += len(stage.text) + len(stage.located_text or "") + len(stage.data or b"") + 8 * len(stage.line_refs or ())
+        return size + sum(len(text) for text in value.layouts.values())
+    if isinstance(value, tuple):
+        return 64 + sum(len(part) for part in value if isinstance(part, (str, bytes)))
+    return 1024
 
 
 _PROCESS_CACHE = EntryCache()
