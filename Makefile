@@ -84,8 +84,8 @@ bench-tileiras: setup
 # throwaway venv (the other dependencies as pyproject.toml allows them, the checkout on
 # PYTHONPATH, nothing installed into it), running a quick subset of the tests. It downloads:
 # not part of `make test`. Override e.g. BOUNDS_LOW='numpy==2.0.2 llvmlite==0.50.0 ml_dtypes==0.5.0'.
-BOUNDS_LOW ?= numpy==1.23.5 llvmlite==0.48.0 ml_dtypes==0.5.0
-BOUNDS_HIGH ?= numpy==2.4.6 llvmlite==0.50.0 ml_dtypes==0.7.0
+BOUNDS_LOW ?= numpy==1.23.5 llvmlite==0.48.0 ml_dtypes==0.5.0 xdsl==0.74.0
+BOUNDS_HIGH ?= numpy==2.4.6 llvmlite==0.50.0 ml_dtypes==0.7.0 xdsl==0.75.0
 BOUNDS_TESTS ?= tests/test_cli.py tests/test_install.py tests/test_gpu_names.py tests/tile_lowering/test_pipeline_cuda_tile.py tests/upstream_lowering/test_ptx.py tests/interp/test_cli_run.py tests/interp/test_float_semantics.py tests/interp/test_integer_semantics.py
 BOUNDS_REQUIREMENTS = $(PY) -c "import tomllib; p = tomllib.load(open('pyproject.toml', 'rb'))['project']; \
 	print(' '.join(repr(d) for d in p['dependencies'] + [d for d in p['optional-dependencies']['dev'] if d.startswith('pytest')]))"
