@@ -24,8 +24,10 @@ import itertools
 import multiprocessing
 import os
 import pickle
+import shutil
 import signal
 import sys
+import tempfile
 import threading
 import time
 from collections import OrderedDict
@@ -334,10 +336,16 @@ class _Housekeeping:
             _UNIT_CACHE.flush()
 
 
-def _worker_main(conn: Connection, compile_fn: Callable[[PipelineRequest], PipelineReport], warm: bool) -> None:
-    """A worker process: warm up, say "ready", then compile requests until the pipe closes."""
+def _worker_main(conn: Connection, compile_fn: Callable[[PipelineRequest], PipelineReport], warm: bool,
+                 scratch: str | None = None) -> None:
+    """A worker process: warm up, say "ready", then compile requests until the pipe closes.
+    Its temporary files (ptxas's folders, the code-generation helper's stderr) go to `scratch`,
+    a private folder the server removes once the worker is gone, killed or not."""
     with contextlib.suppress(OSError):
         os.setpgid(0, 0)  # its own group: a cancel kills the LLVM child and ptxas with it
+    if scratch is not None:
+        tempfile.tempdir = scratch
+        os.environ["TMPDIR"] = scratch  # (and the tools' own temporary files)
     # The server talks LSP on stdout: nothing of ours (nor ptxas's) may ever write there.
     with contextlib.suppress(OSError):
         devnull = os.open(os.devnull, os.O_RDONLY)
@@ -419,7 +427,10 @@ class _Worker:
     def __init__(self, ctx: Any, compile_fn: Callable[[PipelineRequest], PipelineReport], warm: bool) -> None:
         parent, child = ctx.Pipe()
         self.conn: Connection = parent
-        self.proc = ctx.Process(target=_worker_main, args=(child, compile_fn, warm), daemon=True, name="tile-lsp-pipeline")
+        # The worker's temporary folder: what a killed worker leaves (a ptxas folder) goes with it.
+        self.scratch: str | None = tempfile.mkdtemp(prefix="tile-lsp-worker-")
+        self.proc = ctx.Process(target=_worker_main, args=(child, compile_fn, warm, self.scratch), daemon=True,
+                                name="tile-lsp-pipeline")
         self.proc.start()
         child.close()
         self.ready = False
@@ -455,6 +466,13 @@ class _Worker:
         self.proc.join(2.0)
         with contextlib.suppress(OSError):
             self.conn.close()
+        self.remove_scratch()
+
+    def remove_scratch(self) -> None:
+        """Remove the worker's temporary folder (once it has exited: call after join)."""
+        if self.scratch is not None and not self.proc.is_alive():
+            shutil.rmtree(self.scratch, ignore_errors=True)
+            self.scratch = None
 
     def stop(self) -> None:
         with contextlib.suppress(OSError, ValueError):
@@ -462,6 +480,7 @@ class _Worker:
         self.proc.join(0.5)
         if self.proc.is_alive():
             self.kill()
+        self.remove_scratch()
 
     def exit_description(self) -> str:
         self.proc.join(1.0)
@@ -504,7 +523,11 @@ class WorkerPool:
             self._ctx = _context()
         worker = _Worker(self._ctx, self.compile_fn, self.warm)
         with self._lock:
-            self._all.add(worker)
+            closed = self._closed
+            if not closed:
+                self._all.add(worker)
+        if closed:  # (started by a prestart that raced `close`: it goes at once, its folder too)
+            worker.stop()
         return worker
 
     def prestart(self) -> None:
@@ -529,6 +552,7 @@ class WorkerPool:
                 worker = self._idle.pop()
                 if not worker.proc.is_alive():  # died while idle (killed from outside): drop it
                     self._all.discard(worker)
+                    worker.remove_scratch()
                     worker = None
         if worker is None:
             try:
@@ -550,8 +574,8 @@ class WorkerPool:
         self._slots.release()
 
     def close(self) -> None:
-        self._closed = True
         with self._lock:
+            self._closed = True
             workers = list(self._all)
             self._all.clear()
             self._idle.clear()

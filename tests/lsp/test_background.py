@@ -7,6 +7,7 @@ import asyncio
 import os
 import pathlib
 import signal
+import stat
 import time
 from typing import Any
 
@@ -79,6 +80,15 @@ def runs_a_tool(request: PipelineRequest) -> PipelineReport:
     from tile_lsp.compiler.backend.process import run_tool
 
     run_tool(["sleep", request.text], 60)
+    return PipelineReport(DONE)
+
+
+def leaves_a_folder(request: PipelineRequest) -> PipelineReport:
+    """Makes a temporary folder as ptxas's runner does, then hangs (no checkpoint)."""
+    import tempfile
+
+    tempfile.mkdtemp(prefix="tile-lsp-ptxas-")
+    time.sleep(float(request.text))
     return PipelineReport(DONE)
 
 
@@ -410,6 +420,31 @@ def test_a_cancel_while_a_tool_runs_kills_the_tool_not_the_worker() -> None:
             assert fast.status == DONE and busy.proc.is_alive()
         finally:
             service.close()
+
+    asyncio.run(main())
+
+
+def test_a_killed_worker_leaves_no_temporary_folder() -> None:
+    """A worker killed mid-compile (here on the pipeline's timeout) cannot remove its ptxas
+    folder itself: its temporary files live in a private folder of its own, which the server
+    removes with it."""
+
+    async def main() -> None:
+        service = _service(leaves_a_folder, max_busy=1)
+        try:
+            run = asyncio.ensure_future(service.compile(PipelineRequest("60", "k.mlir", CompileOptions()), 3.0))
+            scratch = None
+            while scratch is None or not os.listdir(scratch):
+                busy = [w for w in service.pool._all if w.ready and w not in service.pool._idle]
+                scratch = busy[0].scratch if busy else None
+                await asyncio.sleep(0.05)
+            [made] = os.listdir(scratch)
+            assert made.startswith("tile-lsp-ptxas-") and stat.S_IMODE(os.stat(scratch).st_mode) == 0o700
+            report = await run
+            assert report.status == TIMEOUT and not os.path.exists(scratch)
+        finally:
+            service.close()
+        assert all(w.scratch is None for w in service.pool._all)
 
     asyncio.run(main())
 
