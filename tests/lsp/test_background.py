@@ -290,6 +290,16 @@ async def _cancel_while_running(service: BackgroundPipeline, request: PipelineRe
     return busy
 
 
+async def _handed_back_within(service: BackgroundPipeline, worker: Any, limit: float, what: str = "") -> None:
+    """Wait until the cancelled `worker` is idle again (it reported CANCELLED), alive, failing
+    once `limit` seconds have passed."""
+    started = time.perf_counter()
+    while worker not in service.pool._idle:
+        assert time.perf_counter() - started < limit, what or f"the worker was not handed back within {limit} s"
+        await asyncio.sleep(0.005)
+    assert worker.proc.is_alive()
+
+
 def test_cancelling_the_last_waiter_stops_the_worker() -> None:
     async def main() -> None:
         service = _service(sleeps, max_busy=1)
@@ -389,11 +399,7 @@ def test_a_cancelled_compile_stops_at_a_checkpoint_and_its_worker_serves_on() ->
         service = _service(works_with_checkpoints, max_busy=1)
         try:
             [busy] = await _cancel_while_running(service, PipelineRequest("30", "k.mlir", CompileOptions()), 1.0)
-            started = time.perf_counter()
-            while busy not in service.pool._idle:  # handed back once it reported CANCELLED
-                assert time.perf_counter() - started < CANCEL_GRACE_S
-                await asyncio.sleep(0.01)
-            assert busy.proc.is_alive()
+            await _handed_back_within(service, busy, CANCEL_GRACE_S)
             fast = await service.compile(PipelineRequest("0", "k.mlir", CompileOptions()), 30)
             assert fast.status == DONE and busy.proc.is_alive()
         finally:
@@ -411,11 +417,8 @@ def test_a_cancel_while_a_tool_runs_kills_the_tool_not_the_worker() -> None:
         service = _service(runs_a_tool, max_busy=1)
         try:
             [busy] = await _cancel_while_running(service, PipelineRequest(marker, "k.mlir", CompileOptions()), 1.0)
-            started = time.perf_counter()
-            while busy not in service.pool._idle:
-                assert time.perf_counter() - started < CANCEL_GRACE_S / 2, "the worker waited for the tool"
-                await asyncio.sleep(0.005)
-            assert busy.proc.is_alive() and _processes_with(marker.encode()) == []
+            await _handed_back_within(service, busy, CANCEL_GRACE_S / 2, "the worker waited for the tool")
+            assert _processes_with(marker.encode()) == []
             fast = await service.compile(PipelineRequest("0", "k.mlir", CompileOptions()), 30)
             assert fast.status == DONE and busy.proc.is_alive()
         finally:
@@ -460,11 +463,8 @@ def test_a_cancel_during_code_generation_kills_the_helper_not_the_worker() -> No
             assert first.status == DONE, first.diagnostics
             helper = int(first.seconds)
             [busy] = await _cancel_while_running(service, PipelineRequest("200000", "k.mlir", CompileOptions()), 0.5)
-            started = time.perf_counter()
-            while busy not in service.pool._idle:
-                assert time.perf_counter() - started < CANCEL_GRACE_S / 2, "the worker waited for LLVM"
-                await asyncio.sleep(0.005)
-            assert busy.proc.is_alive() and not pathlib.Path(f"/proc/{helper}").exists()
+            await _handed_back_within(service, busy, CANCEL_GRACE_S / 2, "the worker waited for LLVM")
+            assert not pathlib.Path(f"/proc/{helper}").exists()
             again = await service.compile(PipelineRequest("11", "k.mlir", CompileOptions()), 60)
             assert again.status == DONE and busy.proc.is_alive() and int(again.seconds) != helper
         finally:
@@ -483,10 +483,7 @@ def test_a_real_compile_cancelled_midway_leaves_the_worker_sound() -> None:
         service = _service(max_busy=1)
         try:
             [busy] = await _cancel_while_running(service, request, 0.4)
-            started = time.perf_counter()
-            while busy not in service.pool._idle:
-                assert time.perf_counter() - started < CANCEL_GRACE_S + 0.5 and busy.proc.is_alive()
-                await asyncio.sleep(0.01)
+            await _handed_back_within(service, busy, CANCEL_GRACE_S + 0.5)
             again = await service.compile(request, 120)
             assert again.status == DONE and busy.proc.is_alive(), again.diagnostics
             reference = run_request(request)
