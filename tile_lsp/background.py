@@ -56,9 +56,11 @@ _COLLECT_EVERY = 8  # compiles a worker may run back to back before it runs the 
 FULL_COLLECT_EVERY = 32  # a worker's GC looks at its frozen objects again every this many collections
 FLUSH_IDLE_S = 0.5  # a worker idle this long writes the unit cache's deferred disk copies
 _CACHE_SIZE = 64
-# ... and at most this much (estimated: texts and line maps) once more than one is kept: the
-# reports of a 2 MB file's versions are ~30 MB each (its text, every stage's, their line maps).
-_CACHE_BUDGET = 96 << 20
+# The newest report of each file is kept (what hovers, lenses and views of an open document
+# read; `forget` drops a file's reports when its document closes); the older versions (undo finds them) only
+# while they hold at most this much (estimated: texts and line maps): the reports of a 2 MB
+# file's versions are ~30 MB each, attention's 1.6 MB.
+_CACHE_BUDGET = 24 << 20
 # Imported once in the fork server, so that every worker forked from it starts warm.
 _PRELOAD = [
     "tile_lsp.background",
@@ -658,6 +660,7 @@ class BackgroundPipeline:
         self.cache_size = cache_size
         self.cache_budget = cache_budget
         self._cache_bytes: dict[PipelineRequest, int] = {}
+        self._newest: dict[str, PipelineRequest] = {}  # path -> its newest cached report's request
         self.inflight: dict[PipelineRequest, _Inflight] = {}
         self._threads = ThreadPoolExecutor(max_workers=8, thread_name_prefix="tile-lsp-pipeline")
         self._jobs = itertools.count(1)
@@ -732,11 +735,33 @@ class BackgroundPipeline:
             self.cache[request] = report
             self.cache.move_to_end(request)
             self._cache_bytes[request] = report_bytes(request, report)
-            while len(self.cache) > 1 and (
-                len(self.cache) > self.cache_size or sum(self._cache_bytes.values()) > self.cache_budget
-            ):
-                old, _ = self.cache.popitem(last=False)
-                self._cache_bytes.pop(old, None)
+            self._newest[request.path] = request
+            self._trim()
+
+    def _trim(self) -> None:
+        """Drop the least recently used reports past the count, and older versions (not the
+        newest of their file) past the byte budget."""
+        newest = set(self._newest.values())
+        older = sum(size for key, size in self._cache_bytes.items() if key not in newest)
+        for key in list(self.cache):
+            if len(self.cache) <= 1 or (len(self.cache) <= self.cache_size and older <= self.cache_budget):
+                return
+            if key in newest and len(self.cache) <= self.cache_size:
+                continue
+            del self.cache[key]
+            size = self._cache_bytes.pop(key, 0)
+            if key in newest:
+                del self._newest[key.path]
+            else:
+                older -= size
+
+    def forget(self, path: str) -> None:
+        """The document of `path` closed: its reports go (they would only crowd out others' older
+        versions; reopening it unchanged recompiles from the workers' unit caches)."""
+        self._newest.pop(path, None)
+        for key in [key for key in self.cache if key.path == path]:
+            del self.cache[key]
+            self._cache_bytes.pop(key, None)
 
     def _run(
         self,

@@ -122,6 +122,9 @@ class AnalysisHost:
         self.stage_published.pop(uri, None)
         self.last_edit.pop(uri, None)
         self.front_end_clean.pop(uri, None)
+        snap = self.session.get(uri)
+        if snap is not None:  # its reports go
+            self.pipeline.forget(snap.path)
         self.session.close(uri)
         self.client.publish(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 

@@ -142,28 +142,33 @@ def _service(fn=run_request, **kw) -> BackgroundPipeline:  # type: ignore[no-unt
 
 
 def test_the_report_cache_is_bounded_by_size() -> None:
-    """Reports are dropped oldest first once their estimated size passes the budget (a big
-    file's reports are tens of MB each); the newest one is always kept."""
+    """The newest report of each file is kept (an open document's hovers, lenses and views read
+    it); older versions go oldest first once their estimated size passes the budget (a big
+    file's reports are tens of MB each); a closed document's reports go."""
 
     async def main() -> None:
         service = BackgroundPipeline(WorkerPool(sized, warm=False), cache_budget=10_000)
 
-        def request(text: str) -> PipelineRequest:
-            return PipelineRequest(text, "k.mlir", CompileOptions())
-
-        async def compile_(text: str) -> None:
-            await service.compile(request(text), 60)
+        async def compile_(text: str, path: str = "k.mlir") -> None:
+            await service.compile(PipelineRequest(text, path, CompileOptions()), 60)
             await asyncio.sleep(0.01)  # (the cache is filled by the run's done-callback)
 
+        def kept() -> list[str]:
+            return [r.text for r in service.cache]
+
         try:
-            for text in ("3000 a", "3000 b", "3000 c"):
+            for text in ("3000 a", "3000 b", "3000 c", "3000 d"):
                 await compile_(text)
-            assert [r.text for r in service.cache] == ["3000 a", "3000 b", "3000 c"]
-            await compile_("3000 d")  # 4 x ~3,000 > 10,000: a goes
-            assert [r.text for r in service.cache] == ["3000 b", "3000 c", "3000 d"]
-            await compile_("50000 e")  # over the budget alone: kept alone
-            assert [r.text for r in service.cache] == ["50000 e"]
-            assert service.cached(request("50000 e")) is not None
+            assert kept() == ["3000 a", "3000 b", "3000 c", "3000 d"]  # older: 3 x ~3,000 <= 10,000
+            await compile_("3000 e")  # older: 4 x ~3,000 > 10,000: a goes
+            assert kept() == ["3000 b", "3000 c", "3000 d", "3000 e"]
+            await compile_("50000 f", "big.mlir")  # over the budget alone, but the newest of its file
+            assert kept() == ["3000 b", "3000 c", "3000 d", "3000 e", "50000 f"]
+            assert service.cached(PipelineRequest("50000 f", "big.mlir", CompileOptions())) is not None
+            await compile_("3000 g")  # e becomes an older version: b goes
+            assert kept() == ["3000 c", "3000 d", "3000 e", "50000 f", "3000 g"]
+            service.forget("big.mlir")  # closed
+            assert kept() == ["3000 c", "3000 d", "3000 e", "3000 g"]
         finally:
             service.close()
 
