@@ -190,6 +190,18 @@ def _verify_coords(op: Operation, coords: Sequence[SSAValue], desc: TensorMapDes
         raise VerifyException("number of coordinates do not match with the rank of tensor descriptor map.")
 
 
+def _verify_tma_transfer(
+    op: Operation, desc_index: int, desc_value: SSAValue, coords: Sequence[SSAValue], memref: SSAValue
+) -> None:
+    """The descriptor half shared by `tma.async.load` and `tma.async.store`: the descriptor operand's
+    type constraint, `verifyTmaDescriptorWithMemref` against the memref, then the coordinate count."""
+    check_tensormap(op, desc_index, desc_value)
+    desc = desc_value.type
+    assert isinstance(desc, TensorMapDescriptorType)
+    verify_tma_descriptor(op, desc, memref.type)
+    _verify_coords(op, coords, desc)
+
+
 @irdl_op_definition
 class TmaAsyncLoadOp(FormattedOp):
     """`nvgpu.tma.async.load %desc[%c..], %bar[%id] to %dst (multicast_mask = %m)? (, predicate = %p)? : T, B -> M`."""
@@ -213,11 +225,7 @@ class TmaAsyncLoadOp(FormattedOp):
     def verify_(self) -> None:
         check_memref(self, 0, self.dst)
         check_mbarrier_group(self, 1, self.barriers)
-        check_tensormap(self, 2, self.tensorMapDescriptor)
-        desc = self.tensorMapDescriptor.type
-        assert isinstance(desc, TensorMapDescriptorType)
-        verify_tma_descriptor(self, desc, self.dst.type)
-        _verify_coords(self, self.coordinates, desc)
+        _verify_tma_transfer(self, 2, self.tensorMapDescriptor, self.coordinates, self.dst)
 
 
 @irdl_op_definition
@@ -238,11 +246,7 @@ class TmaAsyncStoreOp(FormattedOp):
 
     def verify_(self) -> None:
         check_memref(self, 0, self.src)
-        check_tensormap(self, 1, self.tensorMapDescriptor)
-        desc = self.tensorMapDescriptor.type
-        assert isinstance(desc, TensorMapDescriptorType)
-        verify_tma_descriptor(self, desc, self.src.type)
-        _verify_coords(self, self.coordinates, desc)
+        _verify_tma_transfer(self, 1, self.tensorMapDescriptor, self.coordinates, self.src)
 
 
 @irdl_op_definition
