@@ -210,3 +210,37 @@ def test_the_unit_cache_in_memory_is_bounded_by_bytes_not_only_by_count() -> Non
     text = (pathlib.Path(__file__).parents[1] / "examples" / "vector_add.mlir").read_text(encoding="utf-8")
     result = compile_source(SourceText(text, "v.mlir"), CompileOptions(target=Target(80)), "ptx", cache=real)
     assert result.ok and real.memory_held >= sum(len(s.text) for s in result.stages)
+
+
+async def test_a_file_over_max_file_size_gets_its_notice_before_its_analysis() -> None:
+    """Opening a huge file: its analysis takes seconds (10 MB: ~15 s), so the notice saying it
+    gets front-end features only is published first, alone; then the analysis's diagnostics with
+    the notice. A later version of the same document waits for its analysis (no flicker)."""
+    import asyncio
+
+    from tile_lsp.host import AnalysisHost
+    from tile_lsp.session import Settings
+
+    published: list[list[str]] = []
+
+    class Client:
+        def publish(self, params: object) -> None:
+            published.append([d.message for d in params.diagnostics])  # type: ignore[attr-defined]
+
+        def __getattr__(self, name: str) -> object:
+            return lambda *args: [] if name == "workspace_folders" else None
+
+    host = AnalysisHost(Client())  # type: ignore[arg-type]
+    host.session.settings = Settings(maxFileSize=10_000, gpuName="sm_90a")
+    text = _big(20_000).replace("addf %a, %a", "addf %a, %x", 1)
+    snap = host.session.update("file:///big.mlir", 1, text, "/tmp/big.mlir")
+    await host._analyse_and_publish(snap, 0.0)
+    assert len(published) == 2
+    [notice] = published[0]
+    assert "front-end checks only" in notice
+    assert published[1][0] == notice and any("undefined value" in m or "%x" in m for m in published[1][1:])
+    again = host.session.update("file:///big.mlir", 2, text + "\n", "/tmp/big.mlir")
+    await host._analyse_and_publish(again, 0.0)
+    assert len(published) == 3 and published[2] == published[1]
+    host.shutdown()
+    await asyncio.sleep(0)

@@ -229,6 +229,11 @@ class AnalysisHost:
         return ahead
 
     async def _analyse_and_publish(self, snap: Snapshot, pause: float) -> None:
+        if snap.uri not in self.stage_published and (notice := self.size_notice(snap)):
+            # A file over the size limit, just opened: its analysis takes seconds (a 10 MB file:
+            # ~15 s), so the notice saying what it gets comes first, alone.
+            diags = [proto.diagnostic(SourceText(snap.text, snap.path), snap.uri, d) for d in notice]
+            self.client.publish(lsp.PublishDiagnosticsParams(uri=snap.uri, version=snap.version, diagnostics=diags))
         try:
             # Off the request loop: hovers and definitions keep being answered meanwhile. None:
             # the version was superseded before or while it was analysed (its task publishes).
