@@ -233,6 +233,7 @@ MLIR_ERROR_CASES = [
     ("", "%0 = arith.constant 300 : i8"),
     ("", "%0 = arith.constant -129 : i8"),
     ("", "%0 = arith.constant 0x1FFFFFFFFF : i32"),
+    ("", "%0 = arith.constant 0300 : i8"),
     ("", "%0 = arith.constant 99999999999999999999999999999999999999999999 : i64"),
     ("", "%0 = arith.constant 1" + "0" * 5000 + " : i32"),
     ("", "%0 = arith.constant dense<[1, 300]> : tensor<2xi8>"),

@@ -164,6 +164,11 @@ _INT_LITERAL = re.compile(r"(?<![\w.$#@%])(0x[0-9a-fA-F]+|\d+)(?![\w.])")
 _DIGIT_LIMIT = "for integer string conversion"
 
 
+def _int_value(digits: str) -> int:
+    """An integer literal's value: hexadecimal after 0x, else decimal (leading zeros allowed)."""
+    return int(digits[2:], 16) if digits[:2] in ("0x", "0X") else int(digits, 10)
+
+
 def _unplanned_failure(text: str, start: int, at: int, exc: Exception) -> tuple[Span, str]:
     """Where and in what words to report an exception raised while parsing (not a ParseError).
     An integer literal too big for its type (xDSL raises when the attribute is built, once the
@@ -180,7 +185,7 @@ def _unplanned_failure(text: str, start: int, at: int, exc: Exception) -> tuple[
     literal = None
     for m in _INT_LITERAL.finditer(text, start, at):
         digits = m[1]
-        if wanted is None and len(digits) > 4000 or wanted is not None and len(digits) < 4000 and int(digits, 0) == wanted:
+        if wanted is None and len(digits) > 4000 or wanted is not None and len(digits) < 4000 and _int_value(digits) == wanted:
             literal = m
     if literal is None:
         return span, "integer constant out of range for attribute"
