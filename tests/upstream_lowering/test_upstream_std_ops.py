@@ -242,9 +242,6 @@ MLIR_ERROR_CASES = [
     ("", "%0 = arith.constant -1 : f16"),
     ("", "%0 = arith.constant 1.5 : i32"),
     ("", "%0 = arith.constant 1 : vector<2xf32>"),
-    ("", "%0 = arith.constant dense<1> : vector<4xf32>"),
-    ("", "%0 = arith.constant dense<[1.0, 2]> : vector<2xf32>"),
-    ("", "%0 = arith.constant dense<-3> : tensor<2xf16>"),
 ]  # fmt: skip
 
 

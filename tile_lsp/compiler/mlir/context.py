@@ -89,20 +89,6 @@ class _TrackingParser(Parser):
             self.raise_error("unexpected decimal integer literal for a floating point value", literal.start(2), literal.end(2))
         return attr
 
-    def parse_dense_int_or_fp_elements_attr(self, type):  # type: ignore[no-untyped-def]
-        """xDSL's, with mlir-opt 22's check that a float element is no decimal integer literal
-        (`dense<1> : vector<4xf32>`), reported at the first such literal."""
-        start = self._current_token.span.start
-        attr = super().parse_dense_int_or_fp_elements_attr(type)
-        text = self.lexer.input.content
-        end = text.find(">", start)
-        if isinstance(attr.get_element_type(), builtin.AnyFloat) and end > start and text[start] == "<":
-            literal = _DENSE_DECIMAL.search(text, start + 1, end)
-            if literal is not None:
-                self.raise_error("unexpected decimal integer literal for a floating point value",
-                                 literal.start(), literal.end())
-        return attr
-
     def parse_operation(self) -> Operation:
         start = self._current_token.span.start
         op = super().parse_operation()
@@ -155,7 +141,6 @@ def parse_upstream(source: SourceText, span: Span | None = None, verify: bool = 
     return result
 
 
-_DENSE_DECIMAL = re.compile(r'(?<![\w."])\d+(?![\w."])')  # (not a float's part, not 0x.., not in a string)
 _DECIMAL_LITERAL = re.compile(r"(-?[ \t]*)(\d+)(?![\w.])")  # (0x... is not: `0` then `x`)
 _TYPE_CLASH = re.compile(r"operand is used with type (.+), but has been previously used or defined with type (.+)", re.S)
 
