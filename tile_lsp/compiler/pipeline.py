@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from tile_lsp.compiler import cancel, limits
 from tile_lsp.compiler.diagnostics import Diagnostic, DiagnosticSink
-from tile_lsp.compiler.provenance import SourceIndex, SourceRef, lines_of_source
+from tile_lsp.compiler.provenance import SourceIndex, SourceRef, lines_of_source, reindex
 from tile_lsp.compiler.source import SourceText, Span
 from tile_lsp.compiler.target import CompileOptions, Target
 
@@ -681,18 +681,31 @@ def _emit_llvm_ir(run: _Run) -> StageOutput | None:
     if run.sink.has_errors:
         return None
     run.llvm_ir = optimized
-    out = StageOutput("llvm-ir", optimized, 0.0)
+    return _map_lines(run, StageOutput("llvm-ir", optimized, 0.0), provenance.llvm_ir_refs, provenance.strip_llvm_debug)
+
+
+def _map_lines(
+    run: _Run,
+    out: StageOutput,
+    refs_of: Callable[[str, SourceIndex], list[SourceRef | None]],
+    strip: Callable[[str], tuple[str, list[int]]],
+    stripped: Callable[[str], None] = lambda text: None,
+) -> StageOutput:
+    """`out` with its line map made once the diagnostics are out (when the run has a source
+    index). Debug directives forced for the map (DebugDirectivesOnly) are then stripped from the
+    shown text, and `stripped` is told the text that remains."""
     index = run.index
     if index is None:
         return out
-
     forced = run.forced_lineinfo  # (taken now: the map is made after `_release_ir`)
+    text = out.text
 
     def mapped() -> None:
-        refs = provenance.llvm_ir_refs(optimized, index)
+        refs = refs_of(text, index)
         if forced:
-            out.text, kept = provenance.strip_llvm_debug(optimized)
-            refs = provenance.reindex(refs, kept)
+            out.text, kept = strip(text)
+            stripped(out.text)
+            refs = reindex(refs, kept)
         out.line_refs = refs
 
     return _defer(run, out, mapped)
@@ -726,22 +739,11 @@ def _emit_ptx(run: _Run) -> StageOutput | None:
     if run.sink.has_errors or not ptx:
         return None
     run.ptx = ptx
-    out = StageOutput("ptx", ptx, 0.0)
-    index = run.index
-    if index is None:
-        return out
 
-    forced = run.forced_lineinfo
+    def shown(text: str) -> None:  # (the map is made before ptxas: it is given the shown PTX)
+        run.ptx = text
 
-    def mapped() -> None:  # (before ptxas: it is given the shown PTX, its messages placed by the map)
-        refs = provenance.ptx_refs(ptx, index)
-        if forced:
-            out.text, kept = provenance.strip_ptx_debug(ptx)
-            run.ptx = out.text
-            refs = provenance.reindex(refs, kept)
-        out.line_refs = refs
-
-    return _defer(run, out, mapped)
+    return _map_lines(run, StageOutput("ptx", ptx, 0.0), provenance.ptx_refs, provenance.strip_ptx_debug, shown)
 
 
 def _emit_cubin(run: _Run) -> StageOutput | None:

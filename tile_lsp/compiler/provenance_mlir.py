@@ -13,6 +13,7 @@ from xdsl.dialects.builtin import FileLineColLoc
 from xdsl.ir import Attribute, Operation
 from xdsl.printer import Printer
 
+from tile_lsp.compiler.mlir.context import inner_location
 from tile_lsp.compiler.provenance import SourceIndex, SourceRef
 
 
@@ -22,18 +23,13 @@ def location_ref(index: SourceIndex, loc: Attribute | None) -> SourceRef | None:
     while loc is not None:
         if isinstance(loc, FileLineColLoc):
             return index.ref(loc.filename.data, loc.line.data, loc.column.data)
-        if isinstance(loc, builtin.NameLoc):
-            loc = loc.location
-        elif isinstance(loc, builtin.CallSiteLoc):
+        if isinstance(loc, builtin.CallSiteLoc):
             callee = location_ref(index, loc.callee)
             if callee is not None and callee.offset is not None:
                 return callee
             loc = loc.caller
-        elif isinstance(loc, builtin.FusedLoc):
-            locs = loc.locations
-            loc = locs.data[0] if isinstance(locs, builtin.ArrayAttr) and locs.data else None
         else:
-            return None
+            loc = inner_location(loc)
     return None
 
 

@@ -281,15 +281,17 @@ def location_offset(loc: Attribute | None, source: SourceText) -> int | None:
             if line < 0 or line >= len(source.line_starts()):
                 return None
             return source.offset(line, max(0, loc.column.data - 1))
-        if isinstance(loc, builtin.NameLoc):
-            loc = loc.location
-        elif isinstance(loc, builtin.CallSiteLoc):
-            loc = loc.caller
-        elif isinstance(loc, builtin.FusedLoc):
-            locs = loc.locations
-            loc = locs.data[0] if isinstance(locs, builtin.ArrayAttr) and locs.data else None
-        else:
-            return None
+        loc = loc.caller if isinstance(loc, builtin.CallSiteLoc) else inner_location(loc)
+    return None
+
+
+def inner_location(loc: Attribute) -> Attribute | None:
+    """The location a name location wraps, or a fused location's first; None for other kinds."""
+    if isinstance(loc, builtin.NameLoc):
+        return loc.location
+    if isinstance(loc, builtin.FusedLoc):
+        locs = loc.locations
+        return locs.data[0] if isinstance(locs, builtin.ArrayAttr) and locs.data else None
     return None
 
 
