@@ -22,7 +22,7 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 SHARED_TESTS = ROOT.parent / "shared" / "conformance" / "mlir-upstream"
 KERNELS = ("vector_add", "row_softmax", "attention", "atomics", "prefix_scan")
-# MLIR 22 forms the samples above lack (each checked with mlir-opt 22: it accepts the first four
+# MLIR 22 forms the samples above lack (each checked with mlir-opt 22: it accepts the first five
 # and rejects the last two with the words our ops say).
 EXTRA = {
     "llvm forms": """llvm.func @f(%p: !llvm.ptr, %v: i32) -> i32 {
@@ -38,6 +38,11 @@ EXTRA = {
   llvm.inline_asm is_align_stack asm_dialect = intel "nop", "" : () -> ()
   %0 = llvm.inline_asm "add.u32 $0, $1, $1;", "=r,r" %v : (i32) -> i32
   llvm.return
+}
+""",
+    "inline_asm keyword order": """llvm.func @f(%v: i32) -> i32 {
+  %0 = llvm.inline_asm has_side_effects tail_call_kind = <tail> asm_dialect = att operand_attrs = [{}] {note = "x"} "add.u32 $0, $1, $1;", "=r,r" %v : (i32) -> i32
+  llvm.return %0 : i32
 }
 """,
     "memref forms": """memref.global "private" constant @g : memref<4xf32> = dense<0.0> {alignment = 64 : i64}
