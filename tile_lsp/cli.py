@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import sys
 
-from tile_lsp.cli_input import load_input  # (sys only)
+from tile_lsp.cli_input import read_input  # (sys only)
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: see `main`)
 if TYPE_CHECKING:
@@ -24,15 +24,6 @@ if TYPE_CHECKING:
 
 # `compile --emit` stages (= pipeline.EMITS; spelled out so the CLI starts without the pipeline).
 COMPILE_EMITS = ("cuda_tile", "tileaa", "gpu", "nvvm", "llvm", "llvm-ir", "ptx", "cubin")
-
-
-def read_input(path: str) -> tuple[SourceText, list[Diagnostic]] | None:
-    """`load_input(path)`; None, with `PATH: error: why` on stderr, when the file cannot be read."""
-    try:
-        return load_input(path)
-    except OSError as exc:
-        print(f"{path}: error: {exc.strerror}", file=sys.stderr)
-        return None
 
 
 def _parse_file(source: SourceText, split: bool) -> list[ParseResult]:

@@ -13,7 +13,7 @@ import os
 import sys
 from dataclasses import asdict, is_dataclass
 
-from tile_lsp.cli import read_input
+from tile_lsp.cli_input import read_input
 from tile_lsp.compiler.diagnostics import DiagnosticSink, format_text, to_json
 from tile_lsp.compiler.entry_cache import (
     EntryCache,

@@ -23,3 +23,12 @@ def load_input(path: str) -> tuple[SourceText, list[Diagnostic]]:
         with open(path, "rb") as f:
             data = f.read()
     return load_source(data, path)
+
+
+def read_input(path: str) -> tuple[SourceText, list[Diagnostic]] | None:
+    """`load_input(path)`; None, with `PATH: error: why` on stderr, when the file cannot be read."""
+    try:
+        return load_input(path)
+    except OSError as exc:
+        print(f"{path}: error: {exc.strerror}", file=sys.stderr)
+        return None

@@ -34,14 +34,20 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 
 from tile_lsp.compiler.lowering.common import LoweringContext, LoweringPattern
-from tile_lsp.compiler.lowering.gpu_to_nvvm import REDUCE_COMBINERS
 from tile_lsp.compiler.lowering.llvm_build import make_op, read_sreg, symbol_scope
 
 SUBGROUP_SIZE = 32
 UNSUPPORTED = "not supported by the nvvm stage: {what}"
 
-# all_reduce kind -> (integer combiner, float combiner): gpu.subgroup_reduce's table.
-COMBINERS = REDUCE_COMBINERS
+# reduction kind -> (integer combiner, float combiner), the arith op that combines two values:
+# gpu.all_reduce's and gpu.subgroup_reduce's.
+COMBINERS: dict[str, tuple[str | None, str | None]] = {
+    "add": ("arith.addi", "arith.addf"), "mul": ("arith.muli", "arith.mulf"),
+    "minsi": ("arith.minsi", None), "minui": ("arith.minui", None), "maxsi": ("arith.maxsi", None),
+    "maxui": ("arith.maxui", None), "minnumf": (None, "arith.minnumf"), "maxnumf": (None, "arith.maxnumf"),
+    "minimumf": (None, "arith.minimumf"), "maximumf": (None, "arith.maximumf"),
+    "and": ("arith.andi", None), "or": ("arith.ori", None), "xor": ("arith.xori", None),
+}
 
 Accumulate = Callable[["_Builder", SSAValue, SSAValue], SSAValue]
 

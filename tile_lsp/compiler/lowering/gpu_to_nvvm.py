@@ -21,6 +21,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
+from tile_lsp.compiler.lowering.all_reduce import COMBINERS, LowerAllReduce
 from tile_lsp.compiler.lowering.common import LoweringContext, LoweringPattern
 from tile_lsp.compiler.lowering.device_calls import ASSERTFAIL_ARGS, LowerAssert, LowerPrintf
 from tile_lsp.compiler.lowering.libdevice_math import LIBDEVICE, LowerLibdeviceMath, LowerSincos, libdevice_callee
@@ -322,16 +323,6 @@ class LowerShuffle(RewritePattern):
         rewriter.replace(op, [], [val.res, ok.res])
 
 
-# gpu reduction kind -> combining arith op (integer form, float form); gpu.all_reduce's too.
-REDUCE_COMBINERS: dict[str, tuple[str | None, str | None]] = {
-    "add": ("arith.addi", "arith.addf"), "mul": ("arith.muli", "arith.mulf"),
-    "minsi": ("arith.minsi", None), "minui": ("arith.minui", None), "maxsi": ("arith.maxsi", None),
-    "maxui": ("arith.maxui", None), "minnumf": (None, "arith.minnumf"), "maxnumf": (None, "arith.maxnumf"),
-    "minimumf": (None, "arith.minimumf"), "maximumf": (None, "arith.maximumf"),
-    "and": ("arith.andi", None), "or": ("arith.ori", None), "xor": ("arith.xori", None),
-}
-
-
 # gpu reduction kind -> nvvm.redux.sync kind (i32 only), as upstream's has-redux lowering.
 REDUX_KINDS = {"add": "add", "and": "and", "or": "or", "xor": "xor", "minsi": "min", "maxsi": "max",
                "minui": "umin", "maxui": "umax"}
@@ -374,7 +365,7 @@ class LowerSubgroupReduce(RewritePattern):
         kind_name = str(getattr(getattr(kind, "data", None), "value", ""))
         if self._redux(op, kind_name, rewriter):
             return
-        combiners = REDUCE_COMBINERS.get(kind_name)
+        combiners = COMBINERS.get(kind_name)
         if width != 32 or combiners is None:
             return
         combine = combiners[1] if isinstance(value.type, Float32Type) else combiners[0]
@@ -438,8 +429,6 @@ def _bit_width(t: Attribute) -> int | None:
 
 def gpu_patterns(lctx: LoweringContext) -> list[RewritePattern]:
     """The gpu -> nvvm patterns (seed 000 GPU table), for `apply_patterns`."""
-    from tile_lsp.compiler.lowering.all_reduce import LowerAllReduce
-
     return [
         LowerIndexQuery(),
         LowerBarrier(),
