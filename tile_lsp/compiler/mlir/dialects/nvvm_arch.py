@@ -15,23 +15,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
+from xdsl import irdl
 from xdsl.dialects.builtin import IntAttr, IntegerAttr, IntegerType, StringAttr, UnitAttr, i32, i64
 from xdsl.dialects.llvm import LLVMPointerType
 from xdsl.dialects.utils.enum_attribute import EnumAttribute
 from xdsl.ir import Attribute, Operation, ParametrizedAttribute, SpacedOpaqueSyntaxAttribute, SSAValue
-from xdsl.irdl import (
-    AttrSizedOperandSegments,
-    IRDLOperation,
-    irdl_attr_definition,
-    irdl_op_definition,
-    operand_def,
-    opt_operand_def,
-    opt_prop_def,
-    opt_result_def,
-    prop_def,
-    result_def,
-    var_operand_def,
-)
 from xdsl.parser import AttrParser, Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
@@ -71,13 +59,13 @@ class _NvvmEnumAttr(ParametrizedAttribute):
         return self.value.data
 
 
-@irdl_attr_definition
+@irdl.irdl_attr_definition
 class MMALayoutAttr(_NvvmEnumAttr):
     name = "nvvm.mma_layout"
     VALUES: ClassVar[tuple[str, ...]] = ("row", "col")
 
 
-@irdl_attr_definition
+@irdl.irdl_attr_definition
 class MMATypesAttr(_NvvmEnumAttr):
     name = "nvvm.mma_type"
     VALUES: ClassVar[tuple[str, ...]] = (
@@ -97,49 +85,49 @@ class MMATypesAttr(_NvvmEnumAttr):
     )
 
 
-@irdl_attr_definition
+@irdl.irdl_attr_definition
 class MMAIntOverflowAttr(_NvvmEnumAttr):
     name = "nvvm.mma_int_overflow"
     VALUES: ClassVar[tuple[str, ...]] = ("satfinite", "wrapped")
 
 
-@irdl_attr_definition
+@irdl.irdl_attr_definition
 class MMAB1OpAttr(_NvvmEnumAttr):
     name = "nvvm.mma_b1op"
     VALUES: ClassVar[tuple[str, ...]] = ("none", "xor_popc", "and_popc")
 
 
-@irdl_attr_definition
+@irdl.irdl_attr_definition
 class WGMMATypesAttr(_NvvmEnumAttr):
     name = "nvvm.wgmma_type"
     VALUES: ClassVar[tuple[str, ...]] = ("f16", "tf32", "u8", "s8", "b1", "bf16", "e4m3", "e5m2", "f32", "s32")
 
 
-@irdl_attr_definition
+@irdl.irdl_attr_definition
 class WGMMAScaleInAttr(_NvvmEnumAttr):
     name = "nvvm.wgmma_scale_in"
     VALUES: ClassVar[tuple[str, ...]] = ("one", "neg")
 
 
-@irdl_attr_definition
+@irdl.irdl_attr_definition
 class WGMMAScaleOutAttr(_NvvmEnumAttr):
     name = "nvvm.wgmma_scale_out"
     VALUES: ClassVar[tuple[str, ...]] = ("zero", "one")
 
 
-@irdl_attr_definition
+@irdl.irdl_attr_definition
 class TMALoadModeAttr(_NvvmEnumAttr):
     name = "nvvm.tma_load_mode"
     VALUES: ClassVar[tuple[str, ...]] = ("tile", "im2col", "im2col_w", "im2col_w_128", "tile_gather4")
 
 
-@irdl_attr_definition
+@irdl.irdl_attr_definition
 class TMAStoreModeAttr(_NvvmEnumAttr):
     name = "nvvm.tma_store_mode"
     VALUES: ClassVar[tuple[str, ...]] = ("tile", "im2col", "tile_scatter4")
 
 
-@irdl_attr_definition
+@irdl.irdl_attr_definition
 class LdStMatrixEltTypeAttr(_NvvmEnumAttr):
     name = "nvvm.ld_st_matrix_elt_type"
     VALUES: ClassVar[tuple[str, ...]] = ("b16", "b8", "b8x16.b6x16_p32", "b8x16.b4x16_p64")
@@ -153,7 +141,7 @@ class LoadCacheModifierKind(StrEnum):
     CV = "cv"
 
 
-@irdl_attr_definition
+@irdl.irdl_attr_definition
 class LoadCacheModifierAttr(EnumAttribute[LoadCacheModifierKind], SpacedOpaqueSyntaxAttribute):
     """`#nvvm<load_cache_modifier ca>` (MLIR prints this enum in the dialect's opaque form)."""
 
@@ -164,7 +152,7 @@ class LoadCacheModifierAttr(EnumAttribute[LoadCacheModifierKind], SpacedOpaqueSy
         return cls(LoadCacheModifierKind(value))
 
 
-@irdl_attr_definition
+@irdl.irdl_attr_definition
 class MMAShapeAttr(ParametrizedAttribute):
     """`#nvvm.shape<m = 16, n = 8, k = 16>`."""
 
@@ -194,7 +182,7 @@ class MMAShapeAttr(ParametrizedAttribute):
         return shared((cls, m, n, k), lambda: cls(IntegerAttr(m, i32), IntegerAttr(n, i32), IntegerAttr(k, i32)))
 
 
-@irdl_attr_definition
+@irdl.irdl_attr_definition
 class LdStMatrixShapeAttr(ParametrizedAttribute):
     """`#nvvm.ld_st_matrix_shape<m = 8, n = 8>`."""
 
@@ -256,7 +244,7 @@ def _bracket_list(parser: Parser) -> list[UnresolvedOperand]:
     return vals
 
 
-def _split(cls: type[IRDLOperation], attrs: dict[str, Attribute]) -> tuple[dict[str, Attribute], dict[str, Attribute]]:
+def _split(cls: type[irdl.IRDLOperation], attrs: dict[str, Attribute]) -> tuple[dict[str, Attribute], dict[str, Attribute]]:
     names = set(cls.get_irdl_definition().properties)
     props = {k: v for k, v in attrs.items() if k in names}
     rest = {k: v for k, v in attrs.items() if k not in names}
@@ -264,16 +252,16 @@ def _split(cls: type[IRDLOperation], attrs: dict[str, Attribute]) -> tuple[dict[
 
 
 def _make(
-    cls: type[IRDLOperation],
+    cls: type[irdl.IRDLOperation],
     operands: Sequence[SSAValue | Sequence[SSAValue]],
     results: Sequence[Attribute | Sequence[Attribute]],
     attrs: dict[str, Attribute],
-) -> IRDLOperation:
+) -> irdl.IRDLOperation:
     props, rest = _split(cls, attrs)
     return cls.build(operands=list(operands), result_types=list(results), properties=props, attributes=rest)
 
 
-def _simple_parse(cls: type[IRDLOperation], parser: Parser, *, result: bool) -> IRDLOperation:
+def _simple_parse(cls: type[irdl.IRDLOperation], parser: Parser, *, result: bool) -> irdl.IRDLOperation:
     """`%a, %b (, predicate = %p)? attr-dict : T1, T2 (-> R)?` into a single variadic operand group."""
     vals = _operands(parser)
     pred: UnresolvedOperand | None = None
@@ -302,7 +290,7 @@ def _simple_parse(cls: type[IRDLOperation], parser: Parser, *, result: bool) -> 
     return _make(cls, [resolved], rt, attrs)
 
 
-class _Generic(IRDLOperation):
+class _Generic(irdl.IRDLOperation):
     """Base of ops parsed with `_simple_parse` (one variadic operand group `args`)."""
 
     HAS_RESULT: ClassVar[bool] = False
@@ -337,8 +325,8 @@ def _ptr_space(v: SSAValue) -> int | None:
 class _MBarrier(_Generic):
     """Barrier operand first; generic pointer or `!llvm.ptr<3>` (shared variant)."""
 
-    args = var_operand_def()
-    res = opt_result_def()
+    args = irdl.var_operand_def()
+    res = irdl.opt_result_def()
     SHARED_ONLY: ClassVar[bool] = False
 
     def verify_(self) -> None:
@@ -359,47 +347,47 @@ class _MBarrier(_Generic):
         return self.args[0]
 
 
-@irdl_op_definition
+@irdl.irdl_op_definition
 class MBarrierInitOp(_MBarrier):
     """`nvvm.mbarrier.init %bar, %count (, predicate = %p)? : !llvm.ptr<3>, i32 (, i1)?`."""
 
     name = "nvvm.mbarrier.init"
 
 
-@irdl_op_definition
+@irdl.irdl_op_definition
 class MBarrierInvalOp(_MBarrier):
     name = "nvvm.mbarrier.inval"
 
 
 class _MBarrierWithScope(_MBarrier):
-    relaxed = opt_prop_def(Attribute)
-    scope = opt_prop_def(Attribute)
+    relaxed = irdl.opt_prop_def(Attribute)
+    scope = irdl.opt_prop_def(Attribute)
 
 
-@irdl_op_definition
+@irdl.irdl_op_definition
 class MBarrierArriveOp(_MBarrierWithScope):
     name = "nvvm.mbarrier.arrive"
     HAS_RESULT: ClassVar[bool] = True
 
 
-@irdl_op_definition
+@irdl.irdl_op_definition
 class MBarrierArriveNocompleteOp(_MBarrier):
     name = "nvvm.mbarrier.arrive.nocomplete"
     HAS_RESULT: ClassVar[bool] = True
 
 
-@irdl_op_definition
+@irdl.irdl_op_definition
 class MBarrierArriveExpectTxOp(_MBarrierWithScope):
     name = "nvvm.mbarrier.arrive.expect_tx"
 
 
-@irdl_op_definition
+@irdl.irdl_op_definition
 class MBarrierTestWaitOp(_MBarrierWithScope):
     name = "nvvm.mbarrier.test.wait"
     HAS_RESULT: ClassVar[bool] = True
 
 
-@irdl_op_definition
+@irdl.irdl_op_definition
 class MBarrierTryWaitParityOp(_MBarrier):
     name = "nvvm.mbarrier.try_wait.parity"
 
@@ -420,7 +408,7 @@ def _legacy_shared(legacy: str, modern: type[_MBarrier]) -> type[_MBarrier]:
     """The `.shared` twin of `modern`: a `!llvm.ptr<3>` barrier only, no scope properties."""
     attrs = {"name": legacy, "HAS_RESULT": modern.HAS_RESULT, "SHARED_ONLY": True, "__module__": __name__,
              "__annotations__": {"HAS_RESULT": "ClassVar[bool]", "SHARED_ONLY": "ClassVar[bool]"}}
-    return irdl_op_definition(type(modern.__name__.removesuffix("Op") + "SharedOp", (_MBarrier,), attrs))
+    return irdl.irdl_op_definition(type(modern.__name__.removesuffix("Op") + "SharedOp", (_MBarrier,), attrs))
 
 
 _MODERN_MBARRIER: list[type[_MBarrier]] = [
@@ -438,7 +426,7 @@ LEGACY_SHARED_OPS: list[type[_MBarrier]] = [
 # ----------------------------------------------------------------------------------------------
 
 
-class _NoOperands(IRDLOperation):
+class _NoOperands(irdl.IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> _NoOperands:
         attrs = dict(parser.parse_optional_attr_dict())
@@ -447,27 +435,27 @@ class _NoOperands(IRDLOperation):
         return op
 
 
-@irdl_op_definition
+@irdl.irdl_op_definition
 class WgmmaFenceAlignedOp(_NoOperands):
     name = "nvvm.wgmma.fence.aligned"
 
 
-@irdl_op_definition
+@irdl.irdl_op_definition
 class WgmmaCommitGroupSyncAlignedOp(_NoOperands):
     name = "nvvm.wgmma.commit.group.sync.aligned"
 
 
-@irdl_op_definition
+@irdl.irdl_op_definition
 class CpAsyncCommitGroupOp(_NoOperands):
     name = "nvvm.cp.async.commit.group"
 
 
-@irdl_op_definition
+@irdl.irdl_op_definition
 class CpAsyncBulkCommitGroupOp(_NoOperands):
     name = "nvvm.cp.async.bulk.commit.group"
 
 
-class _WaitN(IRDLOperation):
+class _WaitN(irdl.IRDLOperation):
     """`nvvm.<op> N` with an integer property."""
 
     PROP: ClassVar[str] = "n"
@@ -487,25 +475,25 @@ class _WaitN(IRDLOperation):
         return attr.value.data if isinstance(attr, IntegerAttr) else 0
 
 
-@irdl_op_definition
+@irdl.irdl_op_definition
 class WgmmaWaitGroupSyncOp(_WaitN):
     name = "nvvm.wgmma.wait.group.sync.aligned"
     PROP: ClassVar[str] = "group"
     PROP_TYPE: ClassVar[IntegerType] = i64
-    group = prop_def(IntegerAttr)
+    group = irdl.prop_def(IntegerAttr)
 
 
-@irdl_op_definition
+@irdl.irdl_op_definition
 class CpAsyncWaitGroupOp(_WaitN):
     name = "nvvm.cp.async.wait.group"
-    n = prop_def(IntegerAttr)
+    n = irdl.prop_def(IntegerAttr)
 
 
-@irdl_op_definition
+@irdl.irdl_op_definition
 class CpAsyncBulkWaitGroupOp(_WaitN):
     name = "nvvm.cp.async.bulk.wait_group"
-    group = prop_def(IntegerAttr)
-    read = opt_prop_def(UnitAttr)
+    group = irdl.prop_def(IntegerAttr)
+    read = irdl.opt_prop_def(UnitAttr)
     PROP: ClassVar[str] = "group"
 
 
@@ -521,24 +509,24 @@ def _parse_optional_named(parser: Parser, word: str) -> UnresolvedOperand | None
     return parser.parse_unresolved_operand()
 
 
-@irdl_op_definition
-class CpAsyncBulkTensorSharedClusterGlobalOp(IRDLOperation):
+@irdl.irdl_op_definition
+class CpAsyncBulkTensorSharedClusterGlobalOp(irdl.IRDLOperation):
     """Global -> shared::cluster TMA load. Segments (MLIR 22): dstMem, tmaDescriptor, coordinates, mbar,
     im2colOffsets, multicastMask, l2CacheHint, predicate."""
 
     name = "nvvm.cp.async.bulk.tensor.shared.cluster.global"
-    dstMem = operand_def()
-    tmaDescriptor = operand_def()
-    coordinates = var_operand_def()
-    mbar = operand_def()
-    im2colOffsets = var_operand_def()
-    multicastMask = opt_operand_def()
-    l2CacheHint = opt_operand_def()
-    predicate = opt_operand_def()
-    mode = opt_prop_def(Attribute)
-    isCTAOnly = opt_prop_def(Attribute)
-    group = opt_prop_def(Attribute)
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    dstMem = irdl.operand_def()
+    tmaDescriptor = irdl.operand_def()
+    coordinates = irdl.var_operand_def()
+    mbar = irdl.operand_def()
+    im2colOffsets = irdl.var_operand_def()
+    multicastMask = irdl.opt_operand_def()
+    l2CacheHint = irdl.opt_operand_def()
+    predicate = irdl.opt_operand_def()
+    mode = irdl.opt_prop_def(Attribute)
+    isCTAOnly = irdl.opt_prop_def(Attribute)
+    group = irdl.opt_prop_def(Attribute)
+    irdl_options = (irdl.AttrSizedOperandSegments(as_property=True),)
 
     @classmethod
     def parse(cls, parser: Parser) -> CpAsyncBulkTensorSharedClusterGlobalOp:
@@ -583,18 +571,18 @@ class CpAsyncBulkTensorSharedClusterGlobalOp(IRDLOperation):
             raise VerifyException(f"'{self.name}' op expects coordinates between 1 to 5 dimension")
 
 
-@irdl_op_definition
-class CpAsyncBulkTensorGlobalSharedCtaOp(IRDLOperation):
+@irdl.irdl_op_definition
+class CpAsyncBulkTensorGlobalSharedCtaOp(irdl.IRDLOperation):
     """Shared::cta -> global TMA store. Segments: tmaDescriptor, srcMem, coordinates, l2CacheHint, predicate."""
 
     name = "nvvm.cp.async.bulk.tensor.global.shared.cta"
-    tmaDescriptor = operand_def()
-    srcMem = operand_def()
-    coordinates = var_operand_def()
-    l2CacheHint = opt_operand_def()
-    predicate = opt_operand_def()
-    mode = opt_prop_def(Attribute)
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    tmaDescriptor = irdl.operand_def()
+    srcMem = irdl.operand_def()
+    coordinates = irdl.var_operand_def()
+    l2CacheHint = irdl.opt_operand_def()
+    predicate = irdl.opt_operand_def()
+    mode = irdl.opt_prop_def(Attribute)
+    irdl_options = (irdl.AttrSizedOperandSegments(as_property=True),)
 
     @classmethod
     def parse(cls, parser: Parser) -> CpAsyncBulkTensorGlobalSharedCtaOp:
@@ -627,17 +615,17 @@ class CpAsyncBulkTensorGlobalSharedCtaOp(IRDLOperation):
         return op
 
 
-@irdl_op_definition
-class CpAsyncBulkTensorPrefetchOp(IRDLOperation):
+@irdl.irdl_op_definition
+class CpAsyncBulkTensorPrefetchOp(irdl.IRDLOperation):
     """TMA prefetch of a tensor tile into L2. Segments: tmaDescriptor, coordinates, im2colOffsets, l2CacheHint."""
 
     name = "nvvm.cp.async.bulk.tensor.prefetch"
-    tmaDescriptor = operand_def()
-    coordinates = var_operand_def()
-    im2colOffsets = var_operand_def()
-    l2CacheHint = opt_operand_def()
-    mode = opt_prop_def(Attribute)
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    tmaDescriptor = irdl.operand_def()
+    coordinates = irdl.var_operand_def()
+    im2colOffsets = irdl.var_operand_def()
+    l2CacheHint = irdl.opt_operand_def()
+    mode = irdl.opt_prop_def(Attribute)
+    irdl_options = (irdl.AttrSizedOperandSegments(as_property=True),)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -645,25 +633,25 @@ class CpAsyncBulkTensorPrefetchOp(IRDLOperation):
 # ----------------------------------------------------------------------------------------------
 
 
-@irdl_op_definition
-class WgmmaMmaAsyncOp(IRDLOperation):
+@irdl.irdl_op_definition
+class WgmmaMmaAsyncOp(irdl.IRDLOperation):
     """Generic operand order (MLIR 22): inouts (accumulator struct), descriptorA, descriptorB."""
 
     name = "nvvm.wgmma.mma_async"
-    inouts = operand_def()
-    descriptorA = operand_def()
-    descriptorB = operand_def()
-    res = result_def()
-    shape = prop_def(Attribute)
-    typeA = prop_def(Attribute)
-    typeB = prop_def(Attribute)
-    typeD = prop_def(Attribute)
-    scaleD = prop_def(Attribute)
-    scaleA = prop_def(Attribute)
-    scaleB = prop_def(Attribute)
-    layoutA = prop_def(Attribute)
-    layoutB = prop_def(Attribute)
-    satfinite = opt_prop_def(Attribute)
+    inouts = irdl.operand_def()
+    descriptorA = irdl.operand_def()
+    descriptorB = irdl.operand_def()
+    res = irdl.result_def()
+    shape = irdl.prop_def(Attribute)
+    typeA = irdl.prop_def(Attribute)
+    typeB = irdl.prop_def(Attribute)
+    typeD = irdl.prop_def(Attribute)
+    scaleD = irdl.prop_def(Attribute)
+    scaleA = irdl.prop_def(Attribute)
+    scaleB = irdl.prop_def(Attribute)
+    layoutA = irdl.prop_def(Attribute)
+    layoutB = irdl.prop_def(Attribute)
+    satfinite = irdl.opt_prop_def(Attribute)
 
     @classmethod
     def parse(cls, parser: Parser) -> WgmmaMmaAsyncOp:
@@ -772,23 +760,23 @@ def infer_mma_ptx_type(t: Attribute) -> str | None:
     return None
 
 
-@irdl_op_definition
-class MmaSyncOp(IRDLOperation):
+@irdl.irdl_op_definition
+class MmaSyncOp(irdl.IRDLOperation):
     """`nvvm.mma.sync A[..] B[..] C[..] {attrs} : (tA, tB, tC) -> !llvm.struct<..>`."""
 
     name = "nvvm.mma.sync"
-    operandA = var_operand_def()
-    operandB = var_operand_def()
-    operandC = var_operand_def()
-    res = result_def()
-    shape = prop_def(Attribute)
-    layoutA = prop_def(Attribute)
-    layoutB = prop_def(Attribute)
-    b1Op = opt_prop_def(Attribute)
-    intOverflowBehavior = opt_prop_def(Attribute)
-    multiplicandAPtxType = opt_prop_def(Attribute)
-    multiplicandBPtxType = opt_prop_def(Attribute)
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    operandA = irdl.var_operand_def()
+    operandB = irdl.var_operand_def()
+    operandC = irdl.var_operand_def()
+    res = irdl.result_def()
+    shape = irdl.prop_def(Attribute)
+    layoutA = irdl.prop_def(Attribute)
+    layoutB = irdl.prop_def(Attribute)
+    b1Op = irdl.opt_prop_def(Attribute)
+    intOverflowBehavior = irdl.opt_prop_def(Attribute)
+    multiplicandAPtxType = irdl.opt_prop_def(Attribute)
+    multiplicandBPtxType = irdl.opt_prop_def(Attribute)
+    irdl_options = (irdl.AttrSizedOperandSegments(as_property=True),)
 
     @classmethod
     def parse(cls, parser: Parser) -> MmaSyncOp:
@@ -813,17 +801,17 @@ class MmaSyncOp(IRDLOperation):
         return op
 
 
-@irdl_op_definition
-class LdMatrixOp(IRDLOperation):
+@irdl.irdl_op_definition
+class LdMatrixOp(irdl.IRDLOperation):
     """`nvvm.ldmatrix %p {num = 4 : i32, layout = #nvvm.mma_layout<row>, ...} : (!llvm.ptr<3>) -> T`."""
 
     name = "nvvm.ldmatrix"
-    ptr = operand_def()
-    res = result_def()
-    num = prop_def(IntegerAttr)
-    layout = prop_def(Attribute)
-    shape = opt_prop_def(Attribute)
-    eltType = opt_prop_def(Attribute)
+    ptr = irdl.operand_def()
+    res = irdl.result_def()
+    num = irdl.prop_def(IntegerAttr)
+    layout = irdl.prop_def(Attribute)
+    shape = irdl.opt_prop_def(Attribute)
+    eltType = irdl.opt_prop_def(Attribute)
 
     @classmethod
     def parse(cls, parser: Parser) -> LdMatrixOp:
@@ -842,16 +830,16 @@ class LdMatrixOp(IRDLOperation):
         return op
 
 
-@irdl_op_definition
-class StMatrixOp(IRDLOperation):
+@irdl.irdl_op_definition
+class StMatrixOp(irdl.IRDLOperation):
     """`nvvm.stmatrix %p, %r0, ... {layout = .., shape = .., eltType = ..} : !llvm.ptr<3>, i32, ...`."""
 
     name = "nvvm.stmatrix"
-    ptr = operand_def()
-    sources = var_operand_def()
-    layout = prop_def(Attribute)
-    shape = opt_prop_def(Attribute)
-    eltType = opt_prop_def(Attribute)
+    ptr = irdl.operand_def()
+    sources = irdl.var_operand_def()
+    layout = irdl.prop_def(Attribute)
+    shape = irdl.opt_prop_def(Attribute)
+    eltType = irdl.opt_prop_def(Attribute)
 
     @classmethod
     def parse(cls, parser: Parser) -> StMatrixOp:
@@ -872,16 +860,16 @@ class StMatrixOp(IRDLOperation):
 # ----------------------------------------------------------------------------------------------
 
 
-@irdl_op_definition
-class CpAsyncSharedGlobalOp(IRDLOperation):
+@irdl.irdl_op_definition
+class CpAsyncSharedGlobalOp(irdl.IRDLOperation):
     """`nvvm.cp.async.shared.global %dst, %src, 16, cache = ca (, %cpSize)? : !llvm.ptr<3>, !llvm.ptr<1> (, i32)?`."""
 
     name = "nvvm.cp.async.shared.global"
-    dst = operand_def()
-    src = operand_def()
-    cpSize = opt_operand_def()
-    size = prop_def(IntegerAttr)
-    modifier = prop_def(Attribute)
+    dst = irdl.operand_def()
+    src = irdl.operand_def()
+    cpSize = irdl.opt_operand_def()
+    size = irdl.prop_def(IntegerAttr)
+    modifier = irdl.prop_def(Attribute)
 
     @classmethod
     def parse(cls, parser: Parser) -> CpAsyncSharedGlobalOp:
@@ -916,26 +904,26 @@ class CpAsyncSharedGlobalOp(IRDLOperation):
         return op
 
 
-@irdl_op_definition
+@irdl.irdl_op_definition
 class CpAsyncMBarrierArriveOp(_Generic):
     """`nvvm.cp.async.mbarrier.arrive %bar : !llvm.ptr<3>` (noinc as a unit property)."""
 
     name = "nvvm.cp.async.mbarrier.arrive"
-    args = var_operand_def()
-    noinc = opt_prop_def(Attribute)
+    args = irdl.var_operand_def()
+    noinc = irdl.opt_prop_def(Attribute)
 
 
-class _ConvertX2(IRDLOperation):
+class _ConvertX2(irdl.IRDLOperation):
     """Packed conversions: `%r = nvvm.convert.f32x2.to.f16x2 %hi, %lo {rnd = ..} : vector<2xf16>` etc."""
 
-    args = var_operand_def()
-    dst = result_def()
-    rnd = opt_prop_def(Attribute)
-    sat = opt_prop_def(Attribute)
-    relu = opt_prop_def(Attribute)
-    srcType = opt_prop_def(Attribute)
-    dstTy = opt_prop_def(Attribute)
-    randomBits = opt_prop_def(Attribute)
+    args = irdl.var_operand_def()
+    dst = irdl.result_def()
+    rnd = irdl.opt_prop_def(Attribute)
+    sat = irdl.opt_prop_def(Attribute)
+    relu = irdl.opt_prop_def(Attribute)
+    srcType = irdl.opt_prop_def(Attribute)
+    dstTy = irdl.opt_prop_def(Attribute)
+    randomBits = irdl.opt_prop_def(Attribute)
 
     @classmethod
     def parse(cls, parser: Parser) -> _ConvertX2:
@@ -958,17 +946,17 @@ class _ConvertX2(IRDLOperation):
         return op
 
 
-@irdl_op_definition
+@irdl.irdl_op_definition
 class ConvertF16x2ToF8x2Op(_ConvertX2):
     name = "nvvm.convert.f16x2.to.f8x2"
 
 
-@irdl_op_definition
+@irdl.irdl_op_definition
 class ConvertF8x2ToF16x2Op(_ConvertX2):
     name = "nvvm.convert.f8x2.to.f16x2"
 
 
-@irdl_op_definition
+@irdl.irdl_op_definition
 class ConvertF8x2ToBF16x2Op(_ConvertX2):
     name = "nvvm.convert.f8x2.to.bf16x2"
 
