@@ -31,6 +31,7 @@ from xdsl.printer import Printer
 from xdsl.traits import MemoryAllocEffect, MemoryReadEffect, MemoryWriteEffect, NoMemoryEffect, SymbolOpInterface
 from xdsl.utils.exceptions import VerifyException
 
+from tile_lsp.compiler.mlir.dialects.overlay import overlay
 from tile_lsp.compiler.mlir.printing import attr_text
 
 _ANY_MEMREF = irdl.base(MemRefType) | irdl.base(UnrankedMemRefType)
@@ -197,9 +198,7 @@ OPS: list[type[irdl.IRDLOperation]] = [GlobalOp, CastOp, MemorySpaceCastOp, Copy
 
 def dialect() -> Dialect:
     """xDSL's memref dialect with the ops above replacing xDSL's of the same name."""
-    ours = {op.name for op in OPS}
-    kept = [op for op in xmemref.MemRef.operations if op.name not in ours]
-    return Dialect("memref", [*kept, *OPS], list(xmemref.MemRef.attributes))
+    return overlay(xmemref.MemRef, OPS)
 
 
 __all__ = ["CastOp", "CopyOp", "GlobalOp", "LoadOp", "MemorySpaceCastOp", "RankOp", "StoreOp", "dialect"]
