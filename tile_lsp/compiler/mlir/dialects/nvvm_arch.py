@@ -13,7 +13,7 @@ lowered, but lowering emits the MLIR 22 names.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import ClassVar, Self, cast
 
 from xdsl import irdl
 from xdsl.dialects.builtin import IntAttr, IntegerAttr, IntegerType, StringAttr, UnitAttr, i32, i64
@@ -152,63 +152,54 @@ class LoadCacheModifierAttr(EnumAttribute[LoadCacheModifierKind], SpacedOpaqueSy
         return cls(LoadCacheModifierKind(value))
 
 
+class _KeyedIntsAttr(ParametrizedAttribute):
+    """`<m = 16, n = 8, ...>`: i32 parameters `FIELDS`, written `key = value`; a key left out is `DEFAULT`."""
+
+    FIELDS: ClassVar[tuple[str, ...]] = ()
+    DEFAULT: ClassVar[int] = 0
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        vals: dict[str, int] = {}
+        parser.parse_punctuation("<")
+        while True:
+            key = parser.parse_identifier()
+            parser.parse_punctuation("=")
+            vals[key] = parser.parse_integer()
+            if parser.parse_optional_punctuation(",") is None:
+                break
+        parser.parse_punctuation(">")
+        return tuple(IntegerAttr(vals.get(k, cls.DEFAULT), i32) for k in cls.FIELDS)
+
+    def print_parameters(self, printer: Printer) -> None:
+        values = (cast(IntegerAttr, p).value.data for p in self.parameters)
+        printer.print_string("<" + ", ".join(f"{k} = {v}" for k, v in zip(self.FIELDS, values)) + ">")
+
+    @classmethod
+    def get(cls, *values: int) -> Self:
+        return shared((cls, *values), lambda: cls(*(IntegerAttr(v, i32) for v in values)))
+
+
 @irdl.irdl_attr_definition
-class MMAShapeAttr(ParametrizedAttribute):
+class MMAShapeAttr(_KeyedIntsAttr):
     """`#nvvm.shape<m = 16, n = 8, k = 16>`."""
 
     name = "nvvm.shape"
+    FIELDS: ClassVar[tuple[str, ...]] = ("m", "n", "k")
     m: IntegerAttr
     n: IntegerAttr
     k: IntegerAttr
 
-    @classmethod
-    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
-        vals: dict[str, int] = {}
-        parser.parse_punctuation("<")
-        while True:
-            key = parser.parse_identifier()
-            parser.parse_punctuation("=")
-            vals[key] = parser.parse_integer()
-            if parser.parse_optional_punctuation(",") is None:
-                break
-        parser.parse_punctuation(">")
-        return tuple(IntegerAttr(vals.get(k, 0), i32) for k in ("m", "n", "k"))
-
-    def print_parameters(self, printer: Printer) -> None:
-        printer.print_string(f"<m = {self.m.value.data}, n = {self.n.value.data}, k = {self.k.value.data}>")
-
-    @classmethod
-    def get(cls, m: int, n: int, k: int) -> MMAShapeAttr:
-        return shared((cls, m, n, k), lambda: cls(IntegerAttr(m, i32), IntegerAttr(n, i32), IntegerAttr(k, i32)))
-
 
 @irdl.irdl_attr_definition
-class LdStMatrixShapeAttr(ParametrizedAttribute):
+class LdStMatrixShapeAttr(_KeyedIntsAttr):
     """`#nvvm.ld_st_matrix_shape<m = 8, n = 8>`."""
 
     name = "nvvm.ld_st_matrix_shape"
+    FIELDS: ClassVar[tuple[str, ...]] = ("m", "n")
+    DEFAULT: ClassVar[int] = 8
     m: IntegerAttr
     n: IntegerAttr
-
-    @classmethod
-    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
-        vals: dict[str, int] = {}
-        parser.parse_punctuation("<")
-        while True:
-            key = parser.parse_identifier()
-            parser.parse_punctuation("=")
-            vals[key] = parser.parse_integer()
-            if parser.parse_optional_punctuation(",") is None:
-                break
-        parser.parse_punctuation(">")
-        return (IntegerAttr(vals.get("m", 8), i32), IntegerAttr(vals.get("n", 8), i32))
-
-    def print_parameters(self, printer: Printer) -> None:
-        printer.print_string(f"<m = {self.m.value.data}, n = {self.n.value.data}>")
-
-    @classmethod
-    def get(cls, m: int, n: int) -> LdStMatrixShapeAttr:
-        return shared((cls, m, n), lambda: cls(IntegerAttr(m, i32), IntegerAttr(n, i32)))
 
 
 # ----------------------------------------------------------------------------------------------
