@@ -107,13 +107,18 @@ class GlobalOp(irdl.IRDLOperation):
         printer.print_op_attributes(extra)
 
 
-@irdl.irdl_op_definition
-class CastOp(irdl.IRDLOperation):
-    name = "memref.cast"
+class _Cast(irdl.IRDLOperation):
+    """`memref.<cast> %m attr-dict : T to U`: a memref seen as another memref type."""
+
     source = irdl.operand_def(_ANY_MEMREF)
     dest = irdl.result_def(_ANY_MEMREF)
     traits = irdl.traits_def(NoMemoryEffect())
     assembly_format = "$source attr-dict `:` type($source) `to` type($dest)"
+
+
+@irdl.irdl_op_definition
+class CastOp(_Cast):
+    name = "memref.cast"
 
     @staticmethod
     def get(source: object, type: MemRefType | UnrankedMemRefType) -> CastOp:
@@ -121,12 +126,8 @@ class CastOp(irdl.IRDLOperation):
 
 
 @irdl.irdl_op_definition
-class MemorySpaceCastOp(irdl.IRDLOperation):
+class MemorySpaceCastOp(_Cast):
     name = "memref.memory_space_cast"
-    source = irdl.operand_def(_ANY_MEMREF)
-    dest = irdl.result_def(_ANY_MEMREF)
-    traits = irdl.traits_def(NoMemoryEffect())
-    assembly_format = "$source attr-dict `:` type($source) `to` type($dest)"
 
 
 @irdl.irdl_op_definition
