@@ -573,19 +573,19 @@ class PrefetchOp(irdl.IRDLOperation):
             if parser.parse_optional_keyword("in_param_space") is not None:
                 props["in_param_space"] = UnitAttr()
             parser.parse_punctuation(",")
-        addr = parser.parse_operand()
-        preds = []
+        addr = parser.parse_unresolved_operand()
+        pred = None
         if parser.parse_optional_punctuation(",") is not None:
             parser.parse_keyword("predicate")
             parser.parse_punctuation("=")
-            preds.append(parser.parse_operand())
+            pred = parser.parse_unresolved_operand()
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
-        parser.parse_type()
-        if preds:
+        operands = [parser.resolve_operand(addr, parser.parse_type())]
+        if pred is not None:
             parser.parse_punctuation(",")
-            parser.parse_type()
-        return cls.create(operands=[addr, *preds], properties=props, attributes=attrs)
+            operands.append(parser.resolve_operand(pred, parser.parse_type()))
+        return cls.create(operands=operands, properties=props, attributes=attrs)
 
     def print(self, printer: Printer) -> None:
         if self.cacheLevel is not None:
