@@ -13,7 +13,7 @@ lowered, but lowering emits the MLIR 22 names.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar, Self, cast
+from typing import ClassVar, Self, TypeVar, cast
 
 from xdsl import irdl
 from xdsl.dialects.builtin import IntAttr, IntegerAttr, IntegerType, StringAttr, UnitAttr, i32, i64
@@ -242,17 +242,20 @@ def _split(cls: type[irdl.IRDLOperation], attrs: dict[str, Attribute]) -> tuple[
     return props, rest
 
 
+_OpT = TypeVar("_OpT", bound=irdl.IRDLOperation)
+
+
 def _make(
-    cls: type[irdl.IRDLOperation],
+    cls: type[_OpT],
     operands: Sequence[SSAValue | Sequence[SSAValue]],
     results: Sequence[Attribute | Sequence[Attribute]],
     attrs: dict[str, Attribute],
-) -> irdl.IRDLOperation:
+) -> _OpT:
     props, rest = _split(cls, attrs)
     return cls.build(operands=list(operands), result_types=list(results), properties=props, attributes=rest)
 
 
-def _simple_parse(cls: type[irdl.IRDLOperation], parser: Parser, *, result: bool) -> irdl.IRDLOperation:
+def _simple_parse(cls: type[_OpT], parser: Parser, *, result: bool) -> _OpT:
     """`%a, %b (, predicate = %p)? attr-dict : T1, T2 (-> R)?` into a single variadic operand group."""
     vals = _operands(parser)
     pred: UnresolvedOperand | None = None
@@ -288,9 +291,7 @@ class _Generic(irdl.IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> _Generic:
-        op = _simple_parse(cls, parser, result=cls.HAS_RESULT)
-        assert isinstance(op, _Generic)
-        return op
+        return _simple_parse(cls, parser, result=cls.HAS_RESULT)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -421,9 +422,7 @@ class _NoOperands(irdl.IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> _NoOperands:
         attrs = dict(parser.parse_optional_attr_dict())
-        op = _make(cls, [], [], attrs)
-        assert isinstance(op, _NoOperands)
-        return op
+        return _make(cls, [], [], attrs)
 
 
 @irdl.irdl_op_definition
@@ -457,9 +456,7 @@ class _WaitN(irdl.IRDLOperation):
         n = parser.parse_integer()
         attrs = dict(parser.parse_optional_attr_dict())
         attrs[cls.PROP] = IntegerAttr(n, cls.PROP_TYPE)
-        op = _make(cls, [], [], attrs)
-        assert isinstance(op, _WaitN)
-        return op
+        return _make(cls, [], [], attrs)
 
     def count(self) -> int:
         attr = self.properties.get(self.PROP)
@@ -539,7 +536,7 @@ class CpAsyncBulkTensorSharedClusterGlobalOp(irdl.IRDLOperation):
         parser.parse_punctuation(":")
         ts = _types(parser)
         i16 = IntegerType(16)
-        op = _make(
+        return _make(
             cls,
             [
                 parser.resolve_operand(dst, ts[0]),
@@ -554,8 +551,6 @@ class CpAsyncBulkTensorSharedClusterGlobalOp(irdl.IRDLOperation):
             [],
             {"mode": TMALoadModeAttr.get("tile"), "isCTAOnly": IntegerAttr(0, 1), **attrs},
         )
-        assert isinstance(op, CpAsyncBulkTensorSharedClusterGlobalOp)
-        return op
 
     def verify_(self) -> None:
         if not 1 <= len(self.coordinates) <= 5:
@@ -590,7 +585,7 @@ class CpAsyncBulkTensorGlobalSharedCtaOp(irdl.IRDLOperation):
         attrs = dict(parser.parse_optional_attr_dict())
         parser.parse_punctuation(":")
         ts = _types(parser)
-        op = _make(
+        return _make(
             cls,
             [
                 parser.resolve_operand(desc, ts[0]),
@@ -602,8 +597,6 @@ class CpAsyncBulkTensorGlobalSharedCtaOp(irdl.IRDLOperation):
             [],
             {"mode": TMAStoreModeAttr.get("tile"), **attrs},
         )
-        assert isinstance(op, CpAsyncBulkTensorGlobalSharedCtaOp)
-        return op
 
 
 @irdl.irdl_op_definition
@@ -712,14 +705,12 @@ class WgmmaMmaAsyncOp(irdl.IRDLOperation):
             }
         )
         assert acc is not None
-        op = _make(
+        return _make(
             cls,
             [parser.resolve_operand(acc, at), parser.resolve_operand(da, i64), parser.resolve_operand(db, i64)],
             [rt],
             attrs,
         )
-        assert isinstance(op, WgmmaMmaAsyncOp)
-        return op
 
 
 def _wgmma_result_type(t: Attribute) -> str:
@@ -787,9 +778,7 @@ class MmaSyncOp(irdl.IRDLOperation):
             inferred = infer_mma_ptx_type(t)
             if key not in attrs and inferred is not None:
                 attrs[key] = MMATypesAttr.get(inferred)
-        op = _make(cls, ops, [rt], attrs)
-        assert isinstance(op, MmaSyncOp)
-        return op
+        return _make(cls, ops, [rt], attrs)
 
 
 @irdl.irdl_op_definition
@@ -816,9 +805,7 @@ class LdMatrixOp(irdl.IRDLOperation):
         rt = parser.parse_type()
         attrs.setdefault("shape", LdStMatrixShapeAttr.get(8, 8))
         attrs.setdefault("eltType", LdStMatrixEltTypeAttr.get("b16"))
-        op = _make(cls, [parser.resolve_operand(p, pt)], [rt], attrs)
-        assert isinstance(op, LdMatrixOp)
-        return op
+        return _make(cls, [parser.resolve_operand(p, pt)], [rt], attrs)
 
 
 @irdl.irdl_op_definition
@@ -841,9 +828,7 @@ class StMatrixOp(irdl.IRDLOperation):
         attrs.setdefault("shape", LdStMatrixShapeAttr.get(8, 8))
         attrs.setdefault("eltType", LdStMatrixEltTypeAttr.get("b16"))
         resolved = [parser.resolve_operand(v, t) for v, t in zip(vals, ts)]
-        op = _make(cls, [resolved[0], resolved[1:]], [], attrs)
-        assert isinstance(op, StMatrixOp)
-        return op
+        return _make(cls, [resolved[0], resolved[1:]], [], attrs)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -881,7 +866,7 @@ class CpAsyncSharedGlobalOp(irdl.IRDLOperation):
         ts = _types(parser)
         attrs["size"] = IntegerAttr(n, i32)
         attrs["modifier"] = LoadCacheModifierAttr.of(mod)
-        op = _make(
+        return _make(
             cls,
             [
                 parser.resolve_operand(d, ts[0]),
@@ -891,8 +876,6 @@ class CpAsyncSharedGlobalOp(irdl.IRDLOperation):
             [],
             attrs,
         )
-        assert isinstance(op, CpAsyncSharedGlobalOp)
-        return op
 
 
 @irdl.irdl_op_definition
@@ -932,9 +915,7 @@ class _ConvertX2(irdl.IRDLOperation):
 
         if len(ts) == 1 and cls.name.startswith("nvvm.convert.f32x2"):
             in_types = [Float32Type()] * len(vals)
-        op = _make(cls, [[parser.resolve_operand(v, t) for v, t in zip(vals, in_types)]], [rt], attrs)
-        assert isinstance(op, _ConvertX2)
-        return op
+        return _make(cls, [[parser.resolve_operand(v, t) for v, t in zip(vals, in_types)]], [rt], attrs)
 
 
 @irdl.irdl_op_definition
