@@ -9,6 +9,8 @@ from xdsl.ir import Dialect
 from xdsl.irdl import IRDLOperation, base, irdl_op_definition, operand_def, result_def, traits_def
 from xdsl.traits import Pure
 
+from tile_lsp.compiler.mlir.dialects.overlay import overlay
+
 
 @irdl_op_definition
 class RemFOp(xarith.FloatingPointLikeBinaryOperation):
@@ -33,9 +35,7 @@ OPS: list[type[IRDLOperation]] = [RemFOp, IndexCastUIOp]
 
 
 def dialect() -> Dialect:
-    ours = {op.name for op in OPS}
-    kept = [op for op in xarith.Arith.operations if op.name not in ours]
-    return Dialect("arith", [*kept, *OPS], list(xarith.Arith.attributes))
+    return overlay(xarith.Arith, OPS)
 
 
 __all__ = ["IndexCastUIOp", "RemFOp", "dialect"]

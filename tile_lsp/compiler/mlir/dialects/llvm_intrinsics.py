@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from xdsl import irdl
 from xdsl.dialects import llvm as x
 from xdsl.dialects.builtin import (
     DenseArrayBase,
@@ -13,30 +14,18 @@ from xdsl.dialects.builtin import (
     i32,
 )
 from xdsl.ir import Attribute, SSAValue
-from xdsl.irdl import (
-    AttrSizedOperandSegments,
-    IRDLOperation,
-    ParsePropInAttrDict,
-    irdl_op_definition,
-    operand_def,
-    opt_prop_def,
-    prop_def,
-    result_def,
-    traits_def,
-    var_operand_def,
-)
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import Pure
 
 
-class _IntrinsicBase(IRDLOperation):
+class _IntrinsicBase(irdl.IRDLOperation):
     """`%r = llvm.intr.<name>(%a, %b) : (T, T) -> T`"""
 
-    args = var_operand_def()
-    res = result_def()
-    traits = traits_def(Pure())
-    irdl_options = (ParsePropInAttrDict(),)
+    args = irdl.var_operand_def()
+    res = irdl.result_def()
+    traits = irdl.traits_def(Pure())
+    irdl_options = (irdl.ParsePropInAttrDict(),)
     assembly_format = "`(` $args `)` attr-dict `:` functional-type($args, $res)"
 
     def __init__(self, args: Sequence[SSAValue], result_type: Attribute | None = None) -> None:
@@ -44,26 +33,26 @@ class _IntrinsicBase(IRDLOperation):
 
 
 class _FloatIntrinsicBase(_IntrinsicBase):
-    fastmathFlags = opt_prop_def(x.FastMathAttr)
+    fastmathFlags = irdl.opt_prop_def(x.FastMathAttr)
 
 
-class _GenericIntrinsicBase(IRDLOperation):
+class _GenericIntrinsicBase(irdl.IRDLOperation):
     """Intrinsics MLIR 22 prints only generically: `"llvm.intr.vector.reduce.add"(%v) : (vector<4xi32>) -> i32`."""
 
-    args = var_operand_def()
-    res = result_def()
-    traits = traits_def(Pure())
+    args = irdl.var_operand_def()
+    res = irdl.result_def()
+    traits = irdl.traits_def(Pure())
 
     def __init__(self, args: Sequence[SSAValue], result_type: Attribute) -> None:
         super().__init__(operands=[list(args)], result_types=[result_type])
 
 
-class _ImmFlagIntrinsicBase(IRDLOperation):
+class _ImmFlagIntrinsicBase(irdl.IRDLOperation):
     """Intrinsics with an immediate i1 flag (MLIR 22 prints them only generically)."""
 
-    args = var_operand_def()
-    res = result_def()
-    traits = traits_def(Pure())
+    args = irdl.var_operand_def()
+    res = irdl.result_def()
+    traits = irdl.traits_def(Pure())
 
     def __init__(self, args: Sequence[SSAValue], flag: bool = False) -> None:
         super().__init__(
@@ -81,10 +70,10 @@ IMM_FLAGS = {
 }
 
 
-def _intrinsic(name: str, base: type[IRDLOperation], **extra: object) -> type[IRDLOperation]:
+def _intrinsic(name: str, base: type[irdl.IRDLOperation], **extra: object) -> type[irdl.IRDLOperation]:
     cls_name = "".join(p.capitalize() for p in name.replace(".", "_").split("_")) + "Op"
     body: dict[str, object] = {"name": f"llvm.intr.{name}", "__doc__": f"`llvm.intr.{name}`", **extra}
-    return irdl_op_definition(type(cls_name, (base,), body))
+    return irdl.irdl_op_definition(type(cls_name, (base,), body))
 
 
 _FLOAT_INTRINSICS = (
@@ -108,29 +97,29 @@ _INT_INTRINSICS = ("smax", "smin", "umax", "umin", "ctpop", "bitreverse", "bswap
 # (fadd/fmul, which take a start value, are xDSL's; MLIR 22 prints them only generically.)
 _REDUCTIONS = ("add", "mul", "and", "or", "xor", "smax", "smin", "umax", "umin", "fmax", "fmin", "fmaximum", "fminimum")
 
-EXTRA_INTRINSICS: list[type[IRDLOperation]] = [
+EXTRA_INTRINSICS: list[type[irdl.IRDLOperation]] = [
     *(_intrinsic(n, _FloatIntrinsicBase) for n in _FLOAT_INTRINSICS),
     *(_intrinsic(n, _IntrinsicBase) for n in _INT_INTRINSICS),
     *(
         _intrinsic(f"vector.reduce.{n}", _FloatIntrinsicBase if n.startswith("f") else _GenericIntrinsicBase)
         for n in _REDUCTIONS
     ),
-    _intrinsic("ctlz", _ImmFlagIntrinsicBase, is_zero_poison=prop_def(IntegerAttr)),
-    _intrinsic("cttz", _ImmFlagIntrinsicBase, is_zero_poison=prop_def(IntegerAttr)),
-    _intrinsic("abs", _ImmFlagIntrinsicBase, is_int_min_poison=prop_def(IntegerAttr)),
+    _intrinsic("ctlz", _ImmFlagIntrinsicBase, is_zero_poison=irdl.prop_def(IntegerAttr)),
+    _intrinsic("cttz", _ImmFlagIntrinsicBase, is_zero_poison=irdl.prop_def(IntegerAttr)),
+    _intrinsic("abs", _ImmFlagIntrinsicBase, is_int_min_poison=irdl.prop_def(IntegerAttr)),
 ]
 
 
-@irdl_op_definition
-class AssumeOp(IRDLOperation):
+@irdl.irdl_op_definition
+class AssumeOp(irdl.IRDLOperation):
     """`llvm.intr.assume %cond : i1`"""
 
     name = "llvm.intr.assume"
 
-    cond = operand_def(IntegerType(1))
-    op_bundle_operands = var_operand_def()
-    op_bundle_sizes = prop_def(DenseArrayBase.constr(i32), default_value=DenseArrayBase.from_list(i32, ()))
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    cond = irdl.operand_def(IntegerType(1))
+    op_bundle_operands = irdl.var_operand_def()
+    op_bundle_sizes = irdl.prop_def(DenseArrayBase.constr(i32), default_value=DenseArrayBase.from_list(i32, ()))
+    irdl_options = (irdl.AttrSizedOperandSegments(as_property=True),)
 
     def __init__(self, cond: SSAValue) -> None:
         super().__init__(operands=[cond, []], properties={"op_bundle_sizes": DenseArrayBase.from_list(i32, ())})

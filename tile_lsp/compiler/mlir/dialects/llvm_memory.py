@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal, TypeVar
 
+from xdsl import irdl
 from xdsl.dialects import llvm as x
 from xdsl.dialects.builtin import (
     I64,
@@ -19,16 +20,6 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
-from xdsl.irdl import (
-    IRDLOperation,
-    irdl_op_definition,
-    operand_def,
-    opt_prop_def,
-    prop_def,
-    result_def,
-    traits_def,
-    var_operand_def,
-)
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import NoMemoryEffect
@@ -49,7 +40,7 @@ from tile_lsp.compiler.mlir.dialects.llvm_syntax import (
 from tile_lsp.compiler.mlir.printing import attr_text
 from tile_lsp.compiler.mlir.xdsl_fast import int_attr
 
-_OpT = TypeVar("_OpT", bound=IRDLOperation)
+_OpT = TypeVar("_OpT", bound=irdl.IRDLOperation)
 
 
 def _with_props(op: _OpT, attrs: dict[str, Attribute], invariant_group: bool) -> _OpT:
@@ -69,7 +60,7 @@ def _parse_trailing_types(parser: Parser, separator: Literal[",", "->"] = ",") -
     return attrs, first, parser.parse_type()
 
 
-def _print_trailing_types(printer: Printer, op: IRDLOperation, reserved: Sequence[str], first: SSAValue,
+def _print_trailing_types(printer: Printer, op: irdl.IRDLOperation, reserved: Sequence[str], first: SSAValue,
                           second: Attribute, separator: str = ",") -> None:
     """`attr-dict : T1, T2` (the inherent `reserved` properties shown in the dictionary)."""
     print_attr_dict(printer, op, reserved)
@@ -94,8 +85,8 @@ def _print_optional_atomic(printer: Printer, ordering: IntegerAttr, syncscope: S
         printer.print_string(f" {ORDERING_NAMES[ordering.value.data]}")
 
 
-@irdl_op_definition
-class AtomicRMWOp(IRDLOperation):
+@irdl.irdl_op_definition
+class AtomicRMWOp(irdl.IRDLOperation):
     """Atomic read-modify-write; the result is the old value.
 
     ```mlir
@@ -105,15 +96,15 @@ class AtomicRMWOp(IRDLOperation):
 
     name = "llvm.atomicrmw"
 
-    ptr = operand_def(x.LLVMPointerType)
-    val = operand_def()
-    res = result_def()
+    ptr = irdl.operand_def(x.LLVMPointerType)
+    val = irdl.operand_def()
+    res = irdl.result_def()
 
-    bin_op = prop_def(IntegerAttr[I64])
-    ordering = prop_def(IntegerAttr[I64])
-    syncscope = opt_prop_def(StringAttr)
-    alignment = opt_prop_def(IntegerAttr[I64])
-    volatile_ = opt_prop_def(UnitAttr)
+    bin_op = irdl.prop_def(IntegerAttr[I64])
+    ordering = irdl.prop_def(IntegerAttr[I64])
+    syncscope = irdl.opt_prop_def(StringAttr)
+    alignment = irdl.opt_prop_def(IntegerAttr[I64])
+    volatile_ = irdl.opt_prop_def(UnitAttr)
 
     def __init__(
         self,
@@ -175,8 +166,8 @@ class AtomicRMWOp(IRDLOperation):
         _print_trailing_types(printer, self, ("alignment",), self.ptr, self.val.type)
 
 
-@irdl_op_definition
-class CmpXchgOp(IRDLOperation):
+@irdl.irdl_op_definition
+class CmpXchgOp(irdl.IRDLOperation):
     """Atomic compare-and-exchange; the result is `!llvm.struct<(T, i1)>` (old value, success).
 
     ```mlir
@@ -186,17 +177,17 @@ class CmpXchgOp(IRDLOperation):
 
     name = "llvm.cmpxchg"
 
-    ptr = operand_def(x.LLVMPointerType)
-    cmp = operand_def()
-    val = operand_def()
-    res = result_def(x.LLVMStructType)
+    ptr = irdl.operand_def(x.LLVMPointerType)
+    cmp = irdl.operand_def()
+    val = irdl.operand_def()
+    res = irdl.result_def(x.LLVMStructType)
 
-    success_ordering = prop_def(IntegerAttr[I64])
-    failure_ordering = prop_def(IntegerAttr[I64])
-    syncscope = opt_prop_def(StringAttr)
-    alignment = opt_prop_def(IntegerAttr[I64])
-    weak = opt_prop_def(UnitAttr)
-    volatile_ = opt_prop_def(UnitAttr)
+    success_ordering = irdl.prop_def(IntegerAttr[I64])
+    failure_ordering = irdl.prop_def(IntegerAttr[I64])
+    syncscope = irdl.opt_prop_def(StringAttr)
+    alignment = irdl.opt_prop_def(IntegerAttr[I64])
+    weak = irdl.opt_prop_def(UnitAttr)
+    volatile_ = irdl.opt_prop_def(UnitAttr)
 
     def __init__(
         self,
@@ -259,8 +250,8 @@ class CmpXchgOp(IRDLOperation):
         _print_trailing_types(printer, self, ("alignment",), self.ptr, self.val.type)
 
 
-@irdl_op_definition
-class FenceOp(IRDLOperation):
+@irdl.irdl_op_definition
+class FenceOp(irdl.IRDLOperation):
     """A memory fence.
 
     ```mlir
@@ -270,8 +261,8 @@ class FenceOp(IRDLOperation):
 
     name = "llvm.fence"
 
-    ordering = prop_def(IntegerAttr[I64])
-    syncscope = opt_prop_def(StringAttr)
+    ordering = irdl.prop_def(IntegerAttr[I64])
+    syncscope = irdl.opt_prop_def(StringAttr)
 
     def __init__(self, ordering: str = "seq_cst", syncscope: str | None = None) -> None:
         super().__init__(
@@ -296,18 +287,18 @@ class FenceOp(IRDLOperation):
         print_attr_dict(printer, self, ())
 
 
-class _Access(IRDLOperation):
+class _Access(irdl.IRDLOperation):
     """The properties llvm.load and llvm.store share (MLIR 22's LLVM_MemAccessOpBase)."""
 
-    alignment = opt_prop_def(IntegerAttr[I64])
-    ordering = prop_def(IntegerAttr[I64], default_value=IntegerAttr(0, i64))
-    syncscope = opt_prop_def(StringAttr)
-    volatile_ = opt_prop_def(UnitAttr)
-    nontemporal = opt_prop_def(UnitAttr)
-    invariantGroup = opt_prop_def(UnitAttr)
+    alignment = irdl.opt_prop_def(IntegerAttr[I64])
+    ordering = irdl.prop_def(IntegerAttr[I64], default_value=IntegerAttr(0, i64))
+    syncscope = irdl.opt_prop_def(StringAttr)
+    volatile_ = irdl.opt_prop_def(UnitAttr)
+    nontemporal = irdl.opt_prop_def(UnitAttr)
+    invariantGroup = irdl.opt_prop_def(UnitAttr)
 
 
-@irdl_op_definition
+@irdl.irdl_op_definition
 class LoadOp(_Access):
     """A load (MLIR 22 syntax: `volatile`, `atomic [syncscope(..)] <ordering>`, `invariant`).
 
@@ -318,10 +309,10 @@ class LoadOp(_Access):
 
     name = "llvm.load"
 
-    ptr = operand_def(x.LLVMPointerType)
-    dereferenced_value = result_def()
+    ptr = irdl.operand_def(x.LLVMPointerType)
+    dereferenced_value = irdl.result_def()
 
-    invariant = opt_prop_def(UnitAttr)
+    invariant = irdl.opt_prop_def(UnitAttr)
 
     def __init__(
         self,
@@ -375,7 +366,7 @@ class LoadOp(_Access):
                               " ->")
 
 
-@irdl_op_definition
+@irdl.irdl_op_definition
 class StoreOp(_Access):
     """A store (MLIR 22 syntax: `volatile`, `atomic [syncscope(..)] <ordering>`).
 
@@ -386,8 +377,8 @@ class StoreOp(_Access):
 
     name = "llvm.store"
 
-    value = operand_def()
-    ptr = operand_def(x.LLVMPointerType)
+    value = irdl.operand_def()
+    ptr = irdl.operand_def(x.LLVMPointerType)
 
     def __init__(
         self,
@@ -456,8 +447,8 @@ def gep_flag_words(flags: int) -> list[str]:
     return words
 
 
-@irdl_op_definition
-class GEPOp(IRDLOperation):
+@irdl.irdl_op_definition
+class GEPOp(irdl.IRDLOperation):
     """Address arithmetic with MLIR 22's no-wrap flags (in `noWrapFlags`, as upstream keeps them).
 
     ```mlir
@@ -467,14 +458,14 @@ class GEPOp(IRDLOperation):
 
     name = "llvm.getelementptr"
 
-    ptr = operand_def(x.LLVMPointerType)
-    ssa_indices = var_operand_def(IntegerType)
-    elem_type = prop_def()
-    noWrapFlags = prop_def(IntegerAttr, default_value=IntegerAttr(0, 32))
-    rawConstantIndices = prop_def(DenseArrayBase.constr(i32))
-    result = result_def(x.LLVMPointerType)
+    ptr = irdl.operand_def(x.LLVMPointerType)
+    ssa_indices = irdl.var_operand_def(IntegerType)
+    elem_type = irdl.prop_def()
+    noWrapFlags = irdl.prop_def(IntegerAttr, default_value=IntegerAttr(0, 32))
+    rawConstantIndices = irdl.prop_def(DenseArrayBase.constr(i32))
+    result = irdl.result_def(x.LLVMPointerType)
 
-    traits = traits_def(NoMemoryEffect())
+    traits = irdl.traits_def(NoMemoryEffect())
 
     def __init__(
         self,

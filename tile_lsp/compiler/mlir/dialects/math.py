@@ -24,6 +24,8 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
+from tile_lsp.compiler.mlir.dialects.overlay import overlay
+
 
 @irdl_op_definition
 class ErfcOp(xmath.FloatingPointLikeUnaryMathOperation):
@@ -31,28 +33,32 @@ class ErfcOp(xmath.FloatingPointLikeUnaryMathOperation):
     traits = traits_def(Pure())
 
 
+class _FastMathOp(IRDLOperation):
+    """A pure op on float-likes with MLIR's `fastmath` property (default `none`); `T` ties operand and
+    result types where a subclass uses it."""
+
+    T: ClassVar = VarConstraint("T", xmath.floatingPointLike)
+    fastmath = prop_def(FastMathFlagsAttr, default_value=FastMathFlagsAttr("none"))
+    traits = traits_def(Pure())
+
+
 @irdl_op_definition
-class ClampFOp(IRDLOperation):
+class ClampFOp(_FastMathOp):
     """`math.clampf %x to [%lo, %hi] (fastmath<..>)? : T`."""
 
     name = "math.clampf"
-    T: ClassVar = VarConstraint("T", xmath.floatingPointLike)
-    value = operand_def(T)
-    min = operand_def(T)
-    max = operand_def(T)
-    result = result_def(T)
-    fastmath = prop_def(FastMathFlagsAttr, default_value=FastMathFlagsAttr("none"))
-    traits = traits_def(Pure())
+    value = operand_def(_FastMathOp.T)
+    min = operand_def(_FastMathOp.T)
+    max = operand_def(_FastMathOp.T)
+    result = result_def(_FastMathOp.T)
     assembly_format = "$value `to` ` ` `[` $min `,` $max `]` (`fastmath` `` $fastmath^)? attr-dict `:` type($result)"
 
 
-class _FPClassOp(IRDLOperation):
+class _FPClassOp(_FastMathOp):
     """`math.isX %x attr-dict : T` -> i1 (or a vector of i1 of T's shape); fastmath in the attr-dict."""
 
     operand = operand_def(xmath.floatingPointLike)
     result = result_def()
-    fastmath = prop_def(FastMathFlagsAttr, default_value=FastMathFlagsAttr("none"))
-    traits = traits_def(Pure())
 
     def verify_(self) -> None:
         t = self.operand.type
@@ -107,16 +113,13 @@ class IsNormalOp(_FPClassOp):
 
 
 @irdl_op_definition
-class SincosOp(IRDLOperation):
+class SincosOp(_FastMathOp):
     """`%s, %c = math.sincos %x (fastmath<..>)? attr-dict : T`."""
 
     name = "math.sincos"
-    T: ClassVar = VarConstraint("T", xmath.floatingPointLike)
-    operand = operand_def(T)
-    sin = result_def(T)
-    cos = result_def(T)
-    fastmath = prop_def(FastMathFlagsAttr, default_value=FastMathFlagsAttr("none"))
-    traits = traits_def(Pure())
+    operand = operand_def(_FastMathOp.T)
+    sin = result_def(_FastMathOp.T)
+    cos = result_def(_FastMathOp.T)
     assembly_format = "$operand (`fastmath` `` $fastmath^)? attr-dict `:` type($operand)"
 
 
@@ -124,9 +127,7 @@ OPS: list[type[IRDLOperation]] = [ErfcOp, ClampFOp, IsInfOp, IsNanOp, IsFiniteOp
 
 
 def dialect() -> Dialect:
-    ours = {op.name for op in OPS}
-    kept = [op for op in xmath.Math.operations if op.name not in ours]
-    return Dialect("math", [*kept, *OPS], list(xmath.Math.attributes))
+    return overlay(xmath.Math, OPS)
 
 
 __all__ = ["ClampFOp", "ErfcOp", "IsFiniteOp", "IsInfOp", "IsNanOp", "IsNormalOp", "SincosOp", "dialect"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from xdsl import irdl
 from xdsl.dialects import memref as xmemref
 from xdsl.dialects.builtin import (
     BoolAttr,
@@ -25,46 +26,33 @@ from xdsl.dialects.builtin import (
     UnrankedMemRefType,
 )
 from xdsl.ir import Attribute, Dialect
-from xdsl.irdl import (
-    AnyAttr,
-    IRDLOperation,
-    ParsePropInAttrDict,
-    VarConstraint,
-    base,
-    irdl_op_definition,
-    operand_def,
-    opt_prop_def,
-    prop_def,
-    result_def,
-    traits_def,
-    var_operand_def,
-)
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import MemoryAllocEffect, MemoryReadEffect, MemoryWriteEffect, NoMemoryEffect, SymbolOpInterface
 from xdsl.utils.exceptions import VerifyException
 
+from tile_lsp.compiler.mlir.dialects.overlay import overlay
 from tile_lsp.compiler.mlir.printing import attr_text
 
-_ANY_MEMREF = base(MemRefType) | base(UnrankedMemRefType)
+_ANY_MEMREF = irdl.base(MemRefType) | irdl.base(UnrankedMemRefType)
 
 
-@irdl_op_definition
-class GlobalOp(IRDLOperation):
+@irdl.irdl_op_definition
+class GlobalOp(irdl.IRDLOperation):
     """`memref.global ("vis")? (constant)? @name : memref<..> (= uninitialized | = <attr>)? attr-dict`.
 
     No initializer = an external declaration (`initial_value` absent)."""
 
     name = "memref.global"
 
-    sym_name = prop_def(SymbolNameConstraint())
-    sym_visibility = opt_prop_def(StringAttr)
-    type = prop_def(MemRefType)
-    initial_value = opt_prop_def(base(UnitAttr) | base(DenseIntOrFPElementsAttr))
-    constant = opt_prop_def(UnitAttr)
-    alignment = opt_prop_def(IntegerAttr)
+    sym_name = irdl.prop_def(SymbolNameConstraint())
+    sym_visibility = irdl.opt_prop_def(StringAttr)
+    type = irdl.prop_def(MemRefType)
+    initial_value = irdl.opt_prop_def(irdl.base(UnitAttr) | irdl.base(DenseIntOrFPElementsAttr))
+    constant = irdl.opt_prop_def(UnitAttr)
+    alignment = irdl.opt_prop_def(IntegerAttr)
 
-    traits = traits_def(SymbolOpInterface(), MemoryAllocEffect())
+    traits = irdl.traits_def(SymbolOpInterface(), MemoryAllocEffect())
 
     def verify_(self) -> None:
         if self.alignment is not None:
@@ -119,43 +107,44 @@ class GlobalOp(IRDLOperation):
         printer.print_op_attributes(extra)
 
 
-@irdl_op_definition
-class CastOp(IRDLOperation):
-    name = "memref.cast"
-    source = operand_def(_ANY_MEMREF)
-    dest = result_def(_ANY_MEMREF)
-    traits = traits_def(NoMemoryEffect())
+class _Cast(irdl.IRDLOperation):
+    """`memref.<cast> %m attr-dict : T to U`: a memref seen as another memref type."""
+
+    source = irdl.operand_def(_ANY_MEMREF)
+    dest = irdl.result_def(_ANY_MEMREF)
+    traits = irdl.traits_def(NoMemoryEffect())
     assembly_format = "$source attr-dict `:` type($source) `to` type($dest)"
+
+
+@irdl.irdl_op_definition
+class CastOp(_Cast):
+    name = "memref.cast"
 
     @staticmethod
     def get(source: object, type: MemRefType | UnrankedMemRefType) -> CastOp:
         return CastOp.build(operands=[source], result_types=[type])  # type: ignore[list-item]
 
 
-@irdl_op_definition
-class MemorySpaceCastOp(IRDLOperation):
+@irdl.irdl_op_definition
+class MemorySpaceCastOp(_Cast):
     name = "memref.memory_space_cast"
-    source = operand_def(_ANY_MEMREF)
-    dest = result_def(_ANY_MEMREF)
-    traits = traits_def(NoMemoryEffect())
-    assembly_format = "$source attr-dict `:` type($source) `to` type($dest)"
 
 
-@irdl_op_definition
-class CopyOp(IRDLOperation):
+@irdl.irdl_op_definition
+class CopyOp(irdl.IRDLOperation):
     name = "memref.copy"
-    source = operand_def(_ANY_MEMREF)
-    target = operand_def(_ANY_MEMREF)
-    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+    source = irdl.operand_def(_ANY_MEMREF)
+    target = irdl.operand_def(_ANY_MEMREF)
+    traits = irdl.traits_def(MemoryReadEffect(), MemoryWriteEffect())
     assembly_format = "$source `,` $target attr-dict `:` type($source) `to` type($target)"
 
 
-@irdl_op_definition
-class RankOp(IRDLOperation):
+@irdl.irdl_op_definition
+class RankOp(irdl.IRDLOperation):
     name = "memref.rank"
-    memref = operand_def(_ANY_MEMREF)
-    rank = result_def(IndexType)
-    traits = traits_def(NoMemoryEffect())
+    memref = irdl.operand_def(_ANY_MEMREF)
+    rank = irdl.result_def(IndexType)
+    traits = irdl.traits_def(NoMemoryEffect())
     assembly_format = "$memref attr-dict `:` type($memref)"
 
 
@@ -169,50 +158,48 @@ def _index_count(op: LoadOp | StoreOp, words: str) -> None:
         raise VerifyException(f"'{op.name}' op " + words.format(rank=rank, got=len(op.indices)))
 
 
-@irdl_op_definition
-class LoadOp(IRDLOperation):
+@irdl.irdl_op_definition
+class LoadOp(irdl.IRDLOperation):
     """xDSL's `memref.load` (same syntax and properties), verified in MLIR 22's words."""
 
     name = "memref.load"
-    T: ClassVar = VarConstraint("T", AnyAttr())
-    nontemporal = opt_prop_def(BoolAttr, default_value=BoolAttr.from_bool(False))
-    memref = operand_def(MemRefType.constr(T))
-    indices = var_operand_def(IndexType())
-    res = result_def(T)
-    traits = traits_def(MemoryReadEffect())
-    irdl_options = (ParsePropInAttrDict(),)
+    T: ClassVar = irdl.VarConstraint("T", irdl.AnyAttr())
+    nontemporal = irdl.opt_prop_def(BoolAttr, default_value=BoolAttr.from_bool(False))
+    memref = irdl.operand_def(MemRefType.constr(T))
+    indices = irdl.var_operand_def(IndexType())
+    res = irdl.result_def(T)
+    traits = irdl.traits_def(MemoryReadEffect())
+    irdl_options = (irdl.ParsePropInAttrDict(),)
     assembly_format = "$memref `[` $indices `]` attr-dict `:` type($memref)"
 
     def verify_(self) -> None:
         _index_count(self, "incorrect number of indices for load, expected {rank} but got {got}")
 
 
-@irdl_op_definition
-class StoreOp(IRDLOperation):
+@irdl.irdl_op_definition
+class StoreOp(irdl.IRDLOperation):
     """xDSL's `memref.store` (same syntax and properties), verified in MLIR 22's words."""
 
     name = "memref.store"
-    T: ClassVar = VarConstraint("T", AnyAttr())
-    nontemporal = opt_prop_def(BoolAttr, default_value=BoolAttr.from_bool(False))
-    value = operand_def(T)
-    memref = operand_def(MemRefType.constr(T))
-    indices = var_operand_def(IndexType())
-    traits = traits_def(MemoryWriteEffect())
-    irdl_options = (ParsePropInAttrDict(),)
+    T: ClassVar = irdl.VarConstraint("T", irdl.AnyAttr())
+    nontemporal = irdl.opt_prop_def(BoolAttr, default_value=BoolAttr.from_bool(False))
+    value = irdl.operand_def(T)
+    memref = irdl.operand_def(MemRefType.constr(T))
+    indices = irdl.var_operand_def(IndexType())
+    traits = irdl.traits_def(MemoryWriteEffect())
+    irdl_options = (irdl.ParsePropInAttrDict(),)
     assembly_format = "$value `,` $memref `[` $indices `]` attr-dict `:` type($memref)"
 
     def verify_(self) -> None:
         _index_count(self, "store index operand count not equal to memref rank")
 
 
-OPS: list[type[IRDLOperation]] = [GlobalOp, CastOp, MemorySpaceCastOp, CopyOp, RankOp, LoadOp, StoreOp]
+OPS: list[type[irdl.IRDLOperation]] = [GlobalOp, CastOp, MemorySpaceCastOp, CopyOp, RankOp, LoadOp, StoreOp]
 
 
 def dialect() -> Dialect:
     """xDSL's memref dialect with the ops above replacing xDSL's of the same name."""
-    ours = {op.name for op in OPS}
-    kept = [op for op in xmemref.MemRef.operations if op.name not in ours]
-    return Dialect("memref", [*kept, *OPS], list(xmemref.MemRef.attributes))
+    return overlay(xmemref.MemRef, OPS)
 
 
 __all__ = ["CastOp", "CopyOp", "GlobalOp", "LoadOp", "MemorySpaceCastOp", "RankOp", "StoreOp", "dialect"]

@@ -4,22 +4,12 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from xdsl import irdl
 from xdsl.dialects.builtin import (
     IndexType,
     IntegerAttr,
     MemRefType,
     UnitAttr,
-)
-from xdsl.irdl import (
-    AttrSizedOperandSegments,
-    IRDLOperation,
-    irdl_op_definition,
-    operand_def,
-    opt_operand_def,
-    opt_prop_def,
-    prop_def,
-    result_def,
-    var_operand_def,
 )
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -49,20 +39,20 @@ from tile_lsp.compiler.mlir.dialects.nvgpu_types import (
 # ----------------------------------------------------------------------------------------------
 
 
-@irdl_op_definition
-class DeviceAsyncCopyOp(IRDLOperation):
+@irdl.irdl_op_definition
+class DeviceAsyncCopyOp(irdl.IRDLOperation):
     """`nvgpu.device_async_copy %src[..], %dst[..], N (, %srcElements)? {bypassL1}? : memref to memref`."""
 
     name = "nvgpu.device_async_copy"
-    dst = operand_def()
-    dstIndices = var_operand_def()
-    src = operand_def()
-    srcIndices = var_operand_def()
-    srcElements = opt_operand_def()
-    dstElements = prop_def(IntegerAttr)
-    bypassL1 = opt_prop_def(UnitAttr)
-    asyncToken = result_def()
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    dst = irdl.operand_def()
+    dstIndices = irdl.var_operand_def()
+    src = irdl.operand_def()
+    srcIndices = irdl.var_operand_def()
+    srcElements = irdl.opt_operand_def()
+    dstElements = irdl.prop_def(IntegerAttr)
+    bypassL1 = irdl.opt_prop_def(UnitAttr)
+    asyncToken = irdl.result_def()
+    irdl_options = (irdl.AttrSizedOperandSegments(as_property=True),)
 
     @classmethod
     def parse(cls, parser: Parser) -> DeviceAsyncCopyOp:
@@ -155,11 +145,11 @@ class DeviceAsyncCopyOp(IRDLOperation):
             )
 
 
-@irdl_op_definition
+@irdl.irdl_op_definition
 class DeviceAsyncCreateGroupOp(FormattedOp):
     name = "nvgpu.device_async_create_group"
-    inputTokens = var_operand_def(Implied(DeviceAsyncTokenType()))
-    asyncToken = result_def(Implied(DeviceAsyncTokenType()))
+    inputTokens = irdl.var_operand_def(Implied(DeviceAsyncTokenType()))
+    asyncToken = irdl.result_def(Implied(DeviceAsyncTokenType()))
     FORMAT: ClassVar[str] = "$inputTokens attr-dict"
 
     def verify_(self) -> None:
@@ -168,11 +158,11 @@ class DeviceAsyncCreateGroupOp(FormattedOp):
                 raise operand_type_error(self, i, "variadic of device async token type", tok.type)
 
 
-@irdl_op_definition
+@irdl.irdl_op_definition
 class DeviceAsyncWaitOp(FormattedOp):
     name = "nvgpu.device_async_wait"
-    asyncDependencies = operand_def(Implied(DeviceAsyncTokenType()))
-    numGroups = opt_prop_def(IntegerAttr)
+    asyncDependencies = irdl.operand_def(Implied(DeviceAsyncTokenType()))
+    numGroups = irdl.opt_prop_def(IntegerAttr)
     FORMAT: ClassVar[str] = "$asyncDependencies attr-dict"
 
     def verify_(self) -> None:

@@ -426,22 +426,17 @@ I1 = IntegerType(1)
 I16 = IntegerType(16)
 
 
-def check_index(op: Operation, index: int, value: SSAValue) -> None:
-    if not isinstance(value.type, IndexType):
-        raise operand_type_error(op, index, "variadic of index", value.type)
+def _operand_check(kind: type[Attribute], summary: str) -> Callable[[Operation, int, SSAValue], None]:
+    """A check that operand #index is of `kind`, else MLIR 22's type-constraint diagnostic with `summary`."""
+
+    def check(op: Operation, index: int, value: SSAValue) -> None:
+        if not isinstance(value.type, kind):
+            raise operand_type_error(op, index, summary, value.type)
+
+    return check
 
 
-def check_mbarrier_group(op: Operation, index: int, value: SSAValue) -> None:
-    """MLIR 22's type-constraint diagnostic for the barrier operand (summary 'mbarrier barrier type')."""
-    if not isinstance(value.type, MBarrierGroupType):
-        raise operand_type_error(op, index, "mbarrier barrier type", value.type)
-
-
-def check_tensormap(op: Operation, index: int, value: SSAValue) -> None:
-    if not isinstance(value.type, TensorMapDescriptorType):
-        raise operand_type_error(op, index, "TensorMap descriptor", value.type)
-
-
-def check_memref(op: Operation, index: int, value: SSAValue) -> None:
-    if not isinstance(value.type, MemRefType):
-        raise operand_type_error(op, index, "memref of any type values", value.type)
+check_index = _operand_check(IndexType, "variadic of index")
+check_mbarrier_group = _operand_check(MBarrierGroupType, "mbarrier barrier type")
+check_tensormap = _operand_check(TensorMapDescriptorType, "TensorMap descriptor")
+check_memref = _operand_check(MemRefType, "memref of any type values")

@@ -11,6 +11,7 @@ nvvm.barrier0
 
 from __future__ import annotations
 
+from xdsl import irdl
 from xdsl.dialects.builtin import (
     I16,
     I32,
@@ -29,19 +30,6 @@ from xdsl.ir import (
     Dialect,
     Operation,
     SSAValue,
-)
-from xdsl.irdl import (
-    AnyAttr,
-    AttrSizedOperandSegments,
-    IRDLOperation,
-    ParsePropInAttrDict,
-    irdl_op_definition,
-    operand_def,
-    opt_operand_def,
-    opt_prop_def,
-    opt_result_def,
-    prop_def,
-    result_def,
 )
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -82,13 +70,13 @@ from tile_lsp.compiler.mlir.dialects.nvvm_attrs import (
 # Special registers
 
 
-class SpecialRegisterOp(IRDLOperation):
+class SpecialRegisterOp(irdl.IRDLOperation):
     """Base of `nvvm.read.ptx.sreg.*`: `(range <i32, lo, hi>)? attr-dict : type`."""
 
-    res = result_def()
-    range = opt_prop_def(ConstantRangeAttr)
+    res = irdl.result_def()
+    range = irdl.opt_prop_def(ConstantRangeAttr)
 
-    irdl_options = (ParsePropInAttrDict(),)
+    irdl_options = (irdl.ParsePropInAttrDict(),)
     assembly_format = "(`range` $range^)? attr-dict `:` type($res)"
 
     def __init__(self, result_type: Attribute = i32) -> None:
@@ -113,7 +101,7 @@ def _sreg_class(reg: str) -> type[SpecialRegisterOp]:
         (SpecialRegisterOp,),
         {"name": f"nvvm.read.ptx.sreg.{reg}", "__doc__": f"Reads %{reg}: `nvvm.read.ptx.sreg.{reg} : i32`."},
     )
-    return irdl_op_definition(cls)
+    return irdl.irdl_op_definition(cls)
 
 
 SPECIAL_REGISTER_OPS: dict[str, type[SpecialRegisterOp]] = {
@@ -125,7 +113,7 @@ SPECIAL_REGISTER_OPS: dict[str, type[SpecialRegisterOp]] = {
 # Barriers and cluster barriers
 
 
-class _NoOperandOp(IRDLOperation):
+class _NoOperandOp(irdl.IRDLOperation):
     """Ops written as just their name plus an attribute dictionary."""
 
     assembly_format = "attr-dict"
@@ -134,26 +122,26 @@ class _NoOperandOp(IRDLOperation):
         super().__init__()
 
 
-@irdl_op_definition
+@irdl.irdl_op_definition
 class Barrier0Op(_NoOperandOp):
     """CTA barrier 0 (`bar.sync 0`): `nvvm.barrier0`."""
 
     name = "nvvm.barrier0"
 
 
-@irdl_op_definition
-class BarrierOp(IRDLOperation):
+@irdl.irdl_op_definition
+class BarrierOp(irdl.IRDLOperation):
     """Aligned CTA barrier: `nvvm.barrier id = %id number_of_threads = %n`."""
 
     name = "nvvm.barrier"
 
-    barrierId = opt_operand_def(i32)
-    numberOfThreads = opt_operand_def(i32)
-    reductionPredicate = opt_operand_def(i32)
-    reductionOp = opt_prop_def(BarrierReductionAttr)
-    res = opt_result_def(i32)
+    barrierId = irdl.opt_operand_def(i32)
+    numberOfThreads = irdl.opt_operand_def(i32)
+    reductionPredicate = irdl.opt_operand_def(i32)
+    reductionOp = irdl.opt_prop_def(BarrierReductionAttr)
+    res = irdl.opt_result_def(i32)
 
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    irdl_options = (irdl.AttrSizedOperandSegments(as_property=True),)
     assembly_format = (
         "(`id` `=` $barrierId^)? (`number_of_threads` `=` $numberOfThreads^)?"
         " (qualified($reductionOp)^ $reductionPredicate)? (`->` type($res)^)? attr-dict"
@@ -170,14 +158,14 @@ class BarrierOp(IRDLOperation):
         )
 
 
-@irdl_op_definition
-class BarrierArriveOp(IRDLOperation):
+@irdl.irdl_op_definition
+class BarrierArriveOp(irdl.IRDLOperation):
     """`bar.arrive`: `nvvm.barrier.arrive id = %id number_of_threads = %n`."""
 
     name = "nvvm.barrier.arrive"
 
-    barrierId = opt_operand_def(i32)
-    numberOfThreads = operand_def(i32)
+    barrierId = irdl.opt_operand_def(i32)
+    numberOfThreads = irdl.operand_def(i32)
 
     assembly_format = "(`id` `=` $barrierId^)? `number_of_threads` `=` $numberOfThreads attr-dict"
 
@@ -185,13 +173,13 @@ class BarrierArriveOp(IRDLOperation):
         super().__init__(operands=[[barrier_id] if barrier_id is not None else [], number_of_threads])
 
 
-@irdl_op_definition
-class SyncWarpOp(IRDLOperation):
+@irdl.irdl_op_definition
+class SyncWarpOp(irdl.IRDLOperation):
     """`bar.warp.sync`: `nvvm.bar.warp.sync %mask : i32`."""
 
     name = "nvvm.bar.warp.sync"
 
-    mask = operand_def()
+    mask = irdl.operand_def()
 
     assembly_format = "$mask attr-dict `:` type($mask)"
 
@@ -199,31 +187,31 @@ class SyncWarpOp(IRDLOperation):
         super().__init__(operands=[mask])
 
 
-class _AlignedOp(IRDLOperation):
-    aligned = opt_prop_def(UnitAttr)
+class _AlignedOp(irdl.IRDLOperation):
+    aligned = irdl.opt_prop_def(UnitAttr)
 
-    irdl_options = (ParsePropInAttrDict(),)
+    irdl_options = (irdl.ParsePropInAttrDict(),)
     assembly_format = "attr-dict"
 
     def __init__(self, aligned: bool = False) -> None:
         super().__init__(properties={"aligned": UnitAttr()} if aligned else {})
 
 
-@irdl_op_definition
+@irdl.irdl_op_definition
 class ClusterArriveOp(_AlignedOp):
     """`barrier.cluster.arrive`: `nvvm.cluster.arrive {aligned}`."""
 
     name = "nvvm.cluster.arrive"
 
 
-@irdl_op_definition
+@irdl.irdl_op_definition
 class ClusterArriveRelaxedOp(_AlignedOp):
     """`barrier.cluster.arrive.relaxed`: `nvvm.cluster.arrive.relaxed`."""
 
     name = "nvvm.cluster.arrive.relaxed"
 
 
-@irdl_op_definition
+@irdl.irdl_op_definition
 class ClusterWaitOp(_AlignedOp):
     """`barrier.cluster.wait`: `nvvm.cluster.wait`."""
 
@@ -234,30 +222,30 @@ class ClusterWaitOp(_AlignedOp):
 # Fences
 
 
-@irdl_op_definition
+@irdl.irdl_op_definition
 class FenceScClusterOp(_NoOperandOp):
     """`fence.sc.cluster`."""
 
     name = "nvvm.fence.sc.cluster"
 
 
-@irdl_op_definition
+@irdl.irdl_op_definition
 class FenceMbarrierInitOp(_NoOperandOp):
     """`fence.mbarrier_init.release.cluster`: `nvvm.fence.mbarrier.init`."""
 
     name = "nvvm.fence.mbarrier.init"
 
 
-@irdl_op_definition
-class FenceProxyOp(IRDLOperation):
+@irdl.irdl_op_definition
+class FenceProxyOp(irdl.IRDLOperation):
     """`fence.proxy.<kind>`: `nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = ...}`."""
 
     name = "nvvm.fence.proxy"
 
-    kind = prop_def(ProxyKindAttr)
-    space = opt_prop_def(SharedSpaceAttr)
+    kind = irdl.prop_def(ProxyKindAttr)
+    space = irdl.opt_prop_def(SharedSpaceAttr)
 
-    irdl_options = (ParsePropInAttrDict(),)
+    irdl_options = (irdl.ParsePropInAttrDict(),)
     assembly_format = "attr-dict"
 
     def __init__(self, kind: ProxyKind, space: SharedSpace | None = None) -> None:
@@ -271,43 +259,43 @@ class FenceProxyOp(IRDLOperation):
             raise VerifyException("async_shared fence requires space attribute")
 
 
-@irdl_op_definition
-class FenceProxyAcquireOp(IRDLOperation):
+@irdl.irdl_op_definition
+class FenceProxyAcquireOp(irdl.IRDLOperation):
     """`nvvm.fence.proxy.acquire <cta> %addr, %size` (generic -> tensormap proxy)."""
 
     name = "nvvm.fence.proxy.acquire"
 
-    scope = prop_def(MemScopeKindAttr)
-    addr = operand_def(LLVMPointerType())
-    size = operand_def(i32)
-    fromProxy = opt_prop_def(ProxyKindAttr)
-    toProxy = opt_prop_def(ProxyKindAttr)
+    scope = irdl.prop_def(MemScopeKindAttr)
+    addr = irdl.operand_def(LLVMPointerType())
+    size = irdl.operand_def(i32)
+    fromProxy = irdl.opt_prop_def(ProxyKindAttr)
+    toProxy = irdl.opt_prop_def(ProxyKindAttr)
 
     assembly_format = (
         "$scope $addr `,` $size (`from_proxy` `=` $fromProxy^)? (`to_proxy` `=` $toProxy^)? attr-dict"
     )
 
 
-@irdl_op_definition
-class FenceProxyReleaseOp(IRDLOperation):
+@irdl.irdl_op_definition
+class FenceProxyReleaseOp(irdl.IRDLOperation):
     """`nvvm.fence.proxy.release <cta>` (generic -> tensormap proxy)."""
 
     name = "nvvm.fence.proxy.release"
 
-    scope = prop_def(MemScopeKindAttr)
-    fromProxy = opt_prop_def(ProxyKindAttr)
-    toProxy = opt_prop_def(ProxyKindAttr)
+    scope = irdl.prop_def(MemScopeKindAttr)
+    fromProxy = irdl.opt_prop_def(ProxyKindAttr)
+    toProxy = irdl.opt_prop_def(ProxyKindAttr)
 
     assembly_format = "$scope (`from_proxy` `=` $fromProxy^)? (`to_proxy` `=` $toProxy^)? attr-dict"
 
 
-@irdl_op_definition
-class MembarOp(IRDLOperation):
+@irdl.irdl_op_definition
+class MembarOp(irdl.IRDLOperation):
     """`membar.<scope>` / `fence.sc.<scope>`: `nvvm.memory.barrier <cta>`."""
 
     name = "nvvm.memory.barrier"
 
-    scope = prop_def(MemScopeKindAttr)
+    scope = irdl.prop_def(MemScopeKindAttr)
 
     assembly_format = "$scope attr-dict"
 
@@ -316,21 +304,21 @@ class MembarOp(IRDLOperation):
 # Warp collectives
 
 
-@irdl_op_definition
-class ShflOp(IRDLOperation):
+@irdl.irdl_op_definition
+class ShflOp(irdl.IRDLOperation):
     """`shfl.sync`: `nvvm.shfl.sync bfly %mask, %val, %offset, %clamp : f32 -> f32`."""
 
     name = "nvvm.shfl.sync"
 
-    thread_mask = operand_def(i32)
-    val = operand_def()
-    offset = operand_def(i32)
-    mask_and_clamp = operand_def(i32)
-    kind = prop_def(ShflKindAttr)
-    return_value_and_is_valid = opt_prop_def(UnitAttr)
-    res = result_def()
+    thread_mask = irdl.operand_def(i32)
+    val = irdl.operand_def()
+    offset = irdl.operand_def(i32)
+    mask_and_clamp = irdl.operand_def(i32)
+    kind = irdl.prop_def(ShflKindAttr)
+    return_value_and_is_valid = irdl.opt_prop_def(UnitAttr)
+    res = irdl.result_def()
 
-    irdl_options = (ParsePropInAttrDict(),)
+    irdl_options = (irdl.ParsePropInAttrDict(),)
     assembly_format = (
         "$kind $thread_mask `,` $val `,` $offset `,` $mask_and_clamp attr-dict `:` type($val) `->` type($res)"
     )
@@ -359,16 +347,16 @@ class ShflOp(IRDLOperation):
             raise VerifyException("expected return type to be a two-element struct")
 
 
-@irdl_op_definition
-class VoteSyncOp(IRDLOperation):
+@irdl.irdl_op_definition
+class VoteSyncOp(irdl.IRDLOperation):
     """`vote.sync`: `nvvm.vote.sync ballot %mask, %pred -> i32`."""
 
     name = "nvvm.vote.sync"
 
-    mask = operand_def(i32)
-    pred = operand_def(i1)
-    kind = prop_def(VoteSyncKindAttr)
-    res = result_def()
+    mask = irdl.operand_def(i32)
+    pred = irdl.operand_def(i1)
+    kind = irdl.prop_def(VoteSyncKindAttr)
+    res = irdl.result_def()
 
     assembly_format = "$kind $mask `,` $pred attr-dict `->` type($res)"
 
@@ -385,14 +373,14 @@ class VoteSyncOp(IRDLOperation):
             raise VerifyException(f"vote.sync '{self.kind.data.value}' returns {want}")
 
 
-@irdl_op_definition
-class ElectSyncOp(IRDLOperation):
+@irdl.irdl_op_definition
+class ElectSyncOp(irdl.IRDLOperation):
     """`elect.sync`: `%p = nvvm.elect.sync -> i1` (membermask defaults to all lanes)."""
 
     name = "nvvm.elect.sync"
 
-    membermask = opt_operand_def(i32)
-    pred = result_def(i1)
+    membermask = irdl.opt_operand_def(i32)
+    pred = irdl.result_def(i1)
 
     assembly_format = "($membermask^)? attr-dict `->` type(results)"
 
@@ -400,20 +388,20 @@ class ElectSyncOp(IRDLOperation):
         super().__init__(operands=[[membermask] if membermask is not None else []], result_types=[i1])
 
 
-@irdl_op_definition
-class ReduxOp(IRDLOperation):
+@irdl.irdl_op_definition
+class ReduxOp(irdl.IRDLOperation):
     """`redux.sync` (sm_80): `nvvm.redux.sync add %val, %mask : i32 -> i32`."""
 
     name = "nvvm.redux.sync"
 
-    val = operand_def()
-    mask_and_clamp = operand_def(i32)
-    kind = prop_def(ReduxKindAttr)
-    abs = opt_prop_def(BoolAttr)
-    nan = opt_prop_def(BoolAttr)
-    res = result_def()
+    val = irdl.operand_def()
+    mask_and_clamp = irdl.operand_def(i32)
+    kind = irdl.prop_def(ReduxKindAttr)
+    abs = irdl.opt_prop_def(BoolAttr)
+    nan = irdl.opt_prop_def(BoolAttr)
+    res = irdl.result_def()
 
-    irdl_options = (ParsePropInAttrDict(),)
+    irdl_options = (irdl.ParsePropInAttrDict(),)
     assembly_format = "$kind $val `,` $mask_and_clamp attr-dict `:` type($val) `->` type($res)"
 
     def __init__(self, kind: ReduxKind, val: SSAValue, mask_and_clamp: SSAValue) -> None:
@@ -422,16 +410,16 @@ class ReduxOp(IRDLOperation):
         )
 
 
-@irdl_op_definition
-class MatchSyncOp(IRDLOperation):
+@irdl.irdl_op_definition
+class MatchSyncOp(irdl.IRDLOperation):
     """`match.{any,all}.sync`: `nvvm.match.sync any %mask, %val : i32 -> i32`."""
 
     name = "nvvm.match.sync"
 
-    thread_mask = operand_def(i32)
-    val = operand_def()
-    kind = prop_def(MatchSyncKindAttr)
-    res = result_def()
+    thread_mask = irdl.operand_def(i32)
+    val = irdl.operand_def()
+    kind = irdl.prop_def(MatchSyncKindAttr)
+    res = irdl.result_def()
 
     assembly_format = "$kind $thread_mask `,` $val attr-dict `:` type($val) `->` type($res)"
 
@@ -440,14 +428,14 @@ class MatchSyncOp(IRDLOperation):
 # Arithmetic, conversions, misc
 
 
-@irdl_op_definition
-class RcpApproxFtzF32Op(IRDLOperation):
+@irdl.irdl_op_definition
+class RcpApproxFtzF32Op(irdl.IRDLOperation):
     """`rcp.approx.ftz.f32`: `nvvm.rcp.approx.ftz.f %x : f32`."""
 
     name = "nvvm.rcp.approx.ftz.f"
 
-    arg = operand_def(f32)
-    res = result_def(f32)
+    arg = irdl.operand_def(f32)
+    res = irdl.result_def(f32)
 
     assembly_format = "$arg attr-dict `:` type($res)"
 
@@ -455,12 +443,12 @@ class RcpApproxFtzF32Op(IRDLOperation):
         super().__init__(operands=[arg], result_types=[arg.type])
 
 
-class _CvtModes(IRDLOperation):
-    rnd = opt_prop_def(FPRoundingModeAttr)
-    sat = opt_prop_def(SaturationModeAttr)
-    relu = opt_prop_def(BoolAttr)
+class _CvtModes(irdl.IRDLOperation):
+    rnd = irdl.opt_prop_def(FPRoundingModeAttr)
+    sat = irdl.opt_prop_def(SaturationModeAttr)
+    relu = irdl.opt_prop_def(BoolAttr)
 
-    irdl_options = (ParsePropInAttrDict(),)
+    irdl_options = (irdl.ParsePropInAttrDict(),)
 
     def rounding(self) -> FPRoundingMode:
         return self.rnd.data if self.rnd is not None else FPRoundingMode.NONE
@@ -482,22 +470,22 @@ class _CvtModes(IRDLOperation):
         return props
 
 
-@irdl_op_definition
+@irdl.irdl_op_definition
 class ConvertFloatToTF32Op(_CvtModes):
     """`cvt.<rnd>.tf32.f32`: `%r = nvvm.convert.float.to.tf32 %x {rnd = #nvvm.fp_rnd_mode<rn>}`."""
 
     name = "nvvm.convert.float.to.tf32"
 
-    src = operand_def(f32)
-    res = result_def(i32)
+    src = irdl.operand_def(f32)
+    res = irdl.result_def(i32)
 
     assembly_format = "$src attr-dict"
 
 
 class _ConvertF32x2Op(_CvtModes):
-    src_hi = operand_def(f32)
-    src_lo = operand_def(f32)
-    dst = result_def(VectorType)
+    src_hi = irdl.operand_def(f32)
+    src_lo = irdl.operand_def(f32)
+    dst = irdl.result_def(VectorType)
 
     assembly_format = "$src_hi `,` $src_lo attr-dict `:` type($dst)"
 
@@ -515,30 +503,30 @@ class _ConvertF32x2Op(_CvtModes):
         )
 
 
-@irdl_op_definition
+@irdl.irdl_op_definition
 class ConvertF32x2ToF16x2Op(_ConvertF32x2Op):
     """`cvt.rn.f16x2.f32`: `%r = nvvm.convert.f32x2.to.f16x2 %hi, %lo {rnd = ...} : vector<2xf16>`."""
 
     name = "nvvm.convert.f32x2.to.f16x2"
 
 
-@irdl_op_definition
+@irdl.irdl_op_definition
 class ConvertF32x2ToBF16x2Op(_ConvertF32x2Op):
     """`cvt.rn.bf16x2.f32`: `%r = nvvm.convert.f32x2.to.bf16x2 %hi, %lo {rnd = ...} : vector<2xbf16>`."""
 
     name = "nvvm.convert.f32x2.to.bf16x2"
 
 
-@irdl_op_definition
+@irdl.irdl_op_definition
 class ConvertF32x2ToF8x2Op(_CvtModes):
     """`cvt.rn.satfinite.e4m3x2.f32`: `nvvm.convert.f32x2.to.f8x2 %a, %b {...} : i16 (f8E4M3FN)`."""
 
     name = "nvvm.convert.f32x2.to.f8x2"
 
-    a = operand_def(f32)
-    b = operand_def(f32)
-    dstTy = prop_def()
-    dst = result_def()
+    a = irdl.operand_def(f32)
+    b = irdl.operand_def(f32)
+    dstTy = irdl.prop_def()
+    dst = irdl.result_def()
 
     assembly_format = "$a `,` $b attr-dict `:` type($dst) `(` $dstTy `)`"
 
@@ -550,21 +538,21 @@ class ConvertF32x2ToF8x2Op(_CvtModes):
         super().__init__(operands=[a, b], result_types=[result_type], properties=props)
 
 
-@irdl_op_definition
-class PrefetchOp(IRDLOperation):
+@irdl.irdl_op_definition
+class PrefetchOp(irdl.IRDLOperation):
     """`prefetch[.tensormap]`: `nvvm.prefetch level = L2, %p : !llvm.ptr<1>` / `nvvm.prefetch tensormap, %p : !llvm.ptr`."""
 
     name = "nvvm.prefetch"
 
-    addr = operand_def(LLVMPointerType)
-    predicate = opt_operand_def(i1)
-    cacheLevel = opt_prop_def(PrefetchCacheLevelAttr)
-    tensormap = opt_prop_def(UnitAttr)
-    uniform = opt_prop_def(UnitAttr)
-    in_param_space = opt_prop_def(UnitAttr)
-    evictPriority = opt_prop_def(AnyAttr())
+    addr = irdl.operand_def(LLVMPointerType)
+    predicate = irdl.opt_operand_def(i1)
+    cacheLevel = irdl.opt_prop_def(PrefetchCacheLevelAttr)
+    tensormap = irdl.opt_prop_def(UnitAttr)
+    uniform = irdl.opt_prop_def(UnitAttr)
+    in_param_space = irdl.opt_prop_def(UnitAttr)
+    evictPriority = irdl.opt_prop_def(irdl.AnyAttr())
 
-    irdl_options = (ParsePropInAttrDict(),)
+    irdl_options = (irdl.ParsePropInAttrDict(),)
 
     @classmethod
     def parse(cls, parser: Parser) -> PrefetchOp:
@@ -585,19 +573,19 @@ class PrefetchOp(IRDLOperation):
             if parser.parse_optional_keyword("in_param_space") is not None:
                 props["in_param_space"] = UnitAttr()
             parser.parse_punctuation(",")
-        addr = parser.parse_operand()
-        preds = []
+        addr = parser.parse_unresolved_operand()
+        pred = None
         if parser.parse_optional_punctuation(",") is not None:
             parser.parse_keyword("predicate")
             parser.parse_punctuation("=")
-            preds.append(parser.parse_operand())
+            pred = parser.parse_unresolved_operand()
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
-        parser.parse_type()
-        if preds:
+        operands = [parser.resolve_operand(addr, parser.parse_type())]
+        if pred is not None:
             parser.parse_punctuation(",")
-            parser.parse_type()
-        return cls.create(operands=[addr, *preds], properties=props, attributes=attrs)
+            operands.append(parser.resolve_operand(pred, parser.parse_type()))
+        return cls.create(operands=operands, properties=props, attributes=attrs)
 
     def print(self, printer: Printer) -> None:
         if self.cacheLevel is not None:
@@ -625,75 +613,75 @@ class PrefetchOp(IRDLOperation):
             printer.print_attribute(self.predicate.type)
 
 
-@irdl_op_definition
-class NanosleepOp(IRDLOperation):
+@irdl.irdl_op_definition
+class NanosleepOp(irdl.IRDLOperation):
     """`nanosleep.u32`: `nvvm.nanosleep %ns`."""
 
     name = "nvvm.nanosleep"
 
-    duration = operand_def(i32)
+    duration = irdl.operand_def(i32)
 
     assembly_format = "$duration attr-dict"
 
 
-@irdl_op_definition
-class MapaOp(IRDLOperation):
+@irdl.irdl_op_definition
+class MapaOp(irdl.IRDLOperation):
     """`mapa`: address of the same variable in another CTA of the cluster."""
 
     name = "nvvm.mapa"
 
-    a = operand_def(LLVMPointerType)
-    b = operand_def(i32)
-    res = result_def(LLVMPointerType)
+    a = irdl.operand_def(LLVMPointerType)
+    b = irdl.operand_def(i32)
+    res = irdl.result_def(LLVMPointerType)
 
     assembly_format = "$a `,` $b attr-dict `:` type($a) `->` type($res)"
 
 
-@irdl_op_definition
+@irdl.irdl_op_definition
 class ExitOp(_NoOperandOp):
     """`exit`: `nvvm.exit`."""
 
     name = "nvvm.exit"
 
 
-@irdl_op_definition
+@irdl.irdl_op_definition
 class BreakpointOp(_NoOperandOp):
     """`brkpt`: `nvvm.breakpoint`."""
 
     name = "nvvm.breakpoint"
 
 
-@irdl_op_definition
-class SetMaxRegisterOp(IRDLOperation):
+@irdl.irdl_op_definition
+class SetMaxRegisterOp(irdl.IRDLOperation):
     """`setmaxnreg` (sm_90a): `nvvm.setmaxregister increase 232`."""
 
     name = "nvvm.setmaxregister"
 
-    action = prop_def(SetMaxRegisterActionAttr)
-    regCount = prop_def(IntegerAttr[I32])
+    action = irdl.prop_def(SetMaxRegisterActionAttr)
+    regCount = irdl.prop_def(IntegerAttr[I32])
 
     assembly_format = "$action $regCount attr-dict"
 
 
-@irdl_op_definition
-class GridDepControlOp(IRDLOperation):
+@irdl.irdl_op_definition
+class GridDepControlOp(irdl.IRDLOperation):
     """`griddepcontrol.{wait,launch_dependents}` (sm_90): `nvvm.griddepcontrol wait`."""
 
     name = "nvvm.griddepcontrol"
 
-    kind = prop_def(GridDepActionAttr)
+    kind = irdl.prop_def(GridDepActionAttr)
 
     assembly_format = "$kind attr-dict"
 
 
-@irdl_op_definition
-class PMEventOp(IRDLOperation):
+@irdl.irdl_op_definition
+class PMEventOp(irdl.IRDLOperation):
     """`pmevent`: `nvvm.pmevent id = 10` / `nvvm.pmevent mask = 4`."""
 
     name = "nvvm.pmevent"
 
-    eventId = opt_prop_def(IntegerAttr[I32])
-    maskedEventId = opt_prop_def(IntegerAttr[I16])
+    eventId = irdl.opt_prop_def(IntegerAttr[I32])
+    maskedEventId = irdl.opt_prop_def(IntegerAttr[I16])
 
     assembly_format = "attr-dict (`id` `=` $eventId^)? (`mask` `=` $maskedEventId^)?"
 

@@ -13,25 +13,13 @@ lowered, but lowering emits the MLIR 22 names.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import ClassVar, Self, TypeVar, cast
 
+from xdsl import irdl
 from xdsl.dialects.builtin import IntAttr, IntegerAttr, IntegerType, StringAttr, UnitAttr, i32, i64
 from xdsl.dialects.llvm import LLVMPointerType
 from xdsl.dialects.utils.enum_attribute import EnumAttribute
 from xdsl.ir import Attribute, Operation, ParametrizedAttribute, SpacedOpaqueSyntaxAttribute, SSAValue
-from xdsl.irdl import (
-    AttrSizedOperandSegments,
-    IRDLOperation,
-    irdl_attr_definition,
-    irdl_op_definition,
-    operand_def,
-    opt_operand_def,
-    opt_prop_def,
-    opt_result_def,
-    prop_def,
-    result_def,
-    var_operand_def,
-)
 from xdsl.parser import AttrParser, Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
@@ -71,13 +59,13 @@ class _NvvmEnumAttr(ParametrizedAttribute):
         return self.value.data
 
 
-@irdl_attr_definition
+@irdl.irdl_attr_definition
 class MMALayoutAttr(_NvvmEnumAttr):
     name = "nvvm.mma_layout"
     VALUES: ClassVar[tuple[str, ...]] = ("row", "col")
 
 
-@irdl_attr_definition
+@irdl.irdl_attr_definition
 class MMATypesAttr(_NvvmEnumAttr):
     name = "nvvm.mma_type"
     VALUES: ClassVar[tuple[str, ...]] = (
@@ -97,49 +85,49 @@ class MMATypesAttr(_NvvmEnumAttr):
     )
 
 
-@irdl_attr_definition
+@irdl.irdl_attr_definition
 class MMAIntOverflowAttr(_NvvmEnumAttr):
     name = "nvvm.mma_int_overflow"
     VALUES: ClassVar[tuple[str, ...]] = ("satfinite", "wrapped")
 
 
-@irdl_attr_definition
+@irdl.irdl_attr_definition
 class MMAB1OpAttr(_NvvmEnumAttr):
     name = "nvvm.mma_b1op"
     VALUES: ClassVar[tuple[str, ...]] = ("none", "xor_popc", "and_popc")
 
 
-@irdl_attr_definition
+@irdl.irdl_attr_definition
 class WGMMATypesAttr(_NvvmEnumAttr):
     name = "nvvm.wgmma_type"
     VALUES: ClassVar[tuple[str, ...]] = ("f16", "tf32", "u8", "s8", "b1", "bf16", "e4m3", "e5m2", "f32", "s32")
 
 
-@irdl_attr_definition
+@irdl.irdl_attr_definition
 class WGMMAScaleInAttr(_NvvmEnumAttr):
     name = "nvvm.wgmma_scale_in"
     VALUES: ClassVar[tuple[str, ...]] = ("one", "neg")
 
 
-@irdl_attr_definition
+@irdl.irdl_attr_definition
 class WGMMAScaleOutAttr(_NvvmEnumAttr):
     name = "nvvm.wgmma_scale_out"
     VALUES: ClassVar[tuple[str, ...]] = ("zero", "one")
 
 
-@irdl_attr_definition
+@irdl.irdl_attr_definition
 class TMALoadModeAttr(_NvvmEnumAttr):
     name = "nvvm.tma_load_mode"
     VALUES: ClassVar[tuple[str, ...]] = ("tile", "im2col", "im2col_w", "im2col_w_128", "tile_gather4")
 
 
-@irdl_attr_definition
+@irdl.irdl_attr_definition
 class TMAStoreModeAttr(_NvvmEnumAttr):
     name = "nvvm.tma_store_mode"
     VALUES: ClassVar[tuple[str, ...]] = ("tile", "im2col", "tile_scatter4")
 
 
-@irdl_attr_definition
+@irdl.irdl_attr_definition
 class LdStMatrixEltTypeAttr(_NvvmEnumAttr):
     name = "nvvm.ld_st_matrix_elt_type"
     VALUES: ClassVar[tuple[str, ...]] = ("b16", "b8", "b8x16.b6x16_p32", "b8x16.b4x16_p64")
@@ -153,7 +141,7 @@ class LoadCacheModifierKind(StrEnum):
     CV = "cv"
 
 
-@irdl_attr_definition
+@irdl.irdl_attr_definition
 class LoadCacheModifierAttr(EnumAttribute[LoadCacheModifierKind], SpacedOpaqueSyntaxAttribute):
     """`#nvvm<load_cache_modifier ca>` (MLIR prints this enum in the dialect's opaque form)."""
 
@@ -164,63 +152,54 @@ class LoadCacheModifierAttr(EnumAttribute[LoadCacheModifierKind], SpacedOpaqueSy
         return cls(LoadCacheModifierKind(value))
 
 
-@irdl_attr_definition
-class MMAShapeAttr(ParametrizedAttribute):
+class _KeyedIntsAttr(ParametrizedAttribute):
+    """`<m = 16, n = 8, ...>`: i32 parameters `FIELDS`, written `key = value`; a key left out is `DEFAULT`."""
+
+    FIELDS: ClassVar[tuple[str, ...]] = ()
+    DEFAULT: ClassVar[int] = 0
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        vals: dict[str, int] = {}
+        parser.parse_punctuation("<")
+        while True:
+            key = parser.parse_identifier()
+            parser.parse_punctuation("=")
+            vals[key] = parser.parse_integer()
+            if parser.parse_optional_punctuation(",") is None:
+                break
+        parser.parse_punctuation(">")
+        return tuple(IntegerAttr(vals.get(k, cls.DEFAULT), i32) for k in cls.FIELDS)
+
+    def print_parameters(self, printer: Printer) -> None:
+        values = (cast(IntegerAttr, p).value.data for p in self.parameters)
+        printer.print_string("<" + ", ".join(f"{k} = {v}" for k, v in zip(self.FIELDS, values)) + ">")
+
+    @classmethod
+    def get(cls, *values: int) -> Self:
+        return shared((cls, *values), lambda: cls(*(IntegerAttr(v, i32) for v in values)))
+
+
+@irdl.irdl_attr_definition
+class MMAShapeAttr(_KeyedIntsAttr):
     """`#nvvm.shape<m = 16, n = 8, k = 16>`."""
 
     name = "nvvm.shape"
+    FIELDS: ClassVar[tuple[str, ...]] = ("m", "n", "k")
     m: IntegerAttr
     n: IntegerAttr
     k: IntegerAttr
 
-    @classmethod
-    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
-        vals: dict[str, int] = {}
-        parser.parse_punctuation("<")
-        while True:
-            key = parser.parse_identifier()
-            parser.parse_punctuation("=")
-            vals[key] = parser.parse_integer()
-            if parser.parse_optional_punctuation(",") is None:
-                break
-        parser.parse_punctuation(">")
-        return tuple(IntegerAttr(vals.get(k, 0), i32) for k in ("m", "n", "k"))
 
-    def print_parameters(self, printer: Printer) -> None:
-        printer.print_string(f"<m = {self.m.value.data}, n = {self.n.value.data}, k = {self.k.value.data}>")
-
-    @classmethod
-    def get(cls, m: int, n: int, k: int) -> MMAShapeAttr:
-        return shared((cls, m, n, k), lambda: cls(IntegerAttr(m, i32), IntegerAttr(n, i32), IntegerAttr(k, i32)))
-
-
-@irdl_attr_definition
-class LdStMatrixShapeAttr(ParametrizedAttribute):
+@irdl.irdl_attr_definition
+class LdStMatrixShapeAttr(_KeyedIntsAttr):
     """`#nvvm.ld_st_matrix_shape<m = 8, n = 8>`."""
 
     name = "nvvm.ld_st_matrix_shape"
+    FIELDS: ClassVar[tuple[str, ...]] = ("m", "n")
+    DEFAULT: ClassVar[int] = 8
     m: IntegerAttr
     n: IntegerAttr
-
-    @classmethod
-    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
-        vals: dict[str, int] = {}
-        parser.parse_punctuation("<")
-        while True:
-            key = parser.parse_identifier()
-            parser.parse_punctuation("=")
-            vals[key] = parser.parse_integer()
-            if parser.parse_optional_punctuation(",") is None:
-                break
-        parser.parse_punctuation(">")
-        return (IntegerAttr(vals.get("m", 8), i32), IntegerAttr(vals.get("n", 8), i32))
-
-    def print_parameters(self, printer: Printer) -> None:
-        printer.print_string(f"<m = {self.m.value.data}, n = {self.n.value.data}>")
-
-    @classmethod
-    def get(cls, m: int, n: int) -> LdStMatrixShapeAttr:
-        return shared((cls, m, n), lambda: cls(IntegerAttr(m, i32), IntegerAttr(n, i32)))
 
 
 # ----------------------------------------------------------------------------------------------
@@ -256,24 +235,27 @@ def _bracket_list(parser: Parser) -> list[UnresolvedOperand]:
     return vals
 
 
-def _split(cls: type[IRDLOperation], attrs: dict[str, Attribute]) -> tuple[dict[str, Attribute], dict[str, Attribute]]:
+def _split(cls: type[irdl.IRDLOperation], attrs: dict[str, Attribute]) -> tuple[dict[str, Attribute], dict[str, Attribute]]:
     names = set(cls.get_irdl_definition().properties)
     props = {k: v for k, v in attrs.items() if k in names}
     rest = {k: v for k, v in attrs.items() if k not in names}
     return props, rest
 
 
+_OpT = TypeVar("_OpT", bound=irdl.IRDLOperation)
+
+
 def _make(
-    cls: type[IRDLOperation],
+    cls: type[_OpT],
     operands: Sequence[SSAValue | Sequence[SSAValue]],
     results: Sequence[Attribute | Sequence[Attribute]],
     attrs: dict[str, Attribute],
-) -> IRDLOperation:
+) -> _OpT:
     props, rest = _split(cls, attrs)
     return cls.build(operands=list(operands), result_types=list(results), properties=props, attributes=rest)
 
 
-def _simple_parse(cls: type[IRDLOperation], parser: Parser, *, result: bool) -> IRDLOperation:
+def _simple_parse(cls: type[_OpT], parser: Parser, *, result: bool) -> _OpT:
     """`%a, %b (, predicate = %p)? attr-dict : T1, T2 (-> R)?` into a single variadic operand group."""
     vals = _operands(parser)
     pred: UnresolvedOperand | None = None
@@ -302,16 +284,14 @@ def _simple_parse(cls: type[IRDLOperation], parser: Parser, *, result: bool) -> 
     return _make(cls, [resolved], rt, attrs)
 
 
-class _Generic(IRDLOperation):
+class _Generic(irdl.IRDLOperation):
     """Base of ops parsed with `_simple_parse` (one variadic operand group `args`)."""
 
     HAS_RESULT: ClassVar[bool] = False
 
     @classmethod
     def parse(cls, parser: Parser) -> _Generic:
-        op = _simple_parse(cls, parser, result=cls.HAS_RESULT)
-        assert isinstance(op, _Generic)
-        return op
+        return _simple_parse(cls, parser, result=cls.HAS_RESULT)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -337,8 +317,8 @@ def _ptr_space(v: SSAValue) -> int | None:
 class _MBarrier(_Generic):
     """Barrier operand first; generic pointer or `!llvm.ptr<3>` (shared variant)."""
 
-    args = var_operand_def()
-    res = opt_result_def()
+    args = irdl.var_operand_def()
+    res = irdl.opt_result_def()
     SHARED_ONLY: ClassVar[bool] = False
 
     def verify_(self) -> None:
@@ -359,47 +339,47 @@ class _MBarrier(_Generic):
         return self.args[0]
 
 
-@irdl_op_definition
+@irdl.irdl_op_definition
 class MBarrierInitOp(_MBarrier):
     """`nvvm.mbarrier.init %bar, %count (, predicate = %p)? : !llvm.ptr<3>, i32 (, i1)?`."""
 
     name = "nvvm.mbarrier.init"
 
 
-@irdl_op_definition
+@irdl.irdl_op_definition
 class MBarrierInvalOp(_MBarrier):
     name = "nvvm.mbarrier.inval"
 
 
 class _MBarrierWithScope(_MBarrier):
-    relaxed = opt_prop_def(Attribute)
-    scope = opt_prop_def(Attribute)
+    relaxed = irdl.opt_prop_def(Attribute)
+    scope = irdl.opt_prop_def(Attribute)
 
 
-@irdl_op_definition
+@irdl.irdl_op_definition
 class MBarrierArriveOp(_MBarrierWithScope):
     name = "nvvm.mbarrier.arrive"
     HAS_RESULT: ClassVar[bool] = True
 
 
-@irdl_op_definition
+@irdl.irdl_op_definition
 class MBarrierArriveNocompleteOp(_MBarrier):
     name = "nvvm.mbarrier.arrive.nocomplete"
     HAS_RESULT: ClassVar[bool] = True
 
 
-@irdl_op_definition
+@irdl.irdl_op_definition
 class MBarrierArriveExpectTxOp(_MBarrierWithScope):
     name = "nvvm.mbarrier.arrive.expect_tx"
 
 
-@irdl_op_definition
+@irdl.irdl_op_definition
 class MBarrierTestWaitOp(_MBarrierWithScope):
     name = "nvvm.mbarrier.test.wait"
     HAS_RESULT: ClassVar[bool] = True
 
 
-@irdl_op_definition
+@irdl.irdl_op_definition
 class MBarrierTryWaitParityOp(_MBarrier):
     name = "nvvm.mbarrier.try_wait.parity"
 
@@ -420,7 +400,7 @@ def _legacy_shared(legacy: str, modern: type[_MBarrier]) -> type[_MBarrier]:
     """The `.shared` twin of `modern`: a `!llvm.ptr<3>` barrier only, no scope properties."""
     attrs = {"name": legacy, "HAS_RESULT": modern.HAS_RESULT, "SHARED_ONLY": True, "__module__": __name__,
              "__annotations__": {"HAS_RESULT": "ClassVar[bool]", "SHARED_ONLY": "ClassVar[bool]"}}
-    return irdl_op_definition(type(modern.__name__.removesuffix("Op") + "SharedOp", (_MBarrier,), attrs))
+    return irdl.irdl_op_definition(type(modern.__name__.removesuffix("Op") + "SharedOp", (_MBarrier,), attrs))
 
 
 _MODERN_MBARRIER: list[type[_MBarrier]] = [
@@ -438,36 +418,34 @@ LEGACY_SHARED_OPS: list[type[_MBarrier]] = [
 # ----------------------------------------------------------------------------------------------
 
 
-class _NoOperands(IRDLOperation):
+class _NoOperands(irdl.IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> _NoOperands:
         attrs = dict(parser.parse_optional_attr_dict())
-        op = _make(cls, [], [], attrs)
-        assert isinstance(op, _NoOperands)
-        return op
+        return _make(cls, [], [], attrs)
 
 
-@irdl_op_definition
+@irdl.irdl_op_definition
 class WgmmaFenceAlignedOp(_NoOperands):
     name = "nvvm.wgmma.fence.aligned"
 
 
-@irdl_op_definition
+@irdl.irdl_op_definition
 class WgmmaCommitGroupSyncAlignedOp(_NoOperands):
     name = "nvvm.wgmma.commit.group.sync.aligned"
 
 
-@irdl_op_definition
+@irdl.irdl_op_definition
 class CpAsyncCommitGroupOp(_NoOperands):
     name = "nvvm.cp.async.commit.group"
 
 
-@irdl_op_definition
+@irdl.irdl_op_definition
 class CpAsyncBulkCommitGroupOp(_NoOperands):
     name = "nvvm.cp.async.bulk.commit.group"
 
 
-class _WaitN(IRDLOperation):
+class _WaitN(irdl.IRDLOperation):
     """`nvvm.<op> N` with an integer property."""
 
     PROP: ClassVar[str] = "n"
@@ -478,34 +456,32 @@ class _WaitN(IRDLOperation):
         n = parser.parse_integer()
         attrs = dict(parser.parse_optional_attr_dict())
         attrs[cls.PROP] = IntegerAttr(n, cls.PROP_TYPE)
-        op = _make(cls, [], [], attrs)
-        assert isinstance(op, _WaitN)
-        return op
+        return _make(cls, [], [], attrs)
 
     def count(self) -> int:
         attr = self.properties.get(self.PROP)
         return attr.value.data if isinstance(attr, IntegerAttr) else 0
 
 
-@irdl_op_definition
+@irdl.irdl_op_definition
 class WgmmaWaitGroupSyncOp(_WaitN):
     name = "nvvm.wgmma.wait.group.sync.aligned"
     PROP: ClassVar[str] = "group"
     PROP_TYPE: ClassVar[IntegerType] = i64
-    group = prop_def(IntegerAttr)
+    group = irdl.prop_def(IntegerAttr)
 
 
-@irdl_op_definition
+@irdl.irdl_op_definition
 class CpAsyncWaitGroupOp(_WaitN):
     name = "nvvm.cp.async.wait.group"
-    n = prop_def(IntegerAttr)
+    n = irdl.prop_def(IntegerAttr)
 
 
-@irdl_op_definition
+@irdl.irdl_op_definition
 class CpAsyncBulkWaitGroupOp(_WaitN):
     name = "nvvm.cp.async.bulk.wait_group"
-    group = prop_def(IntegerAttr)
-    read = opt_prop_def(UnitAttr)
+    group = irdl.prop_def(IntegerAttr)
+    read = irdl.opt_prop_def(UnitAttr)
     PROP: ClassVar[str] = "group"
 
 
@@ -521,24 +497,24 @@ def _parse_optional_named(parser: Parser, word: str) -> UnresolvedOperand | None
     return parser.parse_unresolved_operand()
 
 
-@irdl_op_definition
-class CpAsyncBulkTensorSharedClusterGlobalOp(IRDLOperation):
+@irdl.irdl_op_definition
+class CpAsyncBulkTensorSharedClusterGlobalOp(irdl.IRDLOperation):
     """Global -> shared::cluster TMA load. Segments (MLIR 22): dstMem, tmaDescriptor, coordinates, mbar,
     im2colOffsets, multicastMask, l2CacheHint, predicate."""
 
     name = "nvvm.cp.async.bulk.tensor.shared.cluster.global"
-    dstMem = operand_def()
-    tmaDescriptor = operand_def()
-    coordinates = var_operand_def()
-    mbar = operand_def()
-    im2colOffsets = var_operand_def()
-    multicastMask = opt_operand_def()
-    l2CacheHint = opt_operand_def()
-    predicate = opt_operand_def()
-    mode = opt_prop_def(Attribute)
-    isCTAOnly = opt_prop_def(Attribute)
-    group = opt_prop_def(Attribute)
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    dstMem = irdl.operand_def()
+    tmaDescriptor = irdl.operand_def()
+    coordinates = irdl.var_operand_def()
+    mbar = irdl.operand_def()
+    im2colOffsets = irdl.var_operand_def()
+    multicastMask = irdl.opt_operand_def()
+    l2CacheHint = irdl.opt_operand_def()
+    predicate = irdl.opt_operand_def()
+    mode = irdl.opt_prop_def(Attribute)
+    isCTAOnly = irdl.opt_prop_def(Attribute)
+    group = irdl.opt_prop_def(Attribute)
+    irdl_options = (irdl.AttrSizedOperandSegments(as_property=True),)
 
     @classmethod
     def parse(cls, parser: Parser) -> CpAsyncBulkTensorSharedClusterGlobalOp:
@@ -560,7 +536,7 @@ class CpAsyncBulkTensorSharedClusterGlobalOp(IRDLOperation):
         parser.parse_punctuation(":")
         ts = _types(parser)
         i16 = IntegerType(16)
-        op = _make(
+        return _make(
             cls,
             [
                 parser.resolve_operand(dst, ts[0]),
@@ -575,26 +551,24 @@ class CpAsyncBulkTensorSharedClusterGlobalOp(IRDLOperation):
             [],
             {"mode": TMALoadModeAttr.get("tile"), "isCTAOnly": IntegerAttr(0, 1), **attrs},
         )
-        assert isinstance(op, CpAsyncBulkTensorSharedClusterGlobalOp)
-        return op
 
     def verify_(self) -> None:
         if not 1 <= len(self.coordinates) <= 5:
             raise VerifyException(f"'{self.name}' op expects coordinates between 1 to 5 dimension")
 
 
-@irdl_op_definition
-class CpAsyncBulkTensorGlobalSharedCtaOp(IRDLOperation):
+@irdl.irdl_op_definition
+class CpAsyncBulkTensorGlobalSharedCtaOp(irdl.IRDLOperation):
     """Shared::cta -> global TMA store. Segments: tmaDescriptor, srcMem, coordinates, l2CacheHint, predicate."""
 
     name = "nvvm.cp.async.bulk.tensor.global.shared.cta"
-    tmaDescriptor = operand_def()
-    srcMem = operand_def()
-    coordinates = var_operand_def()
-    l2CacheHint = opt_operand_def()
-    predicate = opt_operand_def()
-    mode = opt_prop_def(Attribute)
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    tmaDescriptor = irdl.operand_def()
+    srcMem = irdl.operand_def()
+    coordinates = irdl.var_operand_def()
+    l2CacheHint = irdl.opt_operand_def()
+    predicate = irdl.opt_operand_def()
+    mode = irdl.opt_prop_def(Attribute)
+    irdl_options = (irdl.AttrSizedOperandSegments(as_property=True),)
 
     @classmethod
     def parse(cls, parser: Parser) -> CpAsyncBulkTensorGlobalSharedCtaOp:
@@ -611,7 +585,7 @@ class CpAsyncBulkTensorGlobalSharedCtaOp(IRDLOperation):
         attrs = dict(parser.parse_optional_attr_dict())
         parser.parse_punctuation(":")
         ts = _types(parser)
-        op = _make(
+        return _make(
             cls,
             [
                 parser.resolve_operand(desc, ts[0]),
@@ -623,21 +597,19 @@ class CpAsyncBulkTensorGlobalSharedCtaOp(IRDLOperation):
             [],
             {"mode": TMAStoreModeAttr.get("tile"), **attrs},
         )
-        assert isinstance(op, CpAsyncBulkTensorGlobalSharedCtaOp)
-        return op
 
 
-@irdl_op_definition
-class CpAsyncBulkTensorPrefetchOp(IRDLOperation):
+@irdl.irdl_op_definition
+class CpAsyncBulkTensorPrefetchOp(irdl.IRDLOperation):
     """TMA prefetch of a tensor tile into L2. Segments: tmaDescriptor, coordinates, im2colOffsets, l2CacheHint."""
 
     name = "nvvm.cp.async.bulk.tensor.prefetch"
-    tmaDescriptor = operand_def()
-    coordinates = var_operand_def()
-    im2colOffsets = var_operand_def()
-    l2CacheHint = opt_operand_def()
-    mode = opt_prop_def(Attribute)
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    tmaDescriptor = irdl.operand_def()
+    coordinates = irdl.var_operand_def()
+    im2colOffsets = irdl.var_operand_def()
+    l2CacheHint = irdl.opt_operand_def()
+    mode = irdl.opt_prop_def(Attribute)
+    irdl_options = (irdl.AttrSizedOperandSegments(as_property=True),)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -645,25 +617,25 @@ class CpAsyncBulkTensorPrefetchOp(IRDLOperation):
 # ----------------------------------------------------------------------------------------------
 
 
-@irdl_op_definition
-class WgmmaMmaAsyncOp(IRDLOperation):
+@irdl.irdl_op_definition
+class WgmmaMmaAsyncOp(irdl.IRDLOperation):
     """Generic operand order (MLIR 22): inouts (accumulator struct), descriptorA, descriptorB."""
 
     name = "nvvm.wgmma.mma_async"
-    inouts = operand_def()
-    descriptorA = operand_def()
-    descriptorB = operand_def()
-    res = result_def()
-    shape = prop_def(Attribute)
-    typeA = prop_def(Attribute)
-    typeB = prop_def(Attribute)
-    typeD = prop_def(Attribute)
-    scaleD = prop_def(Attribute)
-    scaleA = prop_def(Attribute)
-    scaleB = prop_def(Attribute)
-    layoutA = prop_def(Attribute)
-    layoutB = prop_def(Attribute)
-    satfinite = opt_prop_def(Attribute)
+    inouts = irdl.operand_def()
+    descriptorA = irdl.operand_def()
+    descriptorB = irdl.operand_def()
+    res = irdl.result_def()
+    shape = irdl.prop_def(Attribute)
+    typeA = irdl.prop_def(Attribute)
+    typeB = irdl.prop_def(Attribute)
+    typeD = irdl.prop_def(Attribute)
+    scaleD = irdl.prop_def(Attribute)
+    scaleA = irdl.prop_def(Attribute)
+    scaleB = irdl.prop_def(Attribute)
+    layoutA = irdl.prop_def(Attribute)
+    layoutB = irdl.prop_def(Attribute)
+    satfinite = irdl.opt_prop_def(Attribute)
 
     @classmethod
     def parse(cls, parser: Parser) -> WgmmaMmaAsyncOp:
@@ -733,14 +705,12 @@ class WgmmaMmaAsyncOp(IRDLOperation):
             }
         )
         assert acc is not None
-        op = _make(
+        return _make(
             cls,
             [parser.resolve_operand(acc, at), parser.resolve_operand(da, i64), parser.resolve_operand(db, i64)],
             [rt],
             attrs,
         )
-        assert isinstance(op, WgmmaMmaAsyncOp)
-        return op
 
 
 def _wgmma_result_type(t: Attribute) -> str:
@@ -772,23 +742,23 @@ def infer_mma_ptx_type(t: Attribute) -> str | None:
     return None
 
 
-@irdl_op_definition
-class MmaSyncOp(IRDLOperation):
+@irdl.irdl_op_definition
+class MmaSyncOp(irdl.IRDLOperation):
     """`nvvm.mma.sync A[..] B[..] C[..] {attrs} : (tA, tB, tC) -> !llvm.struct<..>`."""
 
     name = "nvvm.mma.sync"
-    operandA = var_operand_def()
-    operandB = var_operand_def()
-    operandC = var_operand_def()
-    res = result_def()
-    shape = prop_def(Attribute)
-    layoutA = prop_def(Attribute)
-    layoutB = prop_def(Attribute)
-    b1Op = opt_prop_def(Attribute)
-    intOverflowBehavior = opt_prop_def(Attribute)
-    multiplicandAPtxType = opt_prop_def(Attribute)
-    multiplicandBPtxType = opt_prop_def(Attribute)
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    operandA = irdl.var_operand_def()
+    operandB = irdl.var_operand_def()
+    operandC = irdl.var_operand_def()
+    res = irdl.result_def()
+    shape = irdl.prop_def(Attribute)
+    layoutA = irdl.prop_def(Attribute)
+    layoutB = irdl.prop_def(Attribute)
+    b1Op = irdl.opt_prop_def(Attribute)
+    intOverflowBehavior = irdl.opt_prop_def(Attribute)
+    multiplicandAPtxType = irdl.opt_prop_def(Attribute)
+    multiplicandBPtxType = irdl.opt_prop_def(Attribute)
+    irdl_options = (irdl.AttrSizedOperandSegments(as_property=True),)
 
     @classmethod
     def parse(cls, parser: Parser) -> MmaSyncOp:
@@ -808,22 +778,20 @@ class MmaSyncOp(IRDLOperation):
             inferred = infer_mma_ptx_type(t)
             if key not in attrs and inferred is not None:
                 attrs[key] = MMATypesAttr.get(inferred)
-        op = _make(cls, ops, [rt], attrs)
-        assert isinstance(op, MmaSyncOp)
-        return op
+        return _make(cls, ops, [rt], attrs)
 
 
-@irdl_op_definition
-class LdMatrixOp(IRDLOperation):
+@irdl.irdl_op_definition
+class LdMatrixOp(irdl.IRDLOperation):
     """`nvvm.ldmatrix %p {num = 4 : i32, layout = #nvvm.mma_layout<row>, ...} : (!llvm.ptr<3>) -> T`."""
 
     name = "nvvm.ldmatrix"
-    ptr = operand_def()
-    res = result_def()
-    num = prop_def(IntegerAttr)
-    layout = prop_def(Attribute)
-    shape = opt_prop_def(Attribute)
-    eltType = opt_prop_def(Attribute)
+    ptr = irdl.operand_def()
+    res = irdl.result_def()
+    num = irdl.prop_def(IntegerAttr)
+    layout = irdl.prop_def(Attribute)
+    shape = irdl.opt_prop_def(Attribute)
+    eltType = irdl.opt_prop_def(Attribute)
 
     @classmethod
     def parse(cls, parser: Parser) -> LdMatrixOp:
@@ -837,21 +805,19 @@ class LdMatrixOp(IRDLOperation):
         rt = parser.parse_type()
         attrs.setdefault("shape", LdStMatrixShapeAttr.get(8, 8))
         attrs.setdefault("eltType", LdStMatrixEltTypeAttr.get("b16"))
-        op = _make(cls, [parser.resolve_operand(p, pt)], [rt], attrs)
-        assert isinstance(op, LdMatrixOp)
-        return op
+        return _make(cls, [parser.resolve_operand(p, pt)], [rt], attrs)
 
 
-@irdl_op_definition
-class StMatrixOp(IRDLOperation):
+@irdl.irdl_op_definition
+class StMatrixOp(irdl.IRDLOperation):
     """`nvvm.stmatrix %p, %r0, ... {layout = .., shape = .., eltType = ..} : !llvm.ptr<3>, i32, ...`."""
 
     name = "nvvm.stmatrix"
-    ptr = operand_def()
-    sources = var_operand_def()
-    layout = prop_def(Attribute)
-    shape = opt_prop_def(Attribute)
-    eltType = opt_prop_def(Attribute)
+    ptr = irdl.operand_def()
+    sources = irdl.var_operand_def()
+    layout = irdl.prop_def(Attribute)
+    shape = irdl.opt_prop_def(Attribute)
+    eltType = irdl.opt_prop_def(Attribute)
 
     @classmethod
     def parse(cls, parser: Parser) -> StMatrixOp:
@@ -862,9 +828,7 @@ class StMatrixOp(IRDLOperation):
         attrs.setdefault("shape", LdStMatrixShapeAttr.get(8, 8))
         attrs.setdefault("eltType", LdStMatrixEltTypeAttr.get("b16"))
         resolved = [parser.resolve_operand(v, t) for v, t in zip(vals, ts)]
-        op = _make(cls, [resolved[0], resolved[1:]], [], attrs)
-        assert isinstance(op, StMatrixOp)
-        return op
+        return _make(cls, [resolved[0], resolved[1:]], [], attrs)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -872,16 +836,16 @@ class StMatrixOp(IRDLOperation):
 # ----------------------------------------------------------------------------------------------
 
 
-@irdl_op_definition
-class CpAsyncSharedGlobalOp(IRDLOperation):
+@irdl.irdl_op_definition
+class CpAsyncSharedGlobalOp(irdl.IRDLOperation):
     """`nvvm.cp.async.shared.global %dst, %src, 16, cache = ca (, %cpSize)? : !llvm.ptr<3>, !llvm.ptr<1> (, i32)?`."""
 
     name = "nvvm.cp.async.shared.global"
-    dst = operand_def()
-    src = operand_def()
-    cpSize = opt_operand_def()
-    size = prop_def(IntegerAttr)
-    modifier = prop_def(Attribute)
+    dst = irdl.operand_def()
+    src = irdl.operand_def()
+    cpSize = irdl.opt_operand_def()
+    size = irdl.prop_def(IntegerAttr)
+    modifier = irdl.prop_def(Attribute)
 
     @classmethod
     def parse(cls, parser: Parser) -> CpAsyncSharedGlobalOp:
@@ -902,7 +866,7 @@ class CpAsyncSharedGlobalOp(IRDLOperation):
         ts = _types(parser)
         attrs["size"] = IntegerAttr(n, i32)
         attrs["modifier"] = LoadCacheModifierAttr.of(mod)
-        op = _make(
+        return _make(
             cls,
             [
                 parser.resolve_operand(d, ts[0]),
@@ -912,30 +876,28 @@ class CpAsyncSharedGlobalOp(IRDLOperation):
             [],
             attrs,
         )
-        assert isinstance(op, CpAsyncSharedGlobalOp)
-        return op
 
 
-@irdl_op_definition
+@irdl.irdl_op_definition
 class CpAsyncMBarrierArriveOp(_Generic):
     """`nvvm.cp.async.mbarrier.arrive %bar : !llvm.ptr<3>` (noinc as a unit property)."""
 
     name = "nvvm.cp.async.mbarrier.arrive"
-    args = var_operand_def()
-    noinc = opt_prop_def(Attribute)
+    args = irdl.var_operand_def()
+    noinc = irdl.opt_prop_def(Attribute)
 
 
-class _ConvertX2(IRDLOperation):
+class _ConvertX2(irdl.IRDLOperation):
     """Packed conversions: `%r = nvvm.convert.f32x2.to.f16x2 %hi, %lo {rnd = ..} : vector<2xf16>` etc."""
 
-    args = var_operand_def()
-    dst = result_def()
-    rnd = opt_prop_def(Attribute)
-    sat = opt_prop_def(Attribute)
-    relu = opt_prop_def(Attribute)
-    srcType = opt_prop_def(Attribute)
-    dstTy = opt_prop_def(Attribute)
-    randomBits = opt_prop_def(Attribute)
+    args = irdl.var_operand_def()
+    dst = irdl.result_def()
+    rnd = irdl.opt_prop_def(Attribute)
+    sat = irdl.opt_prop_def(Attribute)
+    relu = irdl.opt_prop_def(Attribute)
+    srcType = irdl.opt_prop_def(Attribute)
+    dstTy = irdl.opt_prop_def(Attribute)
+    randomBits = irdl.opt_prop_def(Attribute)
 
     @classmethod
     def parse(cls, parser: Parser) -> _ConvertX2:
@@ -953,22 +915,20 @@ class _ConvertX2(IRDLOperation):
 
         if len(ts) == 1 and cls.name.startswith("nvvm.convert.f32x2"):
             in_types = [Float32Type()] * len(vals)
-        op = _make(cls, [[parser.resolve_operand(v, t) for v, t in zip(vals, in_types)]], [rt], attrs)
-        assert isinstance(op, _ConvertX2)
-        return op
+        return _make(cls, [[parser.resolve_operand(v, t) for v, t in zip(vals, in_types)]], [rt], attrs)
 
 
-@irdl_op_definition
+@irdl.irdl_op_definition
 class ConvertF16x2ToF8x2Op(_ConvertX2):
     name = "nvvm.convert.f16x2.to.f8x2"
 
 
-@irdl_op_definition
+@irdl.irdl_op_definition
 class ConvertF8x2ToF16x2Op(_ConvertX2):
     name = "nvvm.convert.f8x2.to.f16x2"
 
 
-@irdl_op_definition
+@irdl.irdl_op_definition
 class ConvertF8x2ToBF16x2Op(_ConvertX2):
     name = "nvvm.convert.f8x2.to.bf16x2"
 
