@@ -150,8 +150,15 @@ local function run()
   vim.wait(TIMEOUT, function()
     return done
   end, 20)
+  -- from the PTX view, :TileLspShowStage shows a stage of the view's source
   local cmd2_ok, cmd2_err = pcall(vim.cmd, 'TileLspShowStage tileaa')
-  vim.wait(200)
+  local tileaa_name = 'tile-lsp://tileaa/' .. vim.fn.fnamemodify(kernel, ':t')
+  vim.wait(TIMEOUT, function()
+    local b = vim.fn.bufnr(tileaa_name)
+    return b ~= -1 and #table.concat(vim.api.nvim_buf_get_lines(b, 0, -1, false), '\n') > 0
+  end, 20)
+  local tileaa_buf = vim.fn.bufnr(tileaa_name)
+  result.tileaa_text = tileaa_buf ~= -1 and table.concat(vim.api.nvim_buf_get_lines(tileaa_buf, 0, -1, false), '\n') or nil
   result.show_stage = {
     call_ok = cmd_ok,
     call_error = cmd_err and tostring(cmd_err) or nil,

@@ -70,7 +70,7 @@ def test_nvim_end_to_end(tmp_path: Path, kernels: tuple[Path, Path]) -> None:
         {
             "TILE_LSP_KERNEL": str(kernel),
             "TILE_LSP_KERNEL2": str(second),
-            "TILE_LSP_WAIT_MS": "10000",
+            "TILE_LSP_WAIT_MS": "40000",
             "TILE_LSP_SETTINGS": json.dumps({"gpuName": "sm_90a", "previewOnSave": False}),
         },
     )
@@ -119,6 +119,9 @@ def test_nvim_end_to_end(tmp_path: Path, kernels: tuple[Path, Path]) -> None:
     assert stage["call_ok"] and stage["command_ok"] and stage["done"]
     assert stage["ok"] is True
     assert ".entry vector_add_Kt1_A1f32" in stage["message"], stage["message"][:400]
+    # asked from the PTX view, :TileLspShowStage tileaa shows the source's tileaa stage
+    assert "nv_tileaa." in (res.get("tileaa_text") or ""), res.get("messages")
+    assert not any("no tile-lsp server attached" in m["msg"] for m in res["messages"]), res["messages"]
 
     # a second kernel under the same root reuses the one client
     assert res["second_filetype"] == "cuda_tile"

@@ -273,6 +273,7 @@ local function show_in_split(source_buf, stage, text)
   vim.api.nvim_buf_set_lines(buf, 0, -1, false, vim.split(text or '', '\n', { plain = true }))
   vim.api.nvim_buf_set_option(buf, 'modifiable', false)
   vim.api.nvim_buf_set_option(buf, 'filetype', stage_filetype[stage] or 'mlir')
+  vim.api.nvim_buf_set_var(buf, 'tile_lsp_source', source_buf)  -- (a stage command from here means the source)
   local win = vim.fn.bufwinid(buf)
   if win == -1 then
     vim.cmd('vsplit')
@@ -288,6 +289,10 @@ end
 --- `on_done(ok, output_or_message)` is called afterwards (used by tests).
 function M.show_stage(stage, bufnr, on_done)
   bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  local has_source, source = pcall(vim.api.nvim_buf_get_var, bufnr, 'tile_lsp_source')
+  if has_source and type(source) == 'number' and vim.api.nvim_buf_is_valid(source) then
+    bufnr = source -- asked from a stage view: show that stage of the view's source
+  end
   on_done = on_done or function() end
   local function fail(msg)
     notify(msg, vim.log.levels.WARN)
