@@ -16,10 +16,10 @@ from functools import cache
 from xdsl.context import Context
 from xdsl.dialects import builtin
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, StringAttr
-from xdsl.ir import Attribute, Dialect, Operation
+from xdsl.ir import Attribute, Dialect, Operation, Region, SSAValue
 from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.utils.exceptions import ParseError
+from xdsl.utils.exceptions import ParseError, VerifyException
 
 from tile_lsp.compiler.diagnostics import Diagnostic, DiagnosticSink
 from tile_lsp.compiler.mlir.printing import attr_text as attr_text  # (re-exported: the lowerings' type printer)
@@ -67,10 +67,18 @@ class _TrackingParser(Parser):
         self._last_end = 0
         self.spans: dict[Operation, Span] = {}
         self._file = StringAttr(source.path or "<input>")
+        self.first_uses: dict[str, int] = {}  # an undefined value's name -> its first use (chunk offset)
+        self.prev_end = 0  # end of the token before the current one (where MLIR reports `expected`)
+
+    def resolve_operand(self, operand, type):  # type: ignore[no-untyped-def]
+        name = operand.operand_name
+        if name not in self.ssa_values and name not in self.first_uses:
+            self.first_uses[name] = operand.span.start
+        return super().resolve_operand(operand, type)
 
     def _consume_token(self, expected_kind=None):  # type: ignore[no-untyped-def]
         tok = super()._consume_token(expected_kind)
-        self._last_end = tok.span.end
+        self.prev_end = self._last_end = tok.span.end
         return tok
 
     def parse_optional_builtin_int_or_float_attr(self):  # type: ignore[no-untyped-def]
@@ -91,7 +99,21 @@ class _TrackingParser(Parser):
 
     def parse_operation(self) -> Operation:
         start = self._current_token.span.start
-        op = super().parse_operation()
+        try:
+            op = super().parse_operation()
+        except VerifyException as exc:  # a custom form's op xDSL refused to build: MLIR's
+            # verifier words at the op's name, as mlir-opt 22 reports it
+            text = self.lexer.input.content
+            named = _OP_NAME_AT.match(text, start)
+            if named is None:
+                raise
+            placed = _custom_parse_place(named[1], str(exc), text, named.end(1))
+            if placed is not None:
+                self.raise_error(placed[2], placed[0], placed[1])
+            words = _custom_parse_words(named[1], str(exc))
+            if words is None:
+                raise
+            self.raise_error(words, named.start(1), named.end(1))
         span = Span(self._base + start, self._base + max(self._last_end, start))
         self.spans[op] = span
         if isinstance(op.location, builtin.UnknownLoc):
@@ -124,7 +146,8 @@ def parse_upstream(source: SourceText, span: Span | None = None, verify: bool = 
     except ParseError as exc:
         start = span.start + exc.span.start
         end = span.start + max(exc.span.end, exc.span.start + 1)
-        sink.error(Span(start, min(end, len(source.text))), _mlir_words(exc.msg, source.text[start:end]))
+        where, words = _parse_error_words(exc, parser, source.text, span.start, Span(start, min(end, len(source.text))))
+        sink.error(where, words)
         return UpstreamParse(source, None, sink.items, parser.spans)
     except RecursionError:
         at = span.start + parser.pos
@@ -141,6 +164,7 @@ def parse_upstream(source: SourceText, span: Span | None = None, verify: bool = 
     return result
 
 
+_OP_NAME_AT = re.compile(r'(?:%[\w$.#:]+(?:\s*,\s*%[\w$.#:]+)*\s*=\s*)?"?([A-Za-z_][\w$]*(?:\.[\w$]+)+)')
 _DECIMAL_LITERAL = re.compile(r"(-?[ \t]*)(\d+)(?![\w.])")  # (0x... is not: `0` then `x`)
 _TYPE_CLASH = re.compile(r"operand is used with type (.+), but has been previously used or defined with type (.+)", re.S)
 
@@ -152,6 +176,48 @@ def _mlir_words(message: str, where: str) -> str:
     if clash is not None:
         return f"use of value '{where}' expects different type than prior uses: '{clash[1]}' vs '{clash[2]}'"
     return _XDSL_WORDS.get(message, message)
+
+
+def _parse_error_words(exc: ParseError, parser: _TrackingParser, text: str, base: int, at: Span) -> tuple[Span, str]:
+    """Where and in what words mlir-opt 22 reports the parse error xDSL raised as `exc` (`at`:
+    where xDSL put it, in `text`; `base`: the chunk's offset)."""
+    from xdsl.utils.exceptions import MultipleSpansParseError
+
+    message = exc.msg
+    undefined = _UNDEFINED_VALUES.fullmatch(message)
+    if undefined is not None:  # at the first use of the first value never defined
+        uses = [parser.first_uses[n[1:]] for n in undefined[1].split(", ") if n[1:] in parser.first_uses]
+        if uses:
+            first = base + min(uses)
+            return Span(first, first + 1), "use of undeclared SSA value name"
+    if isinstance(exc, MultipleSpansParseError) and message.startswith("region ends with missing block declarations"):
+        refs = [ref.start for ref, _ in exc.refs]
+        if refs:
+            first = base + min(refs)
+            return Span(first, first + 1), "reference to an undefined block"
+    m = _REDEFINED_VALUE.fullmatch(message)
+    if m is not None:
+        after = text[at.end : at.end + 1]
+        if after == ":":  # a block's argument (`(%a: i32, %a: i32)`)
+            return at, f"region entry argument '%{m[1]}' is already in use"
+        return at, f"redefinition of SSA value '%{m[1]}'"
+    m = _BIND_COUNT.fullmatch(message)
+    if m is not None:
+        return at, f"operation defines {m[1]} results but was provided {m[2]} to bind"
+    m = _EXPECTED_TOKEN.fullmatch(message)
+    if m is not None:  # MLIR's parseToken: after the last token when the wrong one starts a line
+        line_start = text.rfind("\n", 0, at.start) + 1
+        if not text[line_start : at.start].strip() and parser.prev_end > 0:
+            prev = base + parser.prev_end
+            return Span(prev, prev + 1), f"expected {m[1]}"
+        return at, f"expected {m[1]}"
+    return at, _mlir_words(message, text[at.start : at.end])
+
+
+_UNDEFINED_VALUES = re.compile(r"values used but not defined: \[(.*)\]")
+_REDEFINED_VALUE = re.compile(r"SSA value %([\w$.]+) is already defined")
+_BIND_COUNT = re.compile(r"Operation has (\d+) results, but was given (\d+) to bind\.")
+_EXPECTED_TOKEN = re.compile(r"Expected ('.+')")
 
 
 _XDSL_WORDS = {
@@ -202,15 +268,38 @@ def verify_ops(result: UpstreamParse, sink: DiagnosticSink) -> None:
     for op in result.module.walk():
         try:
             op.verify_()
-        except VerifyException as exc:  # (the words are the verifier's: with "'name' op " where
-            # MLIR's is an emitOpError, without where it is an emitError)
-            sink.error(_name_span(op, result), str(exc))
+        except VerifyException as exc:  # (in MLIR's words: "'name' op " first where MLIR's is
+            # an emitOpError, without where it is an emitError)
+            redefined = _REDEFINED_SYMBOL.fullmatch(str(exc))
+            if redefined is not None:
+                at = _second_definition(op, redefined[1])
+                if at is not None:
+                    sink.error(_name_span(at, result), f"redefinition of symbol named '{redefined[1]}'")
+                    continue
+            sink.error(_name_span(op, result), _verify_words(op, str(exc)))
         except Exception as exc:  # verifier crash: still a diagnostic, never a dead server
             sink.error(_name_span(op, result), f"verifier failed: {exc}")
         if op.name in _NEEDS_TERMINATOR:
             last = _unterminated(op)
             if last is not None:  # mlir-opt 22's words, at the block's last op
-                sink.error(_name_span(last, result), f"block with no terminator, has {_generic(last)}")
+                sink.error(_name_span(last, result), f"block with no terminator, has {_generic(last, _mlir_value_names(op))}")
+
+
+_REDEFINED_SYMBOL = re.compile(r'Redefinition of symbol "(.+)"')
+
+
+def _second_definition(table: Operation, name: str) -> Operation | None:
+    """The second op directly in `table` that defines symbol `name` (where MLIR reports it)."""
+    seen = 0
+    for region in table.regions:
+        for block in region.blocks:
+            for op in block.ops:
+                sym = op.attributes.get("sym_name") or op.properties.get("sym_name")
+                if isinstance(sym, StringAttr) and sym.data == name:
+                    seen += 1
+                    if seen == 2:
+                        return op
+    return None
 
 
 def _name_span(op: Operation, result: UpstreamParse) -> Span:
@@ -219,8 +308,10 @@ def _name_span(op: Operation, result: UpstreamParse) -> Span:
     at = op_span(op, result.source, result.spans)
     text = result.source.text
     name_at = text.find(op.name, at.start, at.end)
-    if name_at < 0:
-        return at
+    if name_at < 0:  # written without its dialect (`call @g()`, `return` in a func.func)
+        short = op.name.split(".", 1)[-1]
+        bare = re.compile(rf"(?<![\w$.%^@#]){re.escape(short)}(?![\w$.])").search(text, at.start, at.end)
+        return at if bare is None else Span(bare.start(), bare.end())
     if name_at > 0 and text[name_at - 1] == '"':  # the generic form: at the quote, as MLIR
         return Span(name_at - 1, name_at + len(op.name) + 1)
     return Span(name_at, name_at + len(op.name))
@@ -244,15 +335,47 @@ def _unterminated(op: Operation) -> Operation | None:
     return None
 
 
-def _generic(op: Operation) -> str:
-    """`op` in MLIR's generic form on one line, its regions left out."""
+def _mlir_value_names(scope: Operation) -> dict[SSAValue, str]:
+    """The names MLIR's printer gives the values in `scope` (an op isolated from above, as a
+    function): entry block arguments `arg0`, `arg1`... across its regions, every other value
+    `0`, `1`... in order, a region's ops before the regions nested in them."""
+    names: dict[SSAValue, str] = {}
+    next_arg = next_value = 0
+    todo: list[Region] = list(reversed(scope.regions))
+    while todo:
+        region = todo.pop()
+        nested: list[Region] = []
+        for block in region.blocks:
+            for arg in block.args:
+                if block is region.first_block:
+                    names[arg] = f"arg{next_arg}"
+                    next_arg += 1
+                else:
+                    names[arg] = str(next_value)
+                    next_value += 1
+            for inner in block.ops:
+                if inner.results:
+                    first = next_value
+                    next_value += 1
+                    for i, res in enumerate(inner.results):
+                        names[res] = str(first) if len(inner.results) == 1 else f"{first}#{i}"
+                nested.extend(inner.regions)
+        todo.extend(reversed(nested))
+    return names
+
+
+def _generic(op: Operation, names: dict[SSAValue, str] | None = None) -> str:
+    """`op` in MLIR's generic form on one line, its regions left out (`names`: its values')."""
     import io
 
     from xdsl.printer import Printer
 
     out = io.StringIO()
     try:
-        Printer(stream=out, print_generic_format=True).print_op(op)
+        printer = Printer(stream=out, print_generic_format=True)
+        if names:
+            printer._ssa_values.update(names)  # noqa: SLF001 (xDSL has no public way to seed names)
+        printer.print_op(op)
     except Exception:
         return f'"{op.name}"'
     return " ".join(out.getvalue().split())
@@ -302,3 +425,263 @@ def print_ir(op: Operation, *, generic: bool = False, locations: bool = False) -
     printer.print_op(op)
     out.write("\n")
     return out.getvalue()
+
+
+# ---- xDSL's verifier words in mlir-opt 22's (see scripts/verifier_survey.py)
+
+_CONSTRAINT_FAIL = re.compile(r"(operand|result) '(\w+)' at position (\d+) does not verify:\n(.*)", re.S)
+_UNEXPECTED = re.compile(r"(?:Unexpected attribute (.+)|Expected attribute .+ but got (.+))", re.S)
+_VAR_CLASH = re.compile(r"attribute (.+) expected from variable '\w+', but got (.+)", re.S)
+_PARENT = re.compile(r"'([\w.]+)' expects parent op (to be one of )?(.+)", re.S)
+# MLIR's sentences for an op whose type variable xDSL reports broken (AllTypesMatch and the like);
+# the rest (arith, math, llvm) have SameOperandsAndResultType.
+_SAME_TYPE_WORDS = {
+    "vector.fma": "failed to verify that all of {lhs, rhs, acc, result} have same type",
+    "memref.load": "failed to verify that result type matches element type of 'memref'",
+    "memref.store": "failed to verify that type of 'value' matches element type of 'memref'",
+    "arith.constant": "failed to verify that all of {value, result} have same type",
+}
+_ARITH_CASTS = frozenset(
+    "arith." + n
+    for n in ("extsi", "extui", "extf", "trunci", "truncf", "bitcast", "index_cast", "index_castui", "sitofp", "uitofp", "fptosi", "fptoui")
+)
+
+
+def _constraint_words(constr: object, variadic: bool, dialect: str) -> str | None:
+    """MLIR's ODS description of the type constraint xDSL's `constr` stands for, or None."""
+    from xdsl.dialects.builtin import Float32Type, IndexType, IntegerType, TensorType, VectorType
+    from xdsl.irdl import constraints as c
+
+    while True:
+        if isinstance(constr, c.RangeLengthConstraint):
+            constr = constr.constraint
+        elif isinstance(constr, c.RangeOf):
+            constr = constr.constr
+        elif isinstance(constr, c.VarConstraint):
+            constr = constr.constraint
+        else:
+            break
+    if isinstance(constr, c.EqAttrConstraint):
+        if constr.attr == IndexType():
+            return "variadic of index" if variadic else "index"
+        if constr.attr == IntegerType(1) and dialect == "arith":
+            return "bool-like"
+        return None
+    if not isinstance(constr, c.AnyOf):
+        return None
+    bases: set[type] = set()
+    for sub in constr.attr_constrs:
+        if isinstance(sub, c.BaseAttr):
+            bases.add(sub.attr)
+        elif isinstance(sub, c.ParamAttrConstraint):
+            bases.add(sub.base_attr)
+    shaped = VectorType in bases or TensorType in bases
+    if Float32Type in bases:
+        return "floating-point-like"
+    if IntegerType in bases and IndexType in bases:
+        return "signless-integer-like" if shaped else "signless integer or index"
+    if IntegerType in bases and shaped:
+        return "signless integer or fixed-length vector of signless integer" if dialect == "llvm" else None
+    return None
+
+
+def _def_words(op_name: str, kind: str, field_name: str) -> str | None:
+    """MLIR's words for the type constraint of operand/result `field_name` of `op_name`."""
+    from xdsl.irdl import VarOperandDef, VarResultDef
+
+    op_type = upstream_context().get_optional_op(op_name)
+    if op_type is None:
+        return None
+    try:
+        defs = op_type.get_irdl_definition()  # type: ignore[attr-defined]
+    except Exception:
+        return None
+    for name, d in defs.operands if kind == "operand" else defs.results:
+        if name == field_name:
+            variadic = isinstance(d, VarOperandDef | VarResultDef)
+            words = _constraint_words(d.constr, variadic, op_name.split(".")[0])
+            if words == "signless integer or index" and op_name in ("arith.index_cast", "arith.index_castui"):
+                return "signless-integer-like or memref of signless-integer"
+            return words
+    return None
+
+
+def _first_rejecting(op_name: str, attr_text: str) -> tuple[str, int, str, str] | None:
+    """For a custom form xDSL refused with `Unexpected attribute X`: (kind, position, words) of the
+    first operand (then result) of `op_name` whose constraint does not take X."""
+    from xdsl.utils.exceptions import VerifyException
+
+    op_type = upstream_context().get_optional_op(op_name)
+    if op_type is None:
+        return None
+    try:
+        defs = op_type.get_irdl_definition()  # type: ignore[attr-defined]
+        attr = Parser(upstream_context(), attr_text).parse_type()
+    except Exception:
+        return None
+    from xdsl.irdl import ConstraintContext
+
+    for kind, items in (("operand", defs.operands), ("result", defs.results)):
+        for pos, (name, d) in enumerate(items):
+            constr = d.constr
+            try:
+                inner = constr
+                from xdsl.irdl import constraints as c
+
+                while isinstance(inner, c.RangeLengthConstraint | c.RangeOf):
+                    inner = inner.constraint if isinstance(inner, c.RangeLengthConstraint) else inner.constr
+                if isinstance(inner, c.VarConstraint):
+                    inner = inner.constraint
+                inner.verify(attr, ConstraintContext())  # type: ignore[union-attr]
+            except VerifyException:
+                words = _def_words(op_name, kind, name)
+                return (kind, pos, words, name) if words is not None else None
+            except Exception:
+                return None
+    return None
+
+
+def _custom_parse_words(op_name: str, message: str) -> str | None:
+    """mlir-opt 22's words for a VerifyException xDSL raised while building `op_name` from its
+    custom form (where MLIR's verifier runs on the built op), or None to keep xDSL's."""
+    m = _UNEXPECTED.fullmatch(message)
+    if m is not None:
+        got = m[1] or m[2]
+        found = _first_rejecting(op_name, got)
+        if found is not None:
+            kind, pos, words, field_name = found
+            if op_name in _TYPED_BY_PARSER:  # (its format resolves `type($lhs)`: the parser checks)
+                return f"custom op '{op_name}' '{field_name}' must be {words}, but got '{got}'"
+            return f"'{op_name}' op {kind} #{pos} must be {words}, but got '{got}'"
+    return None
+
+
+# Ops whose assembly format reads an operand's type with `type($x)`: MLIR checks its constraint
+# while parsing (`custom op 'arith.cmpi' 'lhs' must be ...`), not in the verifier.
+_TYPED_BY_PARSER = frozenset({"arith.cmpi", "arith.cmpf"})
+_PREDICATES = {
+    "arith.cmpi": "eq, ne, slt, sle, sgt, sge, ult, ule, ugt, uge",
+    "arith.cmpf": "false, oeq, ogt, oge, olt, ole, one, ord, ueq, ugt, uge, ult, ule, une, uno, true",
+}
+
+
+def _custom_parse_place(op_name: str, message: str, text: str, name_end: int) -> tuple[int, int, str] | None:
+    """(start, end, words) of a custom-form failure MLIR reports at a token of the op, not its name."""
+    m = re.fullmatch(r"Unknown comparison mnemonic: (\w+)", message)
+    if m is not None and op_name in _PREDICATES:
+        at = re.compile(rf"\b{re.escape(m[1])}\b").search(text, name_end)
+        if at is not None:
+            words = f"custom op '{op_name}' expected string or keyword containing one of the following enum values for attribute 'predicate' [{_PREDICATES[op_name]}]"
+            return at.start(), at.end(), words
+    return None
+
+
+def _types(values: object) -> list[str]:
+    return [attr_text(v.type) for v in values]  # type: ignore[attr-defined]
+
+
+def _verify_words(op: Operation, message: str) -> str:
+    """An xDSL verifier's `message` for `op` in mlir-opt 22's words where a rule knows them."""
+    name = op.name
+    prefix = f"'{name}' op "
+    m = _CONSTRAINT_FAIL.fullmatch(message)
+    if m is not None:
+        kind, field_name, pos, inner = m[1], m[2], m[3], m[4].strip()
+        got = _UNEXPECTED.fullmatch(inner)
+        if got is not None:
+            words = _def_words(name, kind, field_name)
+            if words is not None:
+                return f"{prefix}{kind} #{pos} must be {words}, but got '{got[1] or got[2]}'"
+        message = inner
+    if _VAR_CLASH.fullmatch(message) is not None:
+        return prefix + _SAME_TYPE_WORDS.get(name, "requires the same type for all operands and results")
+    if name in _ARITH_CASTS and op.operands and op.results and not message.startswith(prefix + "operand #"):
+        return f"{prefix}operand type '{attr_text(op.operands[0].type)}' and result type '{attr_text(op.results[0].type)}' are cast incompatible"
+    m = _PARENT.fullmatch(message)
+    if m is not None and m[1] == name:
+        if m[2]:
+            parents = sorted(p.strip().strip("'") for p in m[3].split(","))
+            return f"{prefix}expects parent op to be one of '{', '.join(parents)}'"
+        return f"{prefix}expects parent op {m[3]}"
+    special = _special_words(op, message)
+    if special is not None:
+        return special
+    if message[:1].islower() and not message.startswith("'"):
+        return prefix + message  # (MLIR's verifiers emitOpError: the op's name first)
+    return message
+
+
+def _special_words(op: Operation, message: str) -> str | None:  # noqa: C901 (a table of sentences)
+    name = op.name
+    prefix = f"'{name}' op "
+    if message.startswith("Expected arguments to have the same types as the function output types"):
+        func = op.parent_op()
+        ftype = getattr(func, "function_type", None)
+        sym = getattr(func, "sym_name", None)
+        if ftype is None or sym is None:
+            return None
+        outs = list(ftype.outputs)
+        if len(outs) != len(op.operands):
+            return f"{prefix}has {len(op.operands)} operands, but enclosing function (@{sym.data}) returns {len(outs)}"
+        for i, (v, t) in enumerate(zip(op.operands, outs, strict=True)):
+            if v.type != t:
+                return f"type of return operand {i} ('{attr_text(v.type)}') doesn't match function result type ('{attr_text(t)}') in function @{sym.data}"
+        return None
+    m = re.fullmatch(r"'@([\w$.]+)' could not be found in symbol table", message)
+    if m is not None:
+        what = "a valid function" if name.startswith("func.") else "a symbol in the current scope"
+        return f"{prefix}'{m[1]}' does not reference {what}"
+    m = re.fullmatch(r"operand type mismatch: expected operand type (.+), but provided (.+) for operand number (\d+)", message)
+    if m is not None:
+        return f"{prefix}operand type mismatch: expected operand type '{m[1]}', but provided '{m[2]}' for operand number {m[3]}"
+    m = re.fullmatch(r"result type mismatch: expected result type .+, but provided .+ for result number (\d+)", message)
+    if m is not None:
+        return f"{prefix}result type mismatch at index {m[1]}"
+    if message.startswith("Expected entry block arguments to have the same types as the function input types"):
+        ftype = getattr(op, "function_type", None)
+        if ftype is None or not op.regions or op.regions[0].first_block is None:
+            return None
+        args = op.regions[0].first_block.args
+        ins = list(ftype.inputs)
+        if len(args) != len(ins):
+            return f"{prefix}entry block must have {len(ins)} arguments to match function signature"
+        for i, (a, t) in enumerate(zip(args, ins, strict=True)):
+            if a.type != t:
+                return f"{prefix}type of entry block argument #{i}({attr_text(a.type)}) must match the type of the corresponding argument in function signature({attr_text(t)})"
+        return None
+    m = re.match(r"scf\.yield expected (\d+) args, but got (\d+)", message)
+    if m is not None:
+        return f"{prefix}along control flow edge from Operation scf.yield to Region #0: region branch point has {m[2]} operands, but region successor needs {m[1]} inputs"
+    m = re.match(r"Expected yield arg #(\d+) to be (.+), but got (.+?)\. scf\.yield", message)
+    if m is not None:
+        return f"{prefix}{m[1]}-th region iter_arg and {m[1]}-th yielded value have different type: '{m[2]}' != '{m[3]}'"
+    if message.startswith("op dimension operand count does not equal memref dynamic dimension count"):
+        mtype = op.results[0].type if op.results else None
+        shape = getattr(mtype, "shape", None)
+        if shape is None:
+            return None
+        from xdsl.dialects.builtin import DYNAMIC_INDEX
+
+        dynamic = sum(1 for d in shape.data if d.data in (-1, DYNAMIC_INDEX))
+        sizes = getattr(op, "dynamic_sizes", ())
+        return f"{prefix}incorrect number of dynamic sizes, has {len(sizes)}, expected {dynamic}"
+    if message == "Expected an index for each dimension." and op.operands:
+        base = op.operands[0].type if name == "vector.load" else op.operands[1].type if len(op.operands) > 1 else None
+        rank = len(getattr(base, "shape", ()))
+        return f"{prefix}requires {rank} indices"
+    if re.fullmatch(r"Expected position attribute rank \(\d+\) to match source vector rank \(\d+\)\.", message):
+        return f"{prefix}expected position attribute of rank no greater than vector rank"
+    if message == "Source operand and result vector must have the same element type.":
+        return f"{prefix}failed to verify that source operand and result have same element type"
+    m = re.fullmatch(r"Expected (\d+) results?, but got \d+", message)
+    if m is not None:
+        n = int(m[1])
+        return f"{prefix}requires {'zero results' if n == 0 else 'one result' if n == 1 else f'{n} results'}"
+    m = re.fullmatch(r"number of case values should match number of case blocks \((\d+)\)", message)
+    if m is not None:
+        values = getattr(op, "case_values", None)
+        count = len(values.get_values()) if values is not None else 0
+        return f"{prefix}number of case values ({count}) should match number of case destinations ({m[1]})"
+    if re.fullmatch(r"'[\w.]+' must be the last operation in its parent block", message) and op.successors:
+        return "operation with block successors must terminate its parent block"
+    return None
