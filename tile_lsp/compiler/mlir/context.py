@@ -272,13 +272,21 @@ def verify_ops(result: UpstreamParse, sink: DiagnosticSink) -> None:
             # an emitOpError, without where it is an emitError)
             redefined = _REDEFINED_SYMBOL.fullmatch(str(exc))
             if redefined is not None:
-                at = _second_definition(op, redefined[1])
-                if at is not None:
-                    sink.error(_name_span(at, result), f"redefinition of symbol named '{redefined[1]}'")
+                second = _second_definition(op, redefined[1])
+                if second is not None:
+                    sink.error(_name_span(second, result), f"redefinition of symbol named '{redefined[1]}'")
                     continue
-            sink.error(_name_span(op, result), _verify_words(op, str(exc)))
+            at = _name_span(op, result)
+            sink.error(at, _verify_words(op, str(exc), generic=result.source.text[at.start : at.start + 1] == '"'))
         except Exception as exc:  # verifier crash: still a diagnostic, never a dead server
             sink.error(_name_span(op, result), f"verifier failed: {exc}")
+        else:
+            try:
+                missing = _missing_check(op)
+            except Exception:  # (a check of ours must never take the document down)
+                missing = None
+            if missing is not None:
+                sink.error(_name_span(op, result), missing)
         if op.name in _NEEDS_TERMINATOR:
             last = _unterminated(op)
             if last is not None:  # mlir-opt 22's words, at the block's last op
@@ -580,8 +588,9 @@ def _types(values: object) -> list[str]:
     return [attr_text(v.type) for v in values]  # type: ignore[attr-defined]
 
 
-def _verify_words(op: Operation, message: str) -> str:
-    """An xDSL verifier's `message` for `op` in mlir-opt 22's words where a rule knows them."""
+def _verify_words(op: Operation, message: str, generic: bool = False) -> str:
+    """An xDSL verifier's `message` for `op` in mlir-opt 22's words where a rule knows them
+    (`generic`: the op is written in the generic form, where MLIR's parser checks no type)."""
     name = op.name
     prefix = f"'{name}' op "
     m = _CONSTRAINT_FAIL.fullmatch(message)
@@ -590,6 +599,8 @@ def _verify_words(op: Operation, message: str) -> str:
         got = _UNEXPECTED.fullmatch(inner)
         if got is not None:
             words = _def_words(name, kind, field_name)
+            if words is not None and name in _TYPED_BY_PARSER and kind == "operand" and not generic:
+                return f"custom op '{name}' '{field_name}' must be {words}, but got '{got[1] or got[2]}'"
             if words is not None:
                 return f"{prefix}{kind} #{pos} must be {words}, but got '{got[1] or got[2]}'"
         message = inner
@@ -684,4 +695,127 @@ def _special_words(op: Operation, message: str) -> str | None:  # noqa: C901 (a 
         return f"{prefix}number of case values ({count}) should match number of case destinations ({m[1]})"
     if re.fullmatch(r"'[\w.]+' must be the last operation in its parent block", message) and op.successors:
         return "operation with block successors must terminate its parent block"
+    return None
+
+
+# ---- mlir-opt 22's checks that xDSL's verifiers leave out (run once an op's own verifier passed)
+
+
+def _element(t: Attribute) -> Attribute:
+    return getattr(t, "element_type", t)
+
+
+def _float_width(t: Attribute) -> int | None:
+    width = getattr(_element(t), "bitwidth", None)
+    return width if isinstance(width, int) and isinstance(_element(t), builtin.AnyFloat) else None
+
+
+def _missing_check(op: Operation) -> str | None:  # noqa: C901 (one rule per op family)
+    """The first error mlir-opt 22's verifier reports on `op` that xDSL's does not, or None."""
+    name = op.name
+    prefix = f"'{name}' op "
+    if op.successors:
+        groups: list[list[SSAValue]] | None = None
+        if name == "cf.br":
+            groups = [list(op.operands)]
+        elif name == "cf.cond_br" and len(op.successors) == 2:
+            groups = [list(op.then_arguments), list(op.else_arguments)]  # type: ignore[attr-defined]
+        for i, (block, values) in enumerate(zip(op.successors, groups or (), strict=False)):
+            if len(values) != len(block.args):
+                return f"branch has {len(values)} operands for successor #{i}, but target block has {len(block.args)}"
+            for j, (v, a) in enumerate(zip(values, block.args, strict=True)):
+                if v.type != a.type:
+                    return f"type mismatch for bb argument #{j} of successor #{i}"
+    if name in ("arith.extf", "arith.truncf") and op.operands and op.results:
+        src, dst = _float_width(op.operands[0].type), _float_width(op.results[0].type)
+        if src is not None and dst is not None and (src >= dst if name == "arith.extf" else src <= dst):
+            return f"{prefix}operand type '{attr_text(op.operands[0].type)}' and result type '{attr_text(op.results[0].type)}' are cast incompatible"
+    if name == "scf.if" and op.results:
+        then_region, else_region = op.regions[0], op.regions[1]
+        if else_region.first_block is None:
+            return f"{prefix}must have an else block if defining values"
+        for region in (then_region, else_region):
+            body = region.first_block
+            last = body.last_op if body is not None else None
+            if last is None or last.name != "scf.yield" or len(last.operands) != len(op.results):
+                continue
+            for i, (v, r) in enumerate(zip(last.operands, op.results, strict=True)):
+                if v.type != r.type:
+                    return (f"{prefix}along control flow edge from Operation scf.yield to parent: successor operand type "
+                            f"#{i} '{attr_text(v.type)}' should match successor input type #{i} '{attr_text(r.type)}'")  # fmt: skip
+    if name == "scf.while" and len(op.regions) == 2:
+        before, after = op.regions[0].first_block, op.regions[1].first_block
+        last = after.last_op if after is not None else None
+        if before is not None and last is not None and last.name == "scf.yield" and len(last.operands) != len(before.args):
+            return (f"{prefix}along control flow edge from Operation scf.yield to Region #0: region branch point has "
+                    f"{len(last.operands)} operands, but region successor needs {len(before.args)} inputs")  # fmt: skip
+    parent = op.parent_op()
+    if name in _PARENT_OF and parent is not None and parent.name != _PARENT_OF[name]:
+        return f"{prefix}expects parent op '{_PARENT_OF[name]}'"
+    if name == "vector.shape_cast" and op.operands and op.results:
+        src_type, dst_type = op.operands[0].type, op.results[0].type
+        if isinstance(src_type, builtin.VectorType) and isinstance(dst_type, builtin.VectorType):
+            n_src, n_dst = src_type.element_count(), dst_type.element_count()
+            if n_src != n_dst:
+                return f"{prefix}has different number of elements at source ({n_src}) and result ({n_dst})"
+    if name in ("vector.extract", "vector.insert"):
+        vec = op.operands[0].type if name == "vector.extract" else op.operands[1].type if len(op.operands) > 1 else None
+        position = getattr(op, "static_position", None)
+        if isinstance(vec, builtin.VectorType) and position is not None:
+            from xdsl.dialects.builtin import DYNAMIC_INDEX
+
+            shape = vec.get_shape()
+            for i, p in enumerate(position.get_values()):
+                if i < len(shape) and p not in (DYNAMIC_INDEX, -1) and not 0 <= p < shape[i]:
+                    what = "vector dimension or poison (-1)" if name == "vector.extract" else "dest vector dimension"
+                    return f"{prefix}expected position attribute #{i + 1} to be a non-negative integer smaller than the corresponding {what}"
+    if name == "vector.broadcast" and op.operands and op.results:
+        from_type, to_type = op.operands[0].type, op.results[0].type
+        if isinstance(from_type, builtin.VectorType) and isinstance(to_type, builtin.VectorType):
+            s, d = from_type.get_shape(), to_type.get_shape()
+            if len(s) <= len(d):
+                for from_dim, to_dim in zip(reversed(s), reversed(d), strict=False):
+                    if from_dim != 1 and from_dim != to_dim:
+                        return f"{prefix}dimension mismatch ({from_dim} vs. {to_dim})"
+    if name == "llvm.return" and len(op.operands) == 1 and parent is not None and parent.name == "llvm.func":
+        ftype = getattr(parent, "function_type", None)
+        output = getattr(ftype, "output", None)
+        if output is not None and not isinstance(output, llvm_void_type()) and output != op.operands[0].type:
+            return f"{prefix}mismatching result types"
+    return _dominance(op)
+
+
+# Ops MLIR 22 allows only directly in one parent (HasParent) that xDSL does not check.
+_PARENT_OF = {"gpu.return": "gpu.func", "gpu.func": "gpu.module"}
+# Ops whose regions are graph regions (no dominance inside).
+_GRAPH_REGIONS = frozenset({"builtin.module", "gpu.module"})
+
+
+def llvm_void_type() -> type:
+    from xdsl.dialects.llvm import LLVMVoidType
+
+    return LLVMVoidType
+
+
+def _dominance(op: Operation) -> str | None:
+    """mlir-opt 22's error for an operand defined later in the same block (or in a block around
+    it) than its use, in a region with dominance."""
+    from xdsl.dialects.builtin import UnregisteredOp
+    from xdsl.ir import OpResult
+
+    for i, v in enumerate(op.operands):
+        if not isinstance(v, OpResult):
+            continue
+        definer = v.op
+        block = definer.parent_block()
+        holder = block.parent_op() if block is not None else None
+        if block is None or holder is None or holder.name in _GRAPH_REGIONS or isinstance(holder, UnregisteredOp):
+            continue
+        user: Operation | None = op
+        while user is not None and user.parent_block() is not block:
+            user = user.parent_op()
+        if user is None:
+            continue
+        if user is definer or block.get_operation_index(user) < block.get_operation_index(definer):
+            return f"operand #{i} does not dominate this use"
     return None
