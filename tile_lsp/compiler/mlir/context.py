@@ -527,7 +527,7 @@ def _first_rejecting(op_name: str, attr_text: str) -> tuple[str, int, str, str] 
         attr = Parser(upstream_context(), attr_text).parse_type()
     except Exception:
         return None
-    from xdsl.irdl import ConstraintContext
+    from xdsl.irdl import VerificationContext
 
     for kind, items in (("operand", defs.operands), ("result", defs.results)):
         for pos, (name, d) in enumerate(items):
@@ -540,7 +540,7 @@ def _first_rejecting(op_name: str, attr_text: str) -> tuple[str, int, str, str] 
                     inner = inner.constraint if isinstance(inner, c.RangeLengthConstraint) else inner.constr
                 if isinstance(inner, c.VarConstraint):
                     inner = inner.constraint
-                inner.verify(attr, ConstraintContext())  # type: ignore[union-attr]
+                inner.verify(attr, VerificationContext())  # type: ignore[union-attr]
             except VerifyException:
                 words = _def_words(op_name, kind, name)
                 return (kind, pos, words, name) if words is not None else None
