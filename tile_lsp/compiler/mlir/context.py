@@ -101,8 +101,17 @@ class _TrackingParser(Parser):
         start = self._current_token.span.start
         try:
             op = super().parse_operation()
-        except VerifyException as exc:  # a custom form's op xDSL refused to build: MLIR's
-            # verifier words at the op's name, as mlir-opt 22 reports it
+        except ParseError as exc:  # a custom form's own parse error where MLIR's words differ
+            text = self.lexer.input.content
+            named = _OP_NAME_AT.match(text, start)
+            words = _custom_syntax_words(named[1], exc.msg) if named is not None else None
+            if named is None or words is None:
+                raise
+            if words[1]:  # (MLIR reports it at the op's name)
+                self.raise_error(words[0], named.start(1), named.end(1))
+            raise ParseError(exc.span, words[0]) from None
+        except (VerifyException, ValueError) as exc:  # a custom form's op xDSL refused to
+            # build (or an enum keyword it does not know): MLIR's words, at MLIR's place
             text = self.lexer.input.content
             named = _OP_NAME_AT.match(text, start)
             if named is None:
@@ -110,10 +119,10 @@ class _TrackingParser(Parser):
             placed = _custom_parse_place(named[1], str(exc), text, named.end(1))
             if placed is not None:
                 self.raise_error(placed[2], placed[0], placed[1])
-            words = _custom_parse_words(named[1], str(exc))
-            if words is None:
+            built = _custom_parse_words(named[1], str(exc))
+            if built is None:
                 raise
-            self.raise_error(words, named.start(1), named.end(1))
+            self.raise_error(built, named.start(1), named.end(1))
         span = Span(self._base + start, self._base + max(self._last_end, start))
         self.spans[op] = span
         if isinstance(op.location, builtin.UnknownLoc):
@@ -553,6 +562,8 @@ def _custom_parse_words(op_name: str, message: str) -> str | None:
     """mlir-opt 22's words for a VerifyException xDSL raised while building `op_name` from its
     custom form (where MLIR's verifier runs on the built op), or None to keep xDSL's."""
     m = _UNEXPECTED.fullmatch(message)
+    if m is not None and op_name == "arith.constant":  # (no type: the value is the wrong kind)
+        return "'arith.constant' op value must be an integer, float, or elements attribute"
     if m is not None:
         got = m[1] or m[2]
         found = _first_rejecting(op_name, got)
@@ -575,12 +586,51 @@ _PREDICATES = {
 
 def _custom_parse_place(op_name: str, message: str, text: str, name_end: int) -> tuple[int, int, str] | None:
     """(start, end, words) of a custom-form failure MLIR reports at a token of the op, not its name."""
+    enum = _enum_place(op_name, message, text, name_end)
+    if enum is not None:
+        return enum
     m = re.fullmatch(r"Unknown comparison mnemonic: (\w+)", message)
     if m is not None and op_name in _PREDICATES:
         at = re.compile(rf"\b{re.escape(m[1])}\b").search(text, name_end)
         if at is not None:
             words = f"custom op '{op_name}' expected string or keyword containing one of the following enum values for attribute 'predicate' [{_PREDICATES[op_name]}]"
             return at.start(), at.end(), words
+    return None
+
+
+_ENUM_WORDS = {  # op -> (xDSL's enum class, MLIR's sentence after "custom op '<op>' ", the quote before the word or "")
+    "vector.reduction": ("CombiningKindFlag", "expected ::mlir::vector::CombiningKind to be one of: add, mul, minui, minsi, minnumf, maxui, maxsi, maxnumf, and, or, xor, maximumf, minimumf", ""),
+    "llvm.icmp": ("ICmpPredicateFlag", "'{0}' is an incorrect value of the 'predicate' attribute", '"'),
+    "llvm.fcmp": ("FCmpPredicateFlag", "'{0}' is an incorrect value of the 'predicate' attribute", '"'),
+}
+_NOT_VALID_ENUM = re.compile(r"'(\w+)' is not a valid (\w+)")
+_GPU_DIMENSION = "Expected `x`, `y`, or `z`."
+
+
+def _enum_place(op_name: str, message: str, text: str, name_end: int) -> tuple[int, int, str] | None:
+    """An enum keyword xDSL's Python enum refused (`'foo' is not a valid CombiningKindFlag`), in
+    mlir-opt 22's words at its place: the word, or the quoted string holding it."""
+    m = _NOT_VALID_ENUM.fullmatch(message)
+    known = _ENUM_WORDS.get(op_name)
+    if m is None or known is None or m[2] != known[0]:
+        return None
+    word = re.compile(rf"\b{re.escape(m[1])}\b").search(text, name_end)
+    if word is None:
+        return None
+    at = word.start()
+    before = text.rfind(known[2], name_end, at) if known[2] else -1
+    if before >= 0 and not text[before + 1 : at].strip():
+        at = before
+    return at, word.end(), f"custom op '{op_name}' " + known[1].format(m[1])
+
+
+def _custom_syntax_words(op_name: str, message: str) -> tuple[str, bool] | None:
+    """mlir-opt 22's words for a ParseError of `op_name`'s custom parser, and whether MLIR puts
+    it at the op's name (else where xDSL does); None to keep xDSL's."""
+    if message == _GPU_DIMENSION:
+        return f"custom op '{op_name}' expected ::mlir::gpu::Dimension to be one of: x, y, z", False
+    if op_name == "scf.for" and re.fullmatch(r"expected \d+ operand types but had \d+", message):
+        return "custom op 'scf.for' mismatch in number of loop-carried values and defined values", True
     return None
 
 
