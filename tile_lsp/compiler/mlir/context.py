@@ -97,6 +97,24 @@ class _TrackingParser(Parser):
             self.raise_error("unexpected decimal integer literal for a floating point value", literal.start(2), literal.end(2))
         return attr
 
+    def _wrong_terminator(self, message: str) -> tuple[int, int, str] | None:
+        """`'scf.for' terminates with operation func.return instead of scf.yield`: mlir-opt 22
+        reports the terminator's own parent rule (HasParent), at the terminator's name."""
+        from xdsl.traits import HasParent
+
+        m = _WRONG_TERMINATOR.fullmatch(message)
+        inner = next((o for o in reversed(self.spans) if m is not None and o.name == m[1]), None)
+        trait = inner.get_trait(HasParent) if inner is not None else None
+        if inner is None or trait is None:
+            return None
+        start = self.spans[inner].start - self._base
+        named = _OP_NAME_AT.match(self.lexer.input.content, start)
+        if named is None:
+            return None
+        parents = sorted(t.name for t in trait.op_types)
+        rule = f"'{parents[0]}'" if len(parents) == 1 else f"to be one of '{', '.join(parents)}'"
+        return named.start(1), named.end(1), f"'{inner.name}' op expects parent op {rule}"
+
     def parse_operation(self) -> Operation:
         start = self._current_token.span.start
         try:
@@ -116,7 +134,7 @@ class _TrackingParser(Parser):
             named = _OP_NAME_AT.match(text, start)
             if named is None:
                 raise
-            placed = _custom_parse_place(named[1], str(exc), text, named.end(1))
+            placed = _custom_parse_place(named[1], str(exc), text, named.end(1)) or self._wrong_terminator(str(exc))
             if placed is not None:
                 self.raise_error(placed[2], placed[0], placed[1])
             built = _custom_parse_words(named[1], str(exc))
@@ -173,6 +191,7 @@ def parse_upstream(source: SourceText, span: Span | None = None, verify: bool = 
     return result
 
 
+_WRONG_TERMINATOR = re.compile(r"'[\w.]+' terminates with operation ([\w.]+) instead of [\w.]+")
 _OP_NAME_AT = re.compile(r'(?:%[\w$.#:]+(?:\s*,\s*%[\w$.#:]+)*\s*=\s*)?"?([A-Za-z_][\w$]*(?:\.[\w$]+)+)')
 _DECIMAL_LITERAL = re.compile(r"(-?[ \t]*)(\d+)(?![\w.])")  # (0x... is not: `0` then `x`)
 _TYPE_CLASH = re.compile(r"operand is used with type (.+), but has been previously used or defined with type (.+)", re.S)
@@ -446,8 +465,8 @@ def print_ir(op: Operation, *, generic: bool = False, locations: bool = False) -
 
 # ---- xDSL's verifier words in mlir-opt 22's (see scripts/verifier_survey.py)
 
-_CONSTRAINT_FAIL = re.compile(r"(operand|result) '(\w+)' at position (\d+) does not verify:\n(.*)", re.S)
-_UNEXPECTED = re.compile(r"(?:Unexpected attribute (.+)|Expected attribute .+ but got (.+))", re.S)
+_CONSTRAINT_FAIL = re.compile(r"(operand|result) '(\w+)' at positions? (\d+)(?: to (\d+))? does not verify:\n(.*)", re.S)
+_UNEXPECTED = re.compile(r"(?:Unexpected attribute (.+)|Expected attribute .+ but got (.+)|(.+) should be of base attribute \w+)", re.S)
 _VAR_CLASH = re.compile(r"attribute (.+) expected from variable '\w+', but got (.+)", re.S)
 _PARENT = re.compile(r"'([\w.]+)' expects parent op (to be one of )?(.+)", re.S)
 # MLIR's sentences for an op whose type variable xDSL reports broken (AllTypesMatch and the like);
@@ -457,6 +476,7 @@ _SAME_TYPE_WORDS = {
     "memref.load": "failed to verify that result type matches element type of 'memref'",
     "memref.store": "failed to verify that type of 'value' matches element type of 'memref'",
     "arith.constant": "failed to verify that all of {value, result} have same type",
+    "scf.for": "failed to verify that all of {lowerBound, upperBound, step} have same type",
 }
 _ARITH_CASTS = frozenset(
     "arith." + n
@@ -484,6 +504,8 @@ def _constraint_words(constr: object, variadic: bool, dialect: str) -> str | Non
         if constr.attr == IntegerType(1) and dialect == "arith":
             return "bool-like"
         return None
+    if isinstance(constr, c.BaseAttr) and constr.attr is IntegerType and dialect == "arith":
+        return "signless-fixed-width-integer-like"
     if not isinstance(constr, c.AnyOf):
         return None
     bases: set[type] = set()
@@ -565,9 +587,9 @@ def _custom_parse_words(op_name: str, message: str) -> str | None:
     if m is not None and op_name == "arith.constant":  # (no type: the value is the wrong kind)
         return "'arith.constant' op value must be an integer, float, or elements attribute"
     if m is not None:
-        got = m[1] or m[2]
+        got = m[1] or m[2] or m[3]
         found = _first_rejecting(op_name, got)
-        if found is not None:
+        if found is not None and not _overstates(found[2], got):
             kind, pos, words, field_name = found
             if op_name in _TYPED_BY_PARSER:  # (its format resolves `type($lhs)`: the parser checks)
                 return f"custom op '{op_name}' '{field_name}' must be {words}, but got '{got}'"
@@ -634,6 +656,18 @@ def _custom_syntax_words(op_name: str, message: str) -> tuple[str, bool] | None:
     return None
 
 
+def _overstates(words: str, bad: str) -> bool:
+    """Whether MLIR's constraint `words` takes the type `bad` that xDSL's narrower one refused
+    (xDSL's arith casts take no vector of integers): then the sentence would be false."""
+    if words != "signless-fixed-width-integer-like":
+        return False
+    try:
+        t = Parser(upstream_context(), bad).parse_type()
+    except Exception:
+        return True
+    return isinstance(getattr(t, "element_type", None), builtin.IntegerType)
+
+
 def _types(values: object) -> list[str]:
     return [attr_text(v.type) for v in values]  # type: ignore[attr-defined]
 
@@ -645,14 +679,20 @@ def _verify_words(op: Operation, message: str, generic: bool = False) -> str:
     prefix = f"'{name}' op "
     m = _CONSTRAINT_FAIL.fullmatch(message)
     if m is not None:
-        kind, field_name, pos, inner = m[1], m[2], m[3], m[4].strip()
+        kind, field_name, pos, inner = m[1], m[2], int(m[3]), m[5].strip()
         got = _UNEXPECTED.fullmatch(inner)
         if got is not None:
+            bad = got[1] or got[2] or got[3]
+            if m[4] is not None:  # a variadic group: MLIR names the first value that fails
+                values = op.operands if kind == "operand" else op.results
+                pos = next((i for i in range(pos, int(m[4]) + 1) if i < len(values) and attr_text(values[i].type) == bad), pos)
             words = _def_words(name, kind, field_name)
+            if words is not None and _overstates(words, bad):
+                words = None
             if words is not None and name in _TYPED_BY_PARSER and kind == "operand" and not generic:
-                return f"custom op '{name}' '{field_name}' must be {words}, but got '{got[1] or got[2]}'"
+                return f"custom op '{name}' '{field_name}' must be {words}, but got '{bad}'"
             if words is not None:
-                return f"{prefix}{kind} #{pos} must be {words}, but got '{got[1] or got[2]}'"
+                return f"{prefix}{kind} #{pos} must be {words}, but got '{bad}'"
         message = inner
     if _VAR_CLASH.fullmatch(message) is not None:
         return prefix + _SAME_TYPE_WORDS.get(name, "requires the same type for all operands and results")
