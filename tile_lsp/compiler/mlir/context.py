@@ -484,6 +484,30 @@ _ARITH_CASTS = frozenset(
 )
 
 
+def _same_type_words(op: Operation) -> str:
+    """MLIR's sentence for a broken type variable of `op`: SameOperandsAndResultType where every
+    operand and result shares one, else AllTypesMatch over the ones that do."""
+    from xdsl.irdl import constraints as c
+
+    try:
+        defs = type(op).get_irdl_definition()  # type: ignore[attr-defined]
+    except Exception:
+        return "requires the same type for all operands and results"
+    groups: dict[str, list[str]] = {}
+    fields = [*defs.operands, *defs.results]
+    for field_name, d in fields:
+        constr = d.constr
+        while isinstance(constr, c.RangeLengthConstraint | c.RangeOf):
+            constr = constr.constraint if isinstance(constr, c.RangeLengthConstraint) else constr.constr
+        if isinstance(constr, c.VarConstraint):
+            groups.setdefault(constr.name, []).append(field_name)
+    if len(groups) == 1:
+        names = next(iter(groups.values()))
+        if len(names) < len(fields):
+            return f"failed to verify that all of {{{', '.join(names)}}} have same type"
+    return "requires the same type for all operands and results"
+
+
 def _constraint_words(constr: object, variadic: bool, dialect: str) -> str | None:
     """MLIR's ODS description of the type constraint xDSL's `constr` stands for, or None."""
     from xdsl.dialects.builtin import Float32Type, IndexType, IntegerType, TensorType, VectorType
@@ -695,7 +719,7 @@ def _verify_words(op: Operation, message: str, generic: bool = False) -> str:
                 return f"{prefix}{kind} #{pos} must be {words}, but got '{bad}'"
         message = inner
     if _VAR_CLASH.fullmatch(message) is not None:
-        return prefix + _SAME_TYPE_WORDS.get(name, "requires the same type for all operands and results")
+        return prefix + (_SAME_TYPE_WORDS.get(name) or _same_type_words(op))
     if name in _ARITH_CASTS and op.operands and op.results and not message.startswith(prefix + "operand #"):
         return f"{prefix}operand type '{attr_text(op.operands[0].type)}' and result type '{attr_text(op.results[0].type)}' are cast incompatible"
     m = _PARENT.fullmatch(message)
