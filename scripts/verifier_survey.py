@@ -5,6 +5,12 @@ For each, the first error of mlir-opt 22 and of tile-lsp (`analyze_upstream`, wh
 `tile-lsp check` runs on an upstream file) are compared: same / words differ / place differs /
 we accept / we reject valid. `python scripts/verifier_survey.py [--markdown] [--only NAME...]`.
 Exits 0 always (a survey, not a test).
+
+Measured on branch verifier-survey: the first 101 cases before the fixes in
+compiler/mlir/context.py: same 15, words differ 45, place differs 21, we accept 20; after: same 93,
+place differs 3, we accept 5. The 34 cases after them were written once the fixes were in (29 of
+them matched as they were); all 135 now: same 126, place differs 4, we accept 5, we reject valid 0.
+tests/upstream_lowering/test_verifier_words.py keeps the matching ones matching.
 """
 
 from __future__ import annotations
