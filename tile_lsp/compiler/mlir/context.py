@@ -293,7 +293,8 @@ def verify_ops(result: UpstreamParse, sink: DiagnosticSink) -> None:
     from xdsl.utils.exceptions import VerifyException
 
     assert result.module is not None
-    for op in result.module.walk():
+    order = {op: i for i, op in enumerate(result.module.walk())}  # (pre-order: a block's ops in order)
+    for op in order:
         try:
             op.verify_()
         except VerifyException as exc:  # (in MLIR's words: "'name' op " first where MLIR's is
@@ -310,7 +311,7 @@ def verify_ops(result: UpstreamParse, sink: DiagnosticSink) -> None:
             sink.error(_name_span(op, result), f"verifier failed: {exc}")
         else:
             try:
-                missing = _missing_check(op)
+                missing = _missing_check(op, order)
             except Exception:  # (a check of ours must never take the document down)
                 missing = None
             if missing is not None:
@@ -826,8 +827,9 @@ def _float_width(t: Attribute) -> int | None:
     return width if isinstance(width, int) and isinstance(_element(t), builtin.AnyFloat) else None
 
 
-def _missing_check(op: Operation) -> str | None:  # noqa: C901 (one rule per op family)
-    """The first error mlir-opt 22's verifier reports on `op` that xDSL's does not, or None."""
+def _missing_check(op: Operation, order: dict[Operation, int]) -> str | None:  # noqa: C901 (one rule per op family)
+    """The first error mlir-opt 22's verifier reports on `op` that xDSL's does not, or None
+    (`order`: each op's place in a pre-order walk of the module)."""
     name = op.name
     prefix = f"'{name}' op "
     if op.successors:
@@ -898,7 +900,7 @@ def _missing_check(op: Operation) -> str | None:  # noqa: C901 (one rule per op 
         output = getattr(ftype, "output", None)
         if output is not None and not isinstance(output, llvm_void_type()) and output != op.operands[0].type:
             return f"{prefix}mismatching result types"
-    return _dominance(op)
+    return _dominance(op, order)
 
 
 # Ops MLIR 22 allows only directly in one parent (HasParent) that xDSL does not check.
@@ -913,9 +915,10 @@ def llvm_void_type() -> type:
     return LLVMVoidType
 
 
-def _dominance(op: Operation) -> str | None:
+def _dominance(op: Operation, order: dict[Operation, int]) -> str | None:
     """mlir-opt 22's error for an operand defined later in the same block (or in a block around
-    it) than its use, in a region with dominance."""
+    it) than its use, in a region with dominance (`order`: a pre-order walk's places, in which the
+    ops of one block stand in their order)."""
     from xdsl.dialects.builtin import UnregisteredOp
     from xdsl.ir import OpResult
 
@@ -932,6 +935,6 @@ def _dominance(op: Operation) -> str | None:
             user = user.parent_op()
         if user is None:
             continue
-        if user is definer or block.get_operation_index(user) < block.get_operation_index(definer):
+        if user is definer or order[user] < order[definer]:
             return f"operand #{i} does not dominate this use"
     return None
