@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from xdsl.dialects import builtin
 from xdsl.ir import Attribute, Operation
+from xdsl.irdl import AttrSizedOperandSegments
 
 from tile_lsp.compiler.dialects import registry
 from tile_lsp.compiler.dialects.cuda_tile import constraints as C
@@ -31,6 +32,10 @@ ORDERINGS = ("weak", "relaxed", "acquire", "release", "acq_rel")
 SCOPES = ("tl_blk", "device", "sys")
 RMW_MODES = ("and", "or", "xor", "add", "addf", "max", "min", "umax", "umin", "xchg")
 INT_RMW_MODES = frozenset(("and", "or", "xor", "add", "max", "min", "umax", "umin"))
+
+# `irdl_options` of an op with several variadic/optional operand groups (a token among them):
+# their sizes are kept in the `operandSegmentSizes` property, as MLIR does.
+SEGMENTED_OPERANDS = (AttrSizedOperandSegments(as_property=True),)
 
 
 class I32EnumSyntax:

@@ -10,21 +10,13 @@ from typing import TYPE_CHECKING, ClassVar
 
 from xdsl.dialects import builtin
 from xdsl.ir import Attribute, Operation
-from xdsl.irdl import (
-    AttrSizedOperandSegments,
-    operand_def,
-    opt_operand_def,
-    opt_prop_def,
-    prop_def,
-    result_def,
-    var_operand_def,
-)
+from xdsl.irdl import operand_def, opt_operand_def, opt_prop_def, prop_def, result_def, var_operand_def
 
 from tile_lsp.compiler.dialects.cuda_tile import constraints as C
 from tile_lsp.compiler.dialects.cuda_tile import memory_syntax as M
 from tile_lsp.compiler.dialects.cuda_tile import types as ct
 from tile_lsp.compiler.dialects.cuda_tile.attrs import EnumAttr, EnumSyntax, enum
-from tile_lsp.compiler.dialects.cuda_tile.base import CudaTileOp, OpError, VerifyResult, tile_op
+from tile_lsp.compiler.dialects.cuda_tile.base import CudaTileOp, OpError, VerifyResult, module_ops, tile_op
 from tile_lsp.compiler.dialects.cuda_tile.hints import verify_op_hints
 from tile_lsp.compiler.source import Span
 from tile_lsp.compiler.syntax import lexer
@@ -101,7 +93,7 @@ class MakeTensorViewOp(CudaTileOp):
     dynamicShape = var_operand_def()
     dynamicStrides = var_operand_def()
     result = result_def()
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    irdl_options = M.SEGMENTED_OPERANDS
     TYPE_CONSTRAINTS = {
         "base": M.SCALAR_PTR,
         "dynamicShape": VARIADIC_SCALAR_INT,
@@ -381,7 +373,7 @@ class _ViewMemoryOp(CudaTileOp):
 
     token = opt_operand_def()
     result_token = result_def()
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    irdl_options = M.SEGMENTED_OPERANDS
     TYPE_RULES: ClassVar[tuple[C.TypeRule, ...]] = (M.TOKEN_OPERAND,)
     ATTR_SYNTAX: ClassVar[dict[str, AttrSyntax]] = {
         "memory_ordering_semantics": M.ORDERING,
@@ -661,14 +653,4 @@ class MultimemStoreViewTkoOp(_MultimemWriteOp):
     inbounds = opt_prop_def(Attribute)
 
 
-OPS: list[type[Operation]] = [
-    MakeTensorViewOp,
-    MakePartitionViewOp,
-    MakeStridedViewOp,
-    MakeGatherScatterViewOp,
-    LoadViewTkoOp,
-    StoreViewTkoOp,
-    MultimemLoadReduceViewTkoOp,
-    MultimemReduceViewTkoOp,
-    MultimemStoreViewTkoOp,
-]
+OPS: list[type[Operation]] = module_ops(globals())

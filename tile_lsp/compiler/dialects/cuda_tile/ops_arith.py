@@ -31,7 +31,7 @@ from tile_lsp.compiler.dialects.cuda_tile.arith_checks import (
 )
 from tile_lsp.compiler.dialects.cuda_tile.arith_syntax import IEEE_MODES, OVERFLOW, case_of
 from tile_lsp.compiler.dialects.cuda_tile.attrs import UNIT, enum
-from tile_lsp.compiler.dialects.cuda_tile.base import CudaTileOp, OpError, VerifyResult, tile_op
+from tile_lsp.compiler.dialects.cuda_tile.base import CudaTileOp, OpError, VerifyResult, module_ops, tile_op
 from tile_lsp.compiler.dialects.cuda_tile.custom import ROUNDING
 
 if TYPE_CHECKING:
@@ -490,33 +490,4 @@ class SelectOp(CudaTileOp):
             yield OpError("cannot operate on sub-byte type F4E2M1FN")
 
 
-OPS: list[type[Operation]] = [
-    AbsIOp,
-    NegIOp,
-    AddIOp,
-    SubIOp,
-    MulIOp,
-    ShLIOp,
-    ShRIOp,
-    MulhiIOp,
-    DivIOp,
-    RemIOp,
-    MaxIOp,
-    MinIOp,
-    AndIOp,
-    OrIOp,
-    XOrIOp,
-    AbsFOp,
-    NegFOp,
-    AddFOp,
-    SubFOp,
-    MulFOp,
-    DivFOp,
-    RemFOp,
-    MaxFOp,
-    MinFOp,
-    FmaOp,
-    CmpIOp,
-    CmpFOp,
-    SelectOp,
-]
+OPS: list[type[Operation]] = module_ops(globals())

@@ -18,7 +18,7 @@ from tile_lsp.compiler.dialects.cuda_tile.arith_base import NO_OVERFLOW
 from tile_lsp.compiler.dialects.cuda_tile.arith_checks import CONV_FLOAT_TILE, I64_TILE, ShapesMatch
 from tile_lsp.compiler.dialects.cuda_tile.arith_syntax import OVERFLOW, case_of
 from tile_lsp.compiler.dialects.cuda_tile.attrs import UNIT
-from tile_lsp.compiler.dialects.cuda_tile.base import CudaTileOp, OpError, VerifyResult, tile_op
+from tile_lsp.compiler.dialects.cuda_tile.base import CudaTileOp, OpError, VerifyResult, module_ops, tile_op
 from tile_lsp.compiler.dialects.cuda_tile.constraints import TypeConstraint, TypeRule
 from tile_lsp.compiler.dialects.cuda_tile.floats import float_format
 from tile_lsp.compiler.syntax.types import long_type_str
@@ -309,14 +309,4 @@ class IToFOp(_FromToOp):
             yield OpError("invalid rounding mode specified. Only 'nearest_even' is supported")
 
 
-OPS: list[type[Operation]] = [
-    BitcastOp,
-    IntToPtrOp,
-    PtrToIntOp,
-    PtrToPtrOp,
-    ExtIOp,
-    TruncIOp,
-    FToFOp,
-    FToIOp,
-    IToFOp,
-]
+OPS: list[type[Operation]] = module_ops(globals())

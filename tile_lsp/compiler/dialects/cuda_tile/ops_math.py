@@ -21,7 +21,7 @@ from tile_lsp.compiler.dialects.cuda_tile.arith_checks import (
 )
 from tile_lsp.compiler.dialects.cuda_tile.arith_syntax import IEEE_MODES, case_of
 from tile_lsp.compiler.dialects.cuda_tile.attrs import UNIT
-from tile_lsp.compiler.dialects.cuda_tile.base import CudaTileOp, VerifyResult, tile_op
+from tile_lsp.compiler.dialects.cuda_tile.base import CudaTileOp, VerifyResult, module_ops, tile_op
 
 if TYPE_CHECKING:
     from tile_lsp.compiler.syntax.format import AttrSyntax
@@ -314,23 +314,4 @@ class Atan2Op(CudaTileOp):
     TYPE_RULES = (C.AllTypesMatch("x", "y", "result"),)
 
 
-OPS: list[type[Operation]] = [
-    CeilOp,
-    FloorOp,
-    CosOp,
-    CosHOp,
-    SinOp,
-    SinHOp,
-    TanOp,
-    TanHOp,
-    ExpOp,
-    Exp2Op,
-    LogOp,
-    Log2Op,
-    SqrtOp,
-    RsqrtOp,
-    PowOp,
-    FPowFOp,
-    FPowIOp,
-    Atan2Op,
-]
+OPS: list[type[Operation]] = module_ops(globals())

@@ -10,22 +10,14 @@ from typing import TYPE_CHECKING, ClassVar
 
 from xdsl.dialects import builtin
 from xdsl.ir import Attribute, Operation
-from xdsl.irdl import (
-    AttrSizedOperandSegments,
-    operand_def,
-    opt_operand_def,
-    opt_prop_def,
-    prop_def,
-    result_def,
-    var_operand_def,
-)
+from xdsl.irdl import operand_def, opt_operand_def, opt_prop_def, prop_def, result_def, var_operand_def
 
 from tile_lsp.compiler.dialects.cuda_tile import constraints as C
 from tile_lsp.compiler.dialects.cuda_tile import memory_syntax as M
 from tile_lsp.compiler.dialects.cuda_tile import memory_views
 from tile_lsp.compiler.dialects.cuda_tile import types as ct
 from tile_lsp.compiler.dialects.cuda_tile.attrs import UNIT
-from tile_lsp.compiler.dialects.cuda_tile.base import CudaTileOp, OpError, VerifyResult, tile_op
+from tile_lsp.compiler.dialects.cuda_tile.base import CudaTileOp, OpError, VerifyResult, module_ops, tile_op
 from tile_lsp.compiler.dialects.cuda_tile.hints import verify_op_hints
 
 if TYPE_CHECKING:
@@ -174,7 +166,7 @@ class _PtrMemoryOp(CudaTileOp):
     # the token and result token come last (subclasses declare what comes before)
     token = opt_operand_def()
     result_token = result_def()
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    irdl_options = M.SEGMENTED_OPERANDS
 
     def verify_tile(self, ctx: VerifyContext) -> VerifyResult:
         for item in (*M.check_enum_props(self), *verify_op_hints(self, ctx)):
@@ -331,15 +323,4 @@ class AllocaOp(CudaTileOp):
                 )
 
 
-OPS: list[type[Operation]] = [
-    MakeTokenOp,
-    JoinTokensOp,
-    GdcWaitTkoOp,
-    GdcLaunchDependentsTkoOp,
-    MemoryFenceAliasTkoOp,
-    OffsetOp,
-    LoadPtrTkoOp,
-    StorePtrTkoOp,
-    AllocaOp,
-    *memory_views.OPS,
-]
+OPS: list[type[Operation]] = [*module_ops(globals()), *memory_views.OPS]

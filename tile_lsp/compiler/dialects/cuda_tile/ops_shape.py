@@ -14,7 +14,7 @@ from tile_lsp.compiler.dialects.cuda_tile import constraints as C
 from tile_lsp.compiler.dialects.cuda_tile import shape_reduce
 from tile_lsp.compiler.dialects.cuda_tile import types as ct
 from tile_lsp.compiler.dialects.cuda_tile.attrs import IntAttrSyntax
-from tile_lsp.compiler.dialects.cuda_tile.base import CudaTileOp, OpError, VerifyResult, tile_op
+from tile_lsp.compiler.dialects.cuda_tile.base import CudaTileOp, OpError, VerifyResult, module_ops, tile_op
 from tile_lsp.compiler.dialects.cuda_tile.control_regions import is_tile_view, parse_cuda_type
 from tile_lsp.compiler.syntax.types import long_type_str
 
@@ -497,19 +497,4 @@ class GetIndexSpaceShapeOp(_ShapeQuery):
         return None
 
 
-OPS: list[type[Operation]] = [
-    BroadcastOp,
-    ReshapeOp,
-    PermuteOp,
-    CatOp,
-    ExtractOp,
-    InsertOp,
-    IotaOp,
-    PackOp,
-    UnpackOp,
-    GetTileBlockIdOp,
-    GetNumTileBlocksOp,
-    GetTensorShapeOp,
-    GetIndexSpaceShapeOp,
-    *shape_reduce.OPS,
-]
+OPS: list[type[Operation]] = [*module_ops(globals()), *shape_reduce.OPS]
