@@ -225,7 +225,8 @@ class RsqrtOp(_FtzUnaryOp):
 
 
 class _PowOp(CudaTileOp):
-    """`pow` (13.1-13.3) and `fpowf` (its 13.5 name): the same fields, syntax and opcode."""
+    """`pow` (13.1-13.3) and `fpowf` (its 13.5 name): the same fields, syntax and opcode.
+    `fpowi` has the fields too, with an integer exponent: its own syntax and type rules."""
 
     source = operand_def()
     exponent = operand_def()
@@ -273,7 +274,7 @@ POWI_EXPONENT = C.tile_of(builtin.i1, builtin.i8, builtin.i16, builtin.i32)
 
 
 @tile_op
-class FPowIOp(CudaTileOp):
+class FPowIOp(_PowOp):
     """Raises each float `source` element to the matching integer `exponent` element (13.4):
     repeated multiplication rather than `pow`'s exp/log, exact for small powers, and defined
     for a negative base.
@@ -284,9 +285,6 @@ class FPowIOp(CudaTileOp):
     """
 
     name = "cuda_tile.fpowi"
-    source = operand_def()
-    exponent = operand_def()
-    result = result_def()
     SINCE = "13.4"
     TILE_FORMAT = (
         "$source `,` $exponent attr-dict `:` custom<CudaTileType>(type($source)) `,` custom<CudaTileType>(type($exponent))"
