@@ -369,10 +369,12 @@ def _check_gather_indices(view: ct.GatherScatterViewType, indices: list[Attribut
 
 class _ViewMemoryOp(CudaTileOp):
     """load_view_tko/store_view_tko: memory attributes, token and hints. Subclasses declare
-    the operands before the token and the results before the result token."""
+    the operands before the token, the results before the result token and the properties
+    before `inbounds` (xDSL takes a subclass's own fields first)."""
 
     token = opt_operand_def()
     result_token = result_def()
+    inbounds = opt_prop_def(Attribute)
     irdl_options = M.SEGMENTED_OPERANDS
     TYPE_RULES: ClassVar[tuple[C.TypeRule, ...]] = (M.TOKEN_OPERAND,)
     ATTR_SYNTAX: ClassVar[dict[str, AttrSyntax]] = {
@@ -418,7 +420,6 @@ class LoadViewTkoOp(_ViewMemoryOp):
     view = operand_def()
     index = var_operand_def()
     optimization_hints = opt_prop_def(Attribute)
-    inbounds = opt_prop_def(Attribute)
     tile = result_def()
     TILE_FORMAT = (
         "custom<MemoryAttributes>($memory_ordering_semantics, $memory_scope) $view `[` $index `]` "
@@ -468,7 +469,6 @@ class StoreViewTkoOp(_ViewWriteOp):
     view = operand_def()
     index = var_operand_def()
     optimization_hints = opt_prop_def(Attribute)
-    inbounds = opt_prop_def(Attribute)
     TILE_FORMAT = (
         "custom<MemoryAttributes>($memory_ordering_semantics, $memory_scope) $tile `,` $view `[` $index `]` "
         "(`token` `=` $token^)? (`optimization_hints` `=` $optimization_hints^)? (`inbounds` `=` $inbounds^)? "
@@ -569,7 +569,6 @@ class MultimemLoadReduceViewTkoOp(_MultimemOp):
     memory_ordering_semantics = prop_def(Attribute)
     memory_scope = opt_prop_def(Attribute)
     reduction = opt_prop_def(Attribute)
-    inbounds = opt_prop_def(Attribute)
     view = operand_def()
     index = var_operand_def()
     reduced_values = result_def()
@@ -624,7 +623,6 @@ class MultimemReduceViewTkoOp(_MultimemWriteOp):
     memory_ordering_semantics = prop_def(Attribute)
     memory_scope = prop_def(Attribute)
     reduction = opt_prop_def(Attribute)
-    inbounds = opt_prop_def(Attribute)
     REDUCES: ClassVar[bool] = True
 
     def check_float_min_max(self, elem: Attribute) -> VerifyResult:
@@ -650,7 +648,6 @@ class MultimemStoreViewTkoOp(_MultimemWriteOp):
     name = "cuda_tile.multimem_store_view_tko"
     memory_ordering_semantics = prop_def(Attribute)
     memory_scope = opt_prop_def(Attribute)
-    inbounds = opt_prop_def(Attribute)
 
 
 OPS: list[type[Operation]] = module_ops(globals())
