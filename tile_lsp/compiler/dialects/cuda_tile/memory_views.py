@@ -405,7 +405,7 @@ class _ViewMemoryOp(CudaTileOp):
 
 
 @tile_op
-class LoadViewTkoOp(_ViewMemoryOp):
+class LoadViewTkoOp(M.OrderedAccess, M.Hinted, _ViewMemoryOp):
     """Loads the tile at the given tile-grid coordinates of a view.
 
     ```mlir
@@ -415,11 +415,8 @@ class LoadViewTkoOp(_ViewMemoryOp):
 
     name = "cuda_tile.load_view_tko"
     RESULT_NAMES = ("tile", "result_token")
-    memory_ordering_semantics = prop_def(Attribute)
-    memory_scope = opt_prop_def(Attribute)
     view = operand_def()
     index = var_operand_def()
-    optimization_hints = opt_prop_def(Attribute)
     tile = result_def()
     TILE_FORMAT = (
         "custom<MemoryAttributes>($memory_ordering_semantics, $memory_scope) $view `[` $index `]` "
@@ -454,7 +451,7 @@ class _ViewWriteOp(_ViewMemoryOp):
 
 
 @tile_op
-class StoreViewTkoOp(_ViewWriteOp):
+class StoreViewTkoOp(M.OrderedAccess, M.Hinted, _ViewWriteOp):
     """Stores a tile at the given tile-grid coordinates of a view.
 
     ```mlir
@@ -463,12 +460,9 @@ class StoreViewTkoOp(_ViewWriteOp):
     """
 
     name = "cuda_tile.store_view_tko"
-    memory_ordering_semantics = prop_def(Attribute)
-    memory_scope = opt_prop_def(Attribute)
     tile = operand_def()
     view = operand_def()
     index = var_operand_def()
-    optimization_hints = opt_prop_def(Attribute)
     TILE_FORMAT = (
         "custom<MemoryAttributes>($memory_ordering_semantics, $memory_scope) $tile `,` $view `[` $index `]` "
         "(`token` `=` $token^)? (`optimization_hints` `=` $optimization_hints^)? (`inbounds` `=` $inbounds^)? "
@@ -636,7 +630,7 @@ class MultimemReduceViewTkoOp(_MultimemWriteOp):
 
 
 @tile_op
-class MultimemStoreViewTkoOp(_MultimemWriteOp):
+class MultimemStoreViewTkoOp(M.OrderedAccess, _MultimemWriteOp):
     """Stores a tile at the given tile-grid coordinates of every GPU's copy of a multicast view
     (PTX `multimem.st`, sm_90 and newer).
 
@@ -646,8 +640,6 @@ class MultimemStoreViewTkoOp(_MultimemWriteOp):
     """
 
     name = "cuda_tile.multimem_store_view_tko"
-    memory_ordering_semantics = prop_def(Attribute)
-    memory_scope = opt_prop_def(Attribute)
 
 
 OPS: list[type[Operation]] = module_ops(globals())

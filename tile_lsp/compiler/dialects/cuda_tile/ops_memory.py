@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar
 
 from xdsl.dialects import builtin
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Operation
 from xdsl.irdl import operand_def, opt_operand_def, opt_prop_def, prop_def, result_def, var_operand_def
 
 from tile_lsp.compiler.dialects.cuda_tile import constraints as C
@@ -180,7 +180,7 @@ class _PtrMemoryOp(CudaTileOp):
 
 
 @tile_op
-class LoadPtrTkoOp(_PtrMemoryOp):
+class LoadPtrTkoOp(M.OrderedAccess, M.Hinted, _PtrMemoryOp):
     """Loads a tile from a tile of pointers, optionally masked (with a padding value for
     masked-off lanes) and ordered after a token.
 
@@ -191,12 +191,9 @@ class LoadPtrTkoOp(_PtrMemoryOp):
 
     name = "cuda_tile.load_ptr_tko"
     RESULT_NAMES = ("result", "result_token")
-    memory_ordering_semantics = prop_def(Attribute)
-    memory_scope = opt_prop_def(Attribute)
     source = operand_def()
     mask = opt_operand_def()
     paddingValue = opt_operand_def()
-    optimization_hints = opt_prop_def(Attribute)
     result = result_def()
     TILE_FORMAT = (
         "$memory_ordering_semantics ($memory_scope^)? $source (`,` $mask^)? (`,` $paddingValue^)? "
@@ -237,7 +234,7 @@ class LoadPtrTkoOp(_PtrMemoryOp):
 
 
 @tile_op
-class StorePtrTkoOp(_PtrMemoryOp):
+class StorePtrTkoOp(M.OrderedAccess, M.Hinted, _PtrMemoryOp):
     """Stores a tile through a tile of pointers, optionally masked and ordered after a token.
 
     ```mlir
@@ -246,12 +243,9 @@ class StorePtrTkoOp(_PtrMemoryOp):
     """
 
     name = "cuda_tile.store_ptr_tko"
-    memory_ordering_semantics = prop_def(Attribute)
-    memory_scope = opt_prop_def(Attribute)
     destination = operand_def()
     value = operand_def()
     mask = opt_operand_def()
-    optimization_hints = opt_prop_def(Attribute)
     TILE_FORMAT = (
         "$memory_ordering_semantics ($memory_scope^)? $destination `,` $value (`,` $mask^)? "
         "(`token` `` `=` `` $token^)? (`optimization_hints` `=` $optimization_hints^)? attr-dict `:` "
