@@ -81,6 +81,22 @@ _META_KEYS = (
 _OpT = TypeVar("_OpT", bound=type[IRDLOperation])
 
 
+def module_ops(namespace: dict[str, object]) -> list[type[Operation]]:
+    """The op classes a module defines (pass its `globals()`), in the order it defines them.
+
+    Ops are the IRDL classes with their own `name`: abstract bases and imported ops are left out.
+    """
+    module = namespace["__name__"]
+    return [
+        v
+        for v in namespace.values()
+        if isinstance(v, type)
+        and issubclass(v, IRDLOperation)
+        and v.__module__ == module
+        and isinstance(v.__dict__.get("name"), str)
+    ]
+
+
 def tile_op(cls: _OpT) -> _OpT:
     """`irdl_op_definition` that also accepts our plain (unannotated) metadata fields."""
     meta = {k: cls.__dict__[k] for k in _META_KEYS if k in cls.__dict__}

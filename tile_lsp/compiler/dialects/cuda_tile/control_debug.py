@@ -9,11 +9,12 @@ from typing import TYPE_CHECKING
 
 from xdsl.dialects import builtin
 from xdsl.ir import Operation
-from xdsl.irdl import AttrSizedOperandSegments, operand_def, opt_operand_def, prop_def, result_def, var_operand_def
+from xdsl.irdl import operand_def, opt_operand_def, prop_def, result_def, var_operand_def
 
 from tile_lsp.compiler.dialects.cuda_tile import constraints as C
 from tile_lsp.compiler.dialects.cuda_tile import types as ct
 from tile_lsp.compiler.dialects.cuda_tile.base import CudaTileOp, OpError, VerifyResult, tile_op
+from tile_lsp.compiler.dialects.cuda_tile.memory_syntax import SEGMENTED_OPERANDS
 
 if TYPE_CHECKING:
     from tile_lsp.compiler.syntax.interfaces import OpState
@@ -102,7 +103,7 @@ class PrintTkoOp(CudaTileOp):
     args = var_operand_def()
     token = opt_operand_def()
     result = result_def()
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    irdl_options = SEGMENTED_OPERANDS
     SINCE = "13.2"
     TILE_FORMAT = (
         "$str (`,` $args^)? (`token` `` `=` `` `` $token^)? attr-dict "

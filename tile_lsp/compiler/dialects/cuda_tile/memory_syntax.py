@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from xdsl.dialects import builtin
 from xdsl.ir import Attribute, Operation
+from xdsl.irdl import AttrSizedOperandSegments, opt_prop_def, prop_def
 
 from tile_lsp.compiler.dialects import registry
 from tile_lsp.compiler.dialects.cuda_tile import constraints as C
@@ -31,6 +32,25 @@ ORDERINGS = ("weak", "relaxed", "acquire", "release", "acq_rel")
 SCOPES = ("tl_blk", "device", "sys")
 RMW_MODES = ("and", "or", "xor", "add", "addf", "max", "min", "umax", "umin", "xchg")
 INT_RMW_MODES = frozenset(("and", "or", "xor", "add", "max", "min", "umax", "umin"))
+
+# `irdl_options` of an op with several variadic/optional operand groups (a token among them):
+# their sizes are kept in the `operandSegmentSizes` property, as MLIR does.
+SEGMENTED_OPERANDS = (AttrSizedOperandSegments(as_property=True),)
+
+
+class OrderedAccess:
+    """The memory ordering keyword and optional scope of a load or store: its first properties.
+    A mixin listed before the op's base class (xDSL takes the fields in MRO order)."""
+
+    memory_ordering_semantics = prop_def(Attribute)
+    memory_scope = opt_prop_def(Attribute)
+
+
+class Hinted:
+    """`optimization_hints`, the property after the ordering and scope: a mixin listed after
+    OrderedAccess."""
+
+    optimization_hints = opt_prop_def(Attribute)
 
 
 class I32EnumSyntax:

@@ -10,21 +10,13 @@ from typing import TYPE_CHECKING, ClassVar
 
 from xdsl.dialects import builtin
 from xdsl.ir import Attribute, Operation
-from xdsl.irdl import (
-    AttrSizedOperandSegments,
-    operand_def,
-    opt_operand_def,
-    opt_prop_def,
-    prop_def,
-    result_def,
-    var_operand_def,
-)
+from xdsl.irdl import operand_def, opt_operand_def, opt_prop_def, prop_def, result_def, var_operand_def
 
 from tile_lsp.compiler.dialects.cuda_tile import constraints as C
 from tile_lsp.compiler.dialects.cuda_tile import memory_syntax as M
 from tile_lsp.compiler.dialects.cuda_tile import types as ct
 from tile_lsp.compiler.dialects.cuda_tile.attrs import EnumAttr, EnumSyntax, enum
-from tile_lsp.compiler.dialects.cuda_tile.base import CudaTileOp, OpError, VerifyResult, tile_op
+from tile_lsp.compiler.dialects.cuda_tile.base import CudaTileOp, OpError, VerifyResult, module_ops, tile_op
 from tile_lsp.compiler.dialects.cuda_tile.hints import verify_op_hints
 from tile_lsp.compiler.source import Span
 from tile_lsp.compiler.syntax import lexer
@@ -101,7 +93,7 @@ class MakeTensorViewOp(CudaTileOp):
     dynamicShape = var_operand_def()
     dynamicStrides = var_operand_def()
     result = result_def()
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    irdl_options = M.SEGMENTED_OPERANDS
     TYPE_CONSTRAINTS = {
         "base": M.SCALAR_PTR,
         "dynamicShape": VARIADIC_SCALAR_INT,
@@ -377,11 +369,13 @@ def _check_gather_indices(view: ct.GatherScatterViewType, indices: list[Attribut
 
 class _ViewMemoryOp(CudaTileOp):
     """load_view_tko/store_view_tko: memory attributes, token and hints. Subclasses declare
-    the operands before the token and the results before the result token."""
+    the operands before the token, the results before the result token and the properties
+    before `inbounds` (xDSL takes a subclass's own fields first)."""
 
     token = opt_operand_def()
     result_token = result_def()
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    inbounds = opt_prop_def(Attribute)
+    irdl_options = M.SEGMENTED_OPERANDS
     TYPE_RULES: ClassVar[tuple[C.TypeRule, ...]] = (M.TOKEN_OPERAND,)
     ATTR_SYNTAX: ClassVar[dict[str, AttrSyntax]] = {
         "memory_ordering_semantics": M.ORDERING,
@@ -411,7 +405,7 @@ class _ViewMemoryOp(CudaTileOp):
 
 
 @tile_op
-class LoadViewTkoOp(_ViewMemoryOp):
+class LoadViewTkoOp(M.OrderedAccess, M.Hinted, _ViewMemoryOp):
     """Loads the tile at the given tile-grid coordinates of a view.
 
     ```mlir
@@ -421,12 +415,8 @@ class LoadViewTkoOp(_ViewMemoryOp):
 
     name = "cuda_tile.load_view_tko"
     RESULT_NAMES = ("tile", "result_token")
-    memory_ordering_semantics = prop_def(Attribute)
-    memory_scope = opt_prop_def(Attribute)
     view = operand_def()
     index = var_operand_def()
-    optimization_hints = opt_prop_def(Attribute)
-    inbounds = opt_prop_def(Attribute)
     tile = result_def()
     TILE_FORMAT = (
         "custom<MemoryAttributes>($memory_ordering_semantics, $memory_scope) $view `[` $index `]` "
@@ -461,7 +451,7 @@ class _ViewWriteOp(_ViewMemoryOp):
 
 
 @tile_op
-class StoreViewTkoOp(_ViewWriteOp):
+class StoreViewTkoOp(M.OrderedAccess, M.Hinted, _ViewWriteOp):
     """Stores a tile at the given tile-grid coordinates of a view.
 
     ```mlir
@@ -470,13 +460,9 @@ class StoreViewTkoOp(_ViewWriteOp):
     """
 
     name = "cuda_tile.store_view_tko"
-    memory_ordering_semantics = prop_def(Attribute)
-    memory_scope = opt_prop_def(Attribute)
     tile = operand_def()
     view = operand_def()
     index = var_operand_def()
-    optimization_hints = opt_prop_def(Attribute)
-    inbounds = opt_prop_def(Attribute)
     TILE_FORMAT = (
         "custom<MemoryAttributes>($memory_ordering_semantics, $memory_scope) $tile `,` $view `[` $index `]` "
         "(`token` `=` $token^)? (`optimization_hints` `=` $optimization_hints^)? (`inbounds` `=` $inbounds^)? "
@@ -577,7 +563,6 @@ class MultimemLoadReduceViewTkoOp(_MultimemOp):
     memory_ordering_semantics = prop_def(Attribute)
     memory_scope = opt_prop_def(Attribute)
     reduction = opt_prop_def(Attribute)
-    inbounds = opt_prop_def(Attribute)
     view = operand_def()
     index = var_operand_def()
     reduced_values = result_def()
@@ -632,7 +617,6 @@ class MultimemReduceViewTkoOp(_MultimemWriteOp):
     memory_ordering_semantics = prop_def(Attribute)
     memory_scope = prop_def(Attribute)
     reduction = opt_prop_def(Attribute)
-    inbounds = opt_prop_def(Attribute)
     REDUCES: ClassVar[bool] = True
 
     def check_float_min_max(self, elem: Attribute) -> VerifyResult:
@@ -646,7 +630,7 @@ class MultimemReduceViewTkoOp(_MultimemWriteOp):
 
 
 @tile_op
-class MultimemStoreViewTkoOp(_MultimemWriteOp):
+class MultimemStoreViewTkoOp(M.OrderedAccess, _MultimemWriteOp):
     """Stores a tile at the given tile-grid coordinates of every GPU's copy of a multicast view
     (PTX `multimem.st`, sm_90 and newer).
 
@@ -656,19 +640,6 @@ class MultimemStoreViewTkoOp(_MultimemWriteOp):
     """
 
     name = "cuda_tile.multimem_store_view_tko"
-    memory_ordering_semantics = prop_def(Attribute)
-    memory_scope = opt_prop_def(Attribute)
-    inbounds = opt_prop_def(Attribute)
 
 
-OPS: list[type[Operation]] = [
-    MakeTensorViewOp,
-    MakePartitionViewOp,
-    MakeStridedViewOp,
-    MakeGatherScatterViewOp,
-    LoadViewTkoOp,
-    StoreViewTkoOp,
-    MultimemLoadReduceViewTkoOp,
-    MultimemReduceViewTkoOp,
-    MultimemStoreViewTkoOp,
-]
+OPS: list[type[Operation]] = module_ops(globals())

@@ -23,6 +23,7 @@ from tile_lsp.compiler.dialects.cuda_tile.arith_base import (
     OverflowIntBinaryOp,
     SignedIntBinaryOp,
     rounding_format,
+    same_tiles,
 )
 from tile_lsp.compiler.dialects.cuda_tile.arith_checks import (
     I1SameShape,
@@ -30,8 +31,8 @@ from tile_lsp.compiler.dialects.cuda_tile.arith_checks import (
     check_rounding,
 )
 from tile_lsp.compiler.dialects.cuda_tile.arith_syntax import IEEE_MODES, OVERFLOW, case_of
-from tile_lsp.compiler.dialects.cuda_tile.attrs import UNIT, enum
-from tile_lsp.compiler.dialects.cuda_tile.base import CudaTileOp, OpError, VerifyResult, tile_op
+from tile_lsp.compiler.dialects.cuda_tile.attrs import enum
+from tile_lsp.compiler.dialects.cuda_tile.base import CudaTileOp, OpError, VerifyResult, module_ops, tile_op
 from tile_lsp.compiler.dialects.cuda_tile.custom import ROUNDING
 
 if TYPE_CHECKING:
@@ -379,7 +380,7 @@ class MinFOp(_FloatMinMaxOp):
 
 
 @tile_op
-class FmaOp(CudaTileOp):
+class FmaOp(IEEEFloatBinaryOp):
     """Fused multiply-add `lhs * rhs + acc` with a single rounding step.
 
     ```mlir
@@ -388,30 +389,30 @@ class FmaOp(CudaTileOp):
     """
 
     name = "cuda_tile.fma"
+    # all three operands here: xDSL would put the subclass's `acc` before the inherited ones
     lhs = operand_def()
     rhs = operand_def()
     acc = operand_def()
-    rounding_mode = opt_prop_def(Attribute)
-    flush_to_zero = opt_prop_def(Attribute)
-    result = result_def()
-    TILE_FORMAT = (
-        "$lhs `,` $rhs `,` $acc custom<IEEERoundingMode>($rounding_mode) (`flush_to_zero` $flush_to_zero^)? "
-        "attr-dict `:` custom<CudaTileType>(type($result))"
-    )
-    ATTR_SYNTAX = {"flush_to_zero": UNIT}
-    TYPE_CONSTRAINTS = {"lhs": C.FLOAT_TILE, "rhs": C.FLOAT_TILE, "acc": C.FLOAT_TILE, "result": C.FLOAT_TILE}
+    TILE_FORMAT = rounding_format("$lhs `,` $rhs `,` $acc", "IEEERoundingMode")
+    TYPE_CONSTRAINTS = same_tiles(C.FLOAT_TILE, "lhs", "rhs", "acc", "result")
     TYPE_RULES = (C.AllTypesMatch("lhs", "rhs", "acc", "result"),)
-
-    def verify_tile(self, ctx: VerifyContext) -> VerifyResult:
-        yield from check_rounding(case_of(self, "rounding_mode", "nearest_even"), IEEE_MODES)
-        yield from check_ftz(self)
 
 
 # -- comparisons and select --------------------------------------------------------
 
 
+class _CompareOp(CudaTileOp):
+    """cmpi and cmpf: `lhs` and `rhs` of one type, compared element by element into an i1 tile
+    of their shape."""
+
+    lhs = operand_def()
+    rhs = operand_def()
+    result = result_def()
+    TYPE_RULES: ClassVar[tuple[C.TypeRule, ...]] = (C.AllTypesMatch("lhs", "rhs"), I1SameShape("lhs", "result"))
+
+
 @tile_op
-class CmpIOp(CudaTileOp):
+class CmpIOp(_CompareOp):
     """Compares two integer tiles element by element into a tile of i1.
 
     ```mlir
@@ -421,20 +422,16 @@ class CmpIOp(CudaTileOp):
 
     name = "cuda_tile.cmpi"
     comparison_predicate = opt_prop_def(Attribute)
-    lhs = operand_def()
-    rhs = operand_def()
     signedness = opt_prop_def(Attribute)
-    result = result_def()
     TILE_FORMAT = (
         "custom<ComparisonPredicate>($comparison_predicate) $lhs `,` $rhs `,` custom<Signedness>($signedness) "
         "attr-dict `:` custom<CudaTileType>(type($lhs)) `->` custom<CudaTileType>(type($result))"
     )
     TYPE_CONSTRAINTS = {"lhs": C.INT_TILE, "rhs": C.INT_TILE, "result": C.I1_TILE}
-    TYPE_RULES = (C.AllTypesMatch("lhs", "rhs"), I1SameShape("lhs", "result"))
 
 
 @tile_op
-class CmpFOp(CudaTileOp):
+class CmpFOp(_CompareOp):
     """Compares two float tiles element by element into a tile of i1; `unordered` is true on NaN.
 
     ```mlir
@@ -445,15 +442,11 @@ class CmpFOp(CudaTileOp):
     name = "cuda_tile.cmpf"
     comparison_predicate = opt_prop_def(Attribute)
     comparison_ordering = opt_prop_def(Attribute)
-    lhs = operand_def()
-    rhs = operand_def()
-    result = result_def()
     TILE_FORMAT = (
         "custom<ComparisonPredicate>($comparison_predicate) custom<ComparisonOrdering>($comparison_ordering) "
         "$lhs `,` $rhs attr-dict `:` custom<CudaTileType>(type($lhs)) `->` custom<CudaTileType>(type($result))"
     )
     TYPE_CONSTRAINTS = {"lhs": C.FLOAT_TILE, "rhs": C.FLOAT_TILE, "result": C.I1_TILE}
-    TYPE_RULES = (C.AllTypesMatch("lhs", "rhs"), I1SameShape("lhs", "result"))
 
 
 @tile_op
@@ -490,33 +483,4 @@ class SelectOp(CudaTileOp):
             yield OpError("cannot operate on sub-byte type F4E2M1FN")
 
 
-OPS: list[type[Operation]] = [
-    AbsIOp,
-    NegIOp,
-    AddIOp,
-    SubIOp,
-    MulIOp,
-    ShLIOp,
-    ShRIOp,
-    MulhiIOp,
-    DivIOp,
-    RemIOp,
-    MaxIOp,
-    MinIOp,
-    AndIOp,
-    OrIOp,
-    XOrIOp,
-    AbsFOp,
-    NegFOp,
-    AddFOp,
-    SubFOp,
-    MulFOp,
-    DivFOp,
-    RemFOp,
-    MaxFOp,
-    MinFOp,
-    FmaOp,
-    CmpIOp,
-    CmpFOp,
-    SelectOp,
-]
+OPS: list[type[Operation]] = module_ops(globals())

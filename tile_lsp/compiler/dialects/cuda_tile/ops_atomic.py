@@ -9,15 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar
 
 from xdsl.ir import Attribute, Operation
-from xdsl.irdl import (
-    AttrSizedOperandSegments,
-    operand_def,
-    opt_operand_def,
-    opt_prop_def,
-    prop_def,
-    result_def,
-    var_operand_def,
-)
+from xdsl.irdl import operand_def, opt_operand_def, opt_prop_def, prop_def, result_def, var_operand_def
 
 from tile_lsp.compiler.dialects.cuda_tile import constraints as C
 from tile_lsp.compiler.dialects.cuda_tile import memory_syntax as M
@@ -60,7 +52,7 @@ class _AtomicOp(CudaTileOp):
 
     token = opt_operand_def()
     result_token = result_def()
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    irdl_options = M.SEGMENTED_OPERANDS
     ATTR_SYNTAX: ClassVar[dict[str, AttrSyntax]] = {
         "memory_ordering_semantics": M.ORDERING,
         "memory_scope": M.SCOPE,

@@ -18,7 +18,7 @@ from tile_lsp.compiler.dialects.cuda_tile.arith_base import NO_OVERFLOW
 from tile_lsp.compiler.dialects.cuda_tile.arith_checks import CONV_FLOAT_TILE, I64_TILE, ShapesMatch
 from tile_lsp.compiler.dialects.cuda_tile.arith_syntax import OVERFLOW, case_of
 from tile_lsp.compiler.dialects.cuda_tile.attrs import UNIT
-from tile_lsp.compiler.dialects.cuda_tile.base import CudaTileOp, OpError, VerifyResult, tile_op
+from tile_lsp.compiler.dialects.cuda_tile.base import CudaTileOp, OpError, VerifyResult, module_ops, tile_op
 from tile_lsp.compiler.dialects.cuda_tile.constraints import TypeConstraint, TypeRule
 from tile_lsp.compiler.dialects.cuda_tile.floats import float_format
 from tile_lsp.compiler.syntax.types import long_type_str
@@ -126,8 +126,14 @@ class PtrToPtrOp(_CastOp):
     TYPE_CONSTRAINTS = {"source": C.PTR_TILE, "result": C.PTR_TILE}
 
 
+class _WidthCastOp(_FromToOp):
+    """exti and trunci: between integer tiles (i4 among them) of different widths."""
+
+    TYPE_CONSTRAINTS: ClassVar[dict[str, TypeConstraint]] = {"from_": WIDTH_CAST_TILE, "to": WIDTH_CAST_TILE}
+
+
 @tile_op
-class ExtIOp(_FromToOp):
+class ExtIOp(_WidthCastOp):
     """Widens each integer: sign-extends when `signed`, zero-extends when `unsigned`.
 
     ```mlir
@@ -138,7 +144,6 @@ class ExtIOp(_FromToOp):
     name = "cuda_tile.exti"
     signedness = opt_prop_def(Attribute)
     TILE_FORMAT = _from_to_format("custom<Signedness>($signedness)")
-    TYPE_CONSTRAINTS = {"from_": WIDTH_CAST_TILE, "to": WIDTH_CAST_TILE}
 
     def verify_tile(self, ctx: VerifyContext) -> VerifyResult:
         if _int_width(self.to.type) <= _int_width(self.from_.type):
@@ -146,7 +151,7 @@ class ExtIOp(_FromToOp):
 
 
 @tile_op
-class TruncIOp(_FromToOp):
+class TruncIOp(_WidthCastOp):
     """Narrows each integer by dropping its high bits.
 
     ```mlir
@@ -159,7 +164,6 @@ class TruncIOp(_FromToOp):
     TILE_FORMAT = _from_to_format("(`overflow` `` $overflow^)?")
     ATTR_SYNTAX = {"overflow": OVERFLOW}
     PROP_DEFAULTS = {"overflow": NO_OVERFLOW}
-    TYPE_CONSTRAINTS = {"from_": WIDTH_CAST_TILE, "to": WIDTH_CAST_TILE}
 
     def verify_tile(self, ctx: VerifyContext) -> VerifyResult:
         if _int_width(self.to.type) >= _int_width(self.from_.type):
@@ -309,14 +313,4 @@ class IToFOp(_FromToOp):
             yield OpError("invalid rounding mode specified. Only 'nearest_even' is supported")
 
 
-OPS: list[type[Operation]] = [
-    BitcastOp,
-    IntToPtrOp,
-    PtrToIntOp,
-    PtrToPtrOp,
-    ExtIOp,
-    TruncIOp,
-    FToFOp,
-    FToIOp,
-    IToFOp,
-]
+OPS: list[type[Operation]] = module_ops(globals())

@@ -21,7 +21,7 @@ from tile_lsp.compiler.dialects.cuda_tile.arith_checks import (
 )
 from tile_lsp.compiler.dialects.cuda_tile.arith_syntax import IEEE_MODES, case_of
 from tile_lsp.compiler.dialects.cuda_tile.attrs import UNIT
-from tile_lsp.compiler.dialects.cuda_tile.base import CudaTileOp, VerifyResult, tile_op
+from tile_lsp.compiler.dialects.cuda_tile.base import CudaTileOp, VerifyResult, module_ops, tile_op
 
 if TYPE_CHECKING:
     from tile_lsp.compiler.syntax.format import AttrSyntax
@@ -225,7 +225,8 @@ class RsqrtOp(_FtzUnaryOp):
 
 
 class _PowOp(CudaTileOp):
-    """`pow` (13.1-13.3) and `fpowf` (its 13.5 name): the same fields, syntax and opcode."""
+    """`pow` (13.1-13.3) and `fpowf` (its 13.5 name): the same fields, syntax and opcode.
+    `fpowi` has the fields too, with an integer exponent: its own syntax and type rules."""
 
     source = operand_def()
     exponent = operand_def()
@@ -273,7 +274,7 @@ POWI_EXPONENT = C.tile_of(builtin.i1, builtin.i8, builtin.i16, builtin.i32)
 
 
 @tile_op
-class FPowIOp(CudaTileOp):
+class FPowIOp(_PowOp):
     """Raises each float `source` element to the matching integer `exponent` element (13.4):
     repeated multiplication rather than `pow`'s exp/log, exact for small powers, and defined
     for a negative base.
@@ -284,9 +285,6 @@ class FPowIOp(CudaTileOp):
     """
 
     name = "cuda_tile.fpowi"
-    source = operand_def()
-    exponent = operand_def()
-    result = result_def()
     SINCE = "13.4"
     TILE_FORMAT = (
         "$source `,` $exponent attr-dict `:` custom<CudaTileType>(type($source)) `,` custom<CudaTileType>(type($exponent))"
@@ -314,23 +312,4 @@ class Atan2Op(CudaTileOp):
     TYPE_RULES = (C.AllTypesMatch("x", "y", "result"),)
 
 
-OPS: list[type[Operation]] = [
-    CeilOp,
-    FloorOp,
-    CosOp,
-    CosHOp,
-    SinOp,
-    SinHOp,
-    TanOp,
-    TanHOp,
-    ExpOp,
-    Exp2Op,
-    LogOp,
-    Log2Op,
-    SqrtOp,
-    RsqrtOp,
-    PowOp,
-    FPowFOp,
-    FPowIOp,
-    Atan2Op,
-]
+OPS: list[type[Operation]] = module_ops(globals())

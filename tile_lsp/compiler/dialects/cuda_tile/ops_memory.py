@@ -9,23 +9,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar
 
 from xdsl.dialects import builtin
-from xdsl.ir import Attribute, Operation
-from xdsl.irdl import (
-    AttrSizedOperandSegments,
-    operand_def,
-    opt_operand_def,
-    opt_prop_def,
-    prop_def,
-    result_def,
-    var_operand_def,
-)
+from xdsl.ir import Operation
+from xdsl.irdl import operand_def, opt_operand_def, opt_prop_def, prop_def, result_def, var_operand_def
 
 from tile_lsp.compiler.dialects.cuda_tile import constraints as C
 from tile_lsp.compiler.dialects.cuda_tile import memory_syntax as M
 from tile_lsp.compiler.dialects.cuda_tile import memory_views
 from tile_lsp.compiler.dialects.cuda_tile import types as ct
 from tile_lsp.compiler.dialects.cuda_tile.attrs import UNIT
-from tile_lsp.compiler.dialects.cuda_tile.base import CudaTileOp, OpError, VerifyResult, tile_op
+from tile_lsp.compiler.dialects.cuda_tile.base import CudaTileOp, OpError, VerifyResult, module_ops, tile_op
 from tile_lsp.compiler.dialects.cuda_tile.hints import verify_op_hints
 
 if TYPE_CHECKING:
@@ -174,7 +166,7 @@ class _PtrMemoryOp(CudaTileOp):
     # the token and result token come last (subclasses declare what comes before)
     token = opt_operand_def()
     result_token = result_def()
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    irdl_options = M.SEGMENTED_OPERANDS
 
     def verify_tile(self, ctx: VerifyContext) -> VerifyResult:
         for item in (*M.check_enum_props(self), *verify_op_hints(self, ctx)):
@@ -188,7 +180,7 @@ class _PtrMemoryOp(CudaTileOp):
 
 
 @tile_op
-class LoadPtrTkoOp(_PtrMemoryOp):
+class LoadPtrTkoOp(M.OrderedAccess, M.Hinted, _PtrMemoryOp):
     """Loads a tile from a tile of pointers, optionally masked (with a padding value for
     masked-off lanes) and ordered after a token.
 
@@ -199,12 +191,9 @@ class LoadPtrTkoOp(_PtrMemoryOp):
 
     name = "cuda_tile.load_ptr_tko"
     RESULT_NAMES = ("result", "result_token")
-    memory_ordering_semantics = prop_def(Attribute)
-    memory_scope = opt_prop_def(Attribute)
     source = operand_def()
     mask = opt_operand_def()
     paddingValue = opt_operand_def()
-    optimization_hints = opt_prop_def(Attribute)
     result = result_def()
     TILE_FORMAT = (
         "$memory_ordering_semantics ($memory_scope^)? $source (`,` $mask^)? (`,` $paddingValue^)? "
@@ -245,7 +234,7 @@ class LoadPtrTkoOp(_PtrMemoryOp):
 
 
 @tile_op
-class StorePtrTkoOp(_PtrMemoryOp):
+class StorePtrTkoOp(M.OrderedAccess, M.Hinted, _PtrMemoryOp):
     """Stores a tile through a tile of pointers, optionally masked and ordered after a token.
 
     ```mlir
@@ -254,12 +243,9 @@ class StorePtrTkoOp(_PtrMemoryOp):
     """
 
     name = "cuda_tile.store_ptr_tko"
-    memory_ordering_semantics = prop_def(Attribute)
-    memory_scope = opt_prop_def(Attribute)
     destination = operand_def()
     value = operand_def()
     mask = opt_operand_def()
-    optimization_hints = opt_prop_def(Attribute)
     TILE_FORMAT = (
         "$memory_ordering_semantics ($memory_scope^)? $destination `,` $value (`,` $mask^)? "
         "(`token` `` `=` `` $token^)? (`optimization_hints` `=` $optimization_hints^)? attr-dict `:` "
@@ -331,15 +317,4 @@ class AllocaOp(CudaTileOp):
                 )
 
 
-OPS: list[type[Operation]] = [
-    MakeTokenOp,
-    JoinTokensOp,
-    GdcWaitTkoOp,
-    GdcLaunchDependentsTkoOp,
-    MemoryFenceAliasTkoOp,
-    OffsetOp,
-    LoadPtrTkoOp,
-    StorePtrTkoOp,
-    AllocaOp,
-    *memory_views.OPS,
-]
+OPS: list[type[Operation]] = [*module_ops(globals()), *memory_views.OPS]

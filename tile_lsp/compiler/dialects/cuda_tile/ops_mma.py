@@ -7,7 +7,7 @@ mmaf (floats), mmai (8-bit integers) and mmaf_scaled (block-scaled fp8/fp4), eac
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from xdsl.dialects import builtin
 from xdsl.ir import Attribute, Operation
@@ -93,8 +93,28 @@ def check_mma_shapes(lhs: Attribute, rhs: Attribute, acc: Attribute) -> VerifyRe
             return
 
 
+def _mma_format(after_acc: str, *more: str) -> str:
+    """`$lhs, $rhs, $acc`, `after_acc`, the attr-dict and the types of lhs, rhs, acc and `more`."""
+    types = " `,` ".join(f"custom<CudaTileType>(type(${n}))" for n in ("lhs", "rhs", "acc", *more))
+    return f"$lhs `,` $rhs `,` $acc {after_acc}attr-dict `:` {types}"
+
+
+class _MmaOp(CudaTileOp):
+    """`lhs * rhs + acc` on 2-D or batched 3-D tiles; the result has the accumulator's type."""
+
+    lhs = operand_def()
+    rhs = operand_def()
+    acc = operand_def()
+    result = result_def()
+    TYPE_RULES: ClassVar[tuple[C.TypeRule, ...]] = (
+        C.AllTypesMatch("acc", "result"),
+        C.SameElementType("lhs", "rhs"),
+        C.SameRank("lhs", "rhs", "acc"),
+    )
+
+
 @tile_op
-class MmaFOp(CudaTileOp):
+class MmaFOp(_MmaOp):
     """Floating-point matrix multiply-accumulate: `lhs * rhs + acc`, optionally with the
     faster, less precise fp8 accumulation (`fast_acc`).
 
@@ -104,18 +124,10 @@ class MmaFOp(CudaTileOp):
     """
 
     name = "cuda_tile.mmaf"
-    lhs = operand_def()
-    rhs = operand_def()
-    acc = operand_def()
     fast_acc = opt_prop_def(builtin.UnitAttr)
-    result = result_def()
-    TILE_FORMAT = (
-        "$lhs `,` $rhs `,` $acc (`fast_acc` $fast_acc^)? attr-dict `:` custom<CudaTileType>(type($lhs)) `,` "
-        "custom<CudaTileType>(type($rhs)) `,` custom<CudaTileType>(type($acc))"
-    )
+    TILE_FORMAT = _mma_format("(`fast_acc` $fast_acc^)? ")
     ATTR_SYNTAX = {"fast_acc": UNIT}
     TYPE_CONSTRAINTS = {"lhs": MMAF_OPERAND, "rhs": MMAF_OPERAND, "acc": MMAF_ACC, "result": MMAF_ACC}
-    TYPE_RULES = (C.AllTypesMatch("acc", "result"), C.SameElementType("lhs", "rhs"), C.SameRank("lhs", "rhs", "acc"))
 
     def verify_tile(self, ctx: VerifyContext) -> VerifyResult:
         for err in check_mma_shapes(self.lhs.type, self.rhs.type, self.acc.type):
@@ -134,7 +146,7 @@ class MmaFOp(CudaTileOp):
 
 
 @tile_op
-class MmaIOp(CudaTileOp):
+class MmaIOp(_MmaOp):
     """Integer matrix multiply-accumulate of i8 tiles into i32, each input read as signed
     or unsigned.
 
@@ -144,19 +156,10 @@ class MmaIOp(CudaTileOp):
     """
 
     name = "cuda_tile.mmai"
-    lhs = operand_def()
-    rhs = operand_def()
-    acc = operand_def()
     signedness_lhs = prop_def(Attribute)
     signedness_rhs = prop_def(Attribute)
-    result = result_def()
-    TILE_FORMAT = (
-        "$lhs `,` $rhs `,` $acc custom<Signedness>($signedness_lhs) custom<Signedness>($signedness_rhs) "
-        "attr-dict `:` custom<CudaTileType>(type($lhs)) `,` custom<CudaTileType>(type($rhs)) `,` "
-        "custom<CudaTileType>(type($acc))"
-    )
+    TILE_FORMAT = _mma_format("custom<Signedness>($signedness_lhs) custom<Signedness>($signedness_rhs) ")
     TYPE_CONSTRAINTS = {"lhs": MMAI_OPERAND, "rhs": MMAI_OPERAND, "acc": MMAI_ACC, "result": MMAI_RESULT}
-    TYPE_RULES = (C.AllTypesMatch("acc", "result"), C.SameElementType("lhs", "rhs"), C.SameRank("lhs", "rhs", "acc"))
 
     def verify_tile(self, ctx: VerifyContext) -> VerifyResult:
         for key in ("signedness_lhs", "signedness_rhs"):
@@ -167,8 +170,16 @@ class MmaIOp(CudaTileOp):
         yield from check_mma_shapes(self.lhs.type, self.rhs.type, self.acc.type)
 
 
+class _BlockScales:
+    """mmaf_scaled's scale operands. A mixin after `_MmaOp`, since xDSL takes the fields in
+    MRO order (a subclass's own first): so they follow lhs, rhs and acc."""
+
+    lhs_scale = operand_def()
+    rhs_scale = operand_def()
+
+
 @tile_op
-class MmaFScaledOp(CudaTileOp):
+class MmaFScaledOp(_MmaOp, _BlockScales):
     """Block-scaled matrix multiply-accumulate: fp8/fp4 inputs, each block of K elements
     multiplied by its own scale, accumulated in f32 (13.3).
 
@@ -178,17 +189,7 @@ class MmaFScaledOp(CudaTileOp):
     """
 
     name = "cuda_tile.mmaf_scaled"
-    lhs = operand_def()
-    rhs = operand_def()
-    acc = operand_def()
-    lhs_scale = operand_def()
-    rhs_scale = operand_def()
-    result = result_def()
-    TILE_FORMAT = (
-        "$lhs `,` $rhs `,` $acc `,` $lhs_scale `,` $rhs_scale attr-dict `:` custom<CudaTileType>(type($lhs)) `,` "
-        "custom<CudaTileType>(type($rhs)) `,` custom<CudaTileType>(type($acc)) `,` "
-        "custom<CudaTileType>(type($lhs_scale)) `,` custom<CudaTileType>(type($rhs_scale))"
-    )
+    TILE_FORMAT = _mma_format("`,` $lhs_scale `,` $rhs_scale ", "lhs_scale", "rhs_scale")
     TYPE_CONSTRAINTS = {
         "lhs": SCALED_OPERAND,
         "rhs": SCALED_OPERAND,

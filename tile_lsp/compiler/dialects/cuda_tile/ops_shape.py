@@ -14,7 +14,7 @@ from tile_lsp.compiler.dialects.cuda_tile import constraints as C
 from tile_lsp.compiler.dialects.cuda_tile import shape_reduce
 from tile_lsp.compiler.dialects.cuda_tile import types as ct
 from tile_lsp.compiler.dialects.cuda_tile.attrs import IntAttrSyntax
-from tile_lsp.compiler.dialects.cuda_tile.base import CudaTileOp, OpError, VerifyResult, tile_op
+from tile_lsp.compiler.dialects.cuda_tile.base import CudaTileOp, OpError, VerifyResult, module_ops, tile_op
 from tile_lsp.compiler.dialects.cuda_tile.control_regions import is_tile_view, parse_cuda_type
 from tile_lsp.compiler.syntax.types import long_type_str
 
@@ -221,8 +221,20 @@ def _block_errors(
             return
 
 
+class _BlockIndexedOp(CudaTileOp):
+    """extract and insert: a tile split into blocks, the block at i32 block index `indices`
+    (after the tile operands), and the result."""
+
+    indices = var_operand_def()
+    result = result_def()
+
+    @classmethod
+    def infer_types(cls, state: OpState) -> None:
+        _i32_indices(state)
+
+
 @tile_op
-class ExtractOp(CudaTileOp):
+class ExtractOp(_BlockIndexedOp):
     """Takes the sub-tile at block index `indices` of a source tile split into result-shaped pieces.
 
     ```mlir
@@ -232,8 +244,6 @@ class ExtractOp(CudaTileOp):
 
     name = "cuda_tile.extract"
     source = operand_def()
-    indices = var_operand_def()
-    result = result_def()
     TILE_FORMAT = (
         "$source `[` $indices `]` attr-dict `:` custom<CudaTileType>(type($source)) `->` "
         "custom<CudaTileType>(type($result))"
@@ -241,16 +251,12 @@ class ExtractOp(CudaTileOp):
     TYPE_CONSTRAINTS = {"source": C.ANY_TILE, "indices": I32_INDICES, "result": C.ANY_TILE}
     TYPE_RULES = (C.SameRank("source", "result"),)
 
-    @classmethod
-    def infer_types(cls, state: OpState) -> None:
-        _i32_indices(state)
-
     def verify_tile(self, ctx: VerifyContext) -> VerifyResult:
         yield from _block_errors(self, ("source", self.source.type), ("result", self.result.type), len(self.indices))
 
 
 @tile_op
-class InsertOp(CudaTileOp):
+class InsertOp(_BlockIndexedOp):
     """The inverse of `extract` (13.4): a copy of `destination` whose block at block index
     `indices` (the destination split into source-shaped pieces) is replaced by `source`.
 
@@ -262,8 +268,6 @@ class InsertOp(CudaTileOp):
     name = "cuda_tile.insert"
     source = operand_def()
     destination = operand_def()
-    indices = var_operand_def()
-    result = result_def()
     SINCE = "13.4"
     TILE_FORMAT = (
         "$source `,` $destination `[` $indices `]` attr-dict `:` custom<CudaTileType>(type($source)) `,` "
@@ -271,10 +275,6 @@ class InsertOp(CudaTileOp):
     )
     TYPE_CONSTRAINTS = {"source": C.ANY_TILE, "destination": C.ANY_TILE, "indices": I32_INDICES, "result": C.ANY_TILE}
     TYPE_RULES = (C.AllTypesMatch("destination", "result"),)
-
-    @classmethod
-    def infer_types(cls, state: OpState) -> None:
-        _i32_indices(state)
 
     def verify_tile(self, ctx: VerifyContext) -> VerifyResult:
         # NVIDIA words these against the result (the destination's type).
@@ -497,19 +497,4 @@ class GetIndexSpaceShapeOp(_ShapeQuery):
         return None
 
 
-OPS: list[type[Operation]] = [
-    BroadcastOp,
-    ReshapeOp,
-    PermuteOp,
-    CatOp,
-    ExtractOp,
-    InsertOp,
-    IotaOp,
-    PackOp,
-    UnpackOp,
-    GetTileBlockIdOp,
-    GetNumTileBlocksOp,
-    GetTensorShapeOp,
-    GetIndexSpaceShapeOp,
-    *shape_reduce.OPS,
-]
+OPS: list[type[Operation]] = [*module_ops(globals()), *shape_reduce.OPS]
