@@ -139,6 +139,10 @@ CASES: list[tuple[str, str]] = [
     ("gpu.return_in_func", f"{F}() {{\n  gpu.return\n}}\n"),
     ("gpu.barrier_result", f'{F}() {{\n  %0 = "gpu.barrier"() : () -> i32\n  return\n}}\n'),
     # ---- a second batch, written after the fixes, to check the rules hold on other inputs
+    ("arith.extsi_vector_shape", f"{F}(%a: vector<4xi32>) {{\n  %0 = arith.extsi %a : vector<4xi32> to vector<8xi64>\n  return\n}}\n"),
+    ("arith.extui_vector_narrower", f"{F}(%a: vector<4xi32>) {{\n  %0 = arith.extui %a : vector<4xi32> to vector<4xi16>\n  return\n}}\n"),
+    ("arith.trunci_vector_to_float", f"{F}(%a: vector<4xi32>) {{\n  %0 = arith.trunci %a : vector<4xi32> to vector<4xf16>\n  return\n}}\n"),
+    ("arith.select_generic_mismatch", f'{F}(%c: i1, %a: i32, %b: vector<4xi32>) {{\n  %0 = "arith.select"(%c, %a, %b) : (i1, i32, vector<4xi32>) -> i32\n  return\n}}\n'),
     ("arith.subi_generic_mismatch", f'{F}(%a: i16, %b: i8) {{\n  %0 = "arith.subi"(%a, %b) : (i16, i8) -> i16\n  return\n}}\n'),
     ("arith.divf_on_int", f"{F}(%a: i64) {{\n  %0 = arith.divf %a, %a : i64\n  return\n}}\n"),
     ("arith.maxsi_on_float", f"{F}(%a: f16) {{\n  %0 = arith.maxsi %a, %a : f16\n  return\n}}\n"),

@@ -721,7 +721,8 @@ def _verify_words(op: Operation, message: str, generic: bool = False) -> str:
         message = inner
     if _VAR_CLASH.fullmatch(message) is not None:
         return prefix + (_SAME_TYPE_WORDS.get(name) or _same_type_words(op))
-    if name in _ARITH_CASTS and op.operands and op.results and not message.startswith(prefix + "operand #"):
+    xdsl_op = type(op).__module__.startswith("xdsl.")  # (our dialects' verifiers already say what MLIR's say)
+    if xdsl_op and name in _ARITH_CASTS and op.operands and op.results and not message.startswith(prefix + "operand #"):
         return f"{prefix}operand type '{attr_text(op.operands[0].type)}' and result type '{attr_text(op.results[0].type)}' are cast incompatible"
     m = _PARENT.fullmatch(message)
     if m is not None and m[1] == name:
@@ -733,8 +734,8 @@ def _verify_words(op: Operation, message: str, generic: bool = False) -> str:
     if m is not None:
         n = int(m[1])
         return f"{prefix}requires {'zero results' if n == 0 else 'one result' if n == 1 else f'{n} results'}"
-    if not type(op).__module__.startswith("xdsl."):
-        return message  # (our dialects' verifiers already say what MLIR's say, emitError or not)
+    if not xdsl_op:
+        return message  # (emitError or not)
     special = _special_words(op, message)
     if special is not None:
         return special
