@@ -22,7 +22,7 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 SHARED_TESTS = ROOT.parent / "shared" / "conformance" / "mlir-upstream"
 KERNELS = ("vector_add", "row_softmax", "attention", "atomics", "prefix_scan")
-# MLIR 22 forms the samples above lack (each checked with mlir-opt 22: it accepts the first five
+# MLIR 22 forms the samples above lack (each checked with mlir-opt 22: it accepts the first six
 # and rejects the last two with the words our ops say).
 EXTRA = {
     "llvm forms": """llvm.func @f(%p: !llvm.ptr, %v: i32) -> i32 {
@@ -43,6 +43,14 @@ EXTRA = {
     "inline_asm keyword order": """llvm.func @f(%v: i32) -> i32 {
   %0 = llvm.inline_asm has_side_effects tail_call_kind = <tail> asm_dialect = att operand_attrs = [{}] {note = "x"} "add.u32 $0, $1, $1;", "=r,r" %v : (i32) -> i32
   llvm.return %0 : i32
+}
+""",
+    "arith vector forms": """func.func @f(%a: vector<4xi32>, %c: vector<4xi1>) {
+  %0 = arith.extsi %a : vector<4xi32> to vector<4xi64>
+  %1 = arith.extui %a : vector<4xi32> to vector<4xi64>
+  %2 = arith.trunci %a : vector<4xi32> to vector<4xi8>
+  %3 = arith.select %c, %a, %a : vector<4xi1>, vector<4xi32>
+  return
 }
 """,
     "memref forms": """memref.global "private" constant @g : memref<4xf32> = dense<0.0> {alignment = 64 : i64}
