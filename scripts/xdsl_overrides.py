@@ -50,6 +50,12 @@ EXTRA = {
   %1 = arith.extui %a : vector<4xi32> to vector<4xi64>
   %2 = arith.trunci %a : vector<4xi32> to vector<4xi8>
   %3 = arith.select %c, %a, %a : vector<4xi1>, vector<4xi32>
+  %4 = arith.sitofp %a : vector<4xi32> to vector<4xf32>
+  %5 = arith.uitofp %a : vector<4xi32> to vector<4xf32>
+  %6 = arith.fptosi %4 : vector<4xf32> to vector<4xi32>
+  %7 = arith.fptoui %4 : vector<4xf32> to vector<4xi32>
+  %8 = arith.index_cast %a : vector<4xi32> to vector<4xindex>
+  %9 = arith.index_castui %a : vector<4xi32> to vector<4xindex>
   return
 }
 """,

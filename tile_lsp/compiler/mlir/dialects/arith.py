@@ -4,10 +4,13 @@ takes them (xDSL's take scalars only); same syntax as upstream."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import ClassVar
+
 from xdsl.dialects import arith as xarith
-from xdsl.dialects.builtin import IndexType, IntegerType, Signedness, TensorType, VectorType
+from xdsl.dialects.builtin import AnyFloat, IndexType, IntegerType, MemRefType, Signedness, TensorType, VectorType
 from xdsl.ir import Attribute, Dialect, Operation, SSAValue
-from xdsl.irdl import IRDLOperation, base, irdl_op_definition, operand_def, result_def, traits_def
+from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, result_def, traits_def
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import Pure
@@ -25,55 +28,75 @@ class RemFOp(xarith.FloatingPointLikeBinaryOperation):
     traits = traits_def(Pure())
 
 
-@irdl_op_definition
-class IndexCastUIOp(IRDLOperation):
-    """`arith.index_castui %x : T to U` (zero-extending index cast)."""
-
-    name = "arith.index_castui"
-    input = operand_def(base(IntegerType) | base(IndexType))
-    result = result_def(base(IntegerType) | base(IndexType))
-    traits = traits_def(Pure())
-    assembly_format = "$input attr-dict `:` type($input) `to` type($result)"
-
-
 # ---------------------------------------------------------------------------------------
-# integer width casts and select on vectors and tensors too (xDSL's take scalars only)
+# the casts and select on vectors and tensors too (xDSL's take scalars only)
 
 
 def _element_and_shape(t: Attribute) -> tuple[Attribute, tuple[int, ...] | None]:
     """A type's element type and its shape (None for a scalar)."""
-    if isinstance(t, VectorType | TensorType):
+    if isinstance(t, VectorType | TensorType | MemRefType):
         return t.element_type, tuple(t.get_shape())
     return t, None
 
 
-class _IntWidthCast(IRDLOperation):
-    """`arith.extsi|extui|trunci %x : T to U`: T and U signless integers, or vectors or tensors
-    of them of one shape; the result wider (ext) or narrower (trunc). Checked in MLIR 22's order
-    and words: the operand's type, the result's, the shapes, then the widths."""
+def _int(t: Attribute) -> bool:
+    return isinstance(t, IntegerType) and t.signedness.data == Signedness.SIGNLESS
+
+
+def _float(t: Attribute) -> bool:
+    return isinstance(t, AnyFloat)
+
+
+def _int_or_index(t: Attribute) -> bool:
+    return _int(t) or isinstance(t, IndexType)
+
+
+_INT_LIKE = (_int, "signless-fixed-width-integer-like")
+_FLOAT_LIKE = (_float, "floating-point-like")
+_INDEX_LIKE = (_int_or_index, "signless-integer-like or memref of signless-integer")
+# (the operand's element kind, the result's): a test and MLIR 22's words for it
+_Kinds = tuple[tuple[Callable[[Attribute], bool], str], tuple[Callable[[Attribute], bool], str]]
+
+
+class _ElementwiseCast(IRDLOperation):
+    """An arith cast `%x : T to U`, T and U scalars or vectors, tensors (or, for the index
+    casts, memrefs) of one shape, as MLIR 22 takes them (xDSL's take scalars only). Checked in
+    MLIR's order and words: the operand's element kind, the result's, the shapes, then
+    `_compatible` on the two element types."""
 
     input = operand_def()
     result = result_def()
     traits = traits_def(Pure())
     assembly_format = "$input attr-dict `:` type($input) `to` type($result)"
 
+    KINDS: ClassVar[_Kinds] = (_INT_LIKE, _INT_LIKE)
+
     def __init__(self, op: SSAValue | Operation, target_type: Attribute) -> None:
         super().__init__(operands=[op], result_types=[target_type])
+
+    def _compatible(self, a: Attribute, b: Attribute) -> bool:
+        return True
 
     def verify_(self) -> None:
         prefix = f"'{self.name}' op "
         (a_elem, a_shape), (b_elem, b_shape) = (_element_and_shape(v.type) for v in (self.input, self.result))
-        for kind, v, elem in (("operand", self.input, a_elem), ("result", self.result, b_elem)):
-            if not isinstance(elem, IntegerType) or elem.signedness.data != Signedness.SIGNLESS:
-                raise VerifyException(f"{prefix}{kind} #0 must be signless-fixed-width-integer-like, but got '{attr_text(v.type)}'")
-        assert isinstance(a_elem, IntegerType) and isinstance(b_elem, IntegerType)
+        for kind, v, elem, (ok, words) in (("operand", self.input, a_elem, self.KINDS[0]), ("result", self.result, b_elem, self.KINDS[1])):
+            if not ok(elem):
+                raise VerifyException(f"{prefix}{kind} #0 must be {words}, but got '{attr_text(v.type)}'")
         if a_shape != b_shape:
             raise VerifyException(f"{prefix}requires the same shape for all operands and results")
-        wider = self.name != "arith.trunci"
-        if not (b_elem.width.data > a_elem.width.data if wider else b_elem.width.data < a_elem.width.data):
+        if not self._compatible(a_elem, b_elem):
             raise VerifyException(
                 f"{prefix}operand type '{attr_text(self.input.type)}' and result type '{attr_text(self.result.type)}' are cast incompatible"
             )
+
+
+class _IntWidthCast(_ElementwiseCast):
+    """extsi / extui (the result wider) and trunci (narrower)."""
+
+    def _compatible(self, a: Attribute, b: Attribute) -> bool:
+        assert isinstance(a, IntegerType) and isinstance(b, IntegerType)
+        return b.width.data > a.width.data if self.name != "arith.trunci" else b.width.data < a.width.data
 
 
 @irdl_op_definition
@@ -89,6 +112,51 @@ class ExtUIOp(_IntWidthCast):
 @irdl_op_definition
 class TruncIOp(_IntWidthCast):
     name = "arith.trunci"
+
+
+@irdl_op_definition
+class SIToFPOp(_ElementwiseCast):
+    name = "arith.sitofp"
+    KINDS: ClassVar[_Kinds] = (_INT_LIKE, _FLOAT_LIKE)
+
+
+@irdl_op_definition
+class UIToFPOp(_ElementwiseCast):
+    name = "arith.uitofp"
+    KINDS: ClassVar[_Kinds] = (_INT_LIKE, _FLOAT_LIKE)
+
+
+@irdl_op_definition
+class FPToSIOp(_ElementwiseCast):
+    name = "arith.fptosi"
+    KINDS: ClassVar[_Kinds] = (_FLOAT_LIKE, _INT_LIKE)
+
+
+@irdl_op_definition
+class FPToUIOp(_ElementwiseCast):
+    name = "arith.fptoui"
+    KINDS: ClassVar[_Kinds] = (_FLOAT_LIKE, _INT_LIKE)
+
+
+class _IndexCast(_ElementwiseCast):
+    """index_cast / index_castui: an integer to index or back (one side must be index)."""
+
+    KINDS: ClassVar[_Kinds] = (_INDEX_LIKE, _INDEX_LIKE)
+
+    def _compatible(self, a: Attribute, b: Attribute) -> bool:
+        return isinstance(a, IndexType) != isinstance(b, IndexType)
+
+
+@irdl_op_definition
+class IndexCastOp(_IndexCast):
+    name = "arith.index_cast"
+
+
+@irdl_op_definition
+class IndexCastUIOp(_IndexCast):
+    """`arith.index_castui %x : T to U` (zero-extending index cast)."""
+
+    name = "arith.index_castui"
 
 
 @irdl_op_definition
@@ -143,11 +211,16 @@ class SelectOp(IRDLOperation):
             raise VerifyException(f"{prefix}failed to verify that condition is signless i1 or has matching shape")
 
 
-OPS: list[type[IRDLOperation]] = [RemFOp, IndexCastUIOp, ExtSIOp, ExtUIOp, TruncIOp, SelectOp]
+OPS: list[type[IRDLOperation]] = [
+    RemFOp, IndexCastOp, IndexCastUIOp, ExtSIOp, ExtUIOp, TruncIOp, SIToFPOp, UIToFPOp, FPToSIOp, FPToUIOp, SelectOp,
+]
 
 
 def dialect() -> Dialect:
     return overlay(xarith.Arith, OPS)
 
 
-__all__ = ["ExtSIOp", "ExtUIOp", "IndexCastUIOp", "RemFOp", "SelectOp", "TruncIOp", "dialect"]
+__all__ = [
+    "ExtSIOp", "ExtUIOp", "FPToSIOp", "FPToUIOp", "IndexCastOp", "IndexCastUIOp", "RemFOp", "SIToFPOp", "SelectOp", "TruncIOp",
+    "UIToFPOp", "dialect",
+]
