@@ -16,6 +16,7 @@ What it says to the editor goes through the `Client` it is given: nothing here k
 from __future__ import annotations
 
 import asyncio
+import bisect
 import contextlib
 import dataclasses
 import gc
@@ -49,16 +50,14 @@ from tile_lsp.session import (
     preview_dir_refusal,
     program_refusal,
 )
+from tile_lsp.textsync import Edit
 
-DEBOUNCE_S = 0.005  # coalesces keystroke bursts; small, since re-parsing one entry is cheap
+DEBOUNCE_S = 0.0  # (a burst of edits read at once is applied before this task runs; a later one supersedes it)
 PIPELINE_DEBOUNCE_S = 0.1  # in a burst of edits, a compile starts once typing pauses this long
 # An edit that comes this long after the document's previous one (or its opening) is not part of a
 # burst: its compile starts at once. Should it turn out to start a burst, the next keystroke
 # cancels that compile, and the rest of the burst waits for the pause as before.
 PIPELINE_IDLE_S = 0.5
-# Front-end diagnostics wait this long for the stage diagnostics of the same version, so both are
-# published together; a slower compile gets the front end's published first (its own later).
-PIPELINE_GRACE_S = 1.0
 AHEAD_HANDOVER_S = 0.05  # an edit's front-end analysis waits at most this for its compile to start
 # The item cache's dropped parses are cyclic garbage (xDSL IR), which only a full collection frees,
 # and serve() makes those rare: one runs after an analysis once the cache has dropped this much
@@ -103,6 +102,10 @@ class AnalysisHost:
         self.compile_documents = compile_documents  # False: front end only (`serve --no-pipeline`)
         # uri -> (version, stage diagnostics) last published: what the quick fixes look at.
         self.stage_published: dict[str, tuple[int, list[Diagnostic]]] = {}
+        self.front_end_diagnostics = proto.FrontEndDiagnostics()  # (converted item by item, kept)
+        # uri -> id(item's parse) -> (that parse, the stage diagnostics last published in the item,
+        # relative to it): what a new version that keeps the item shows until its compile reports
+        self.stage_by_item: dict[str, dict[int, tuple[object, list[Diagnostic]]]] = {}
         self.gpu_override: str | None = None  # tileLsp.setGpuName, while the client sets no target
         self.warned: set[str] = set()  # warnings shown once per session (refused settings, files left alone)
         # (program path, untrusted folders) -> why refused (None: accepted), see `refuses_a_program`
@@ -120,6 +123,8 @@ class AnalysisHost:
         if task is not None:
             task.cancel()
         self.stage_published.pop(uri, None)
+        self.front_end_diagnostics.forget(uri)
+        self.stage_by_item.pop(uri, None)
         self.last_edit.pop(uri, None)
         self.front_end_clean.pop(uri, None)
         snap = self.session.get(uri)
@@ -259,27 +264,25 @@ class AnalysisHost:
             return
         report = self.pipeline.cached(request)
         if report is None:
+            # At once, not after the compile: the front end's diagnostics, and the stage
+            # diagnostics of the entries this version has not changed (`carried_stage`); the
+            # compile's own replace them (through PTX first, then the finished compile).
+            self._publish(snap, analysis, self.carried_stage(snap.uri, analysis))
             if pause > 0:
                 await asyncio.sleep(pause)
                 if not self.session.is_latest(snap):
                     return
-            early_published = False
 
             def early(found: EarlyReport) -> None:
                 """Every stage's diagnostics through PTX, before ptxas (its messages, the code
                 lens and the hover's lines come with the finished compile)."""
-                nonlocal early_published
                 if self.session.is_latest(snap) and not task.done():
-                    early_published = True
                     stage = pview.stage_diagnostics(PipelineReport(DONE, found.diagnostics), analysis.diagnostics, snap.text)
                     self._publish(snap, analysis, stage)
                     self._status(snap, "stages", found.seconds)
 
             task = asyncio.ensure_future(self.pipeline.compile(request, self.timeout(), early))
             try:
-                done, _ = await asyncio.wait({task}, timeout=PIPELINE_GRACE_S)
-                if not done and self.session.is_latest(snap) and not early_published:
-                    self._publish(snap, analysis, [])  # the front end's now; the stages' when done
                 report = await task
             except asyncio.CancelledError:
                 task.cancel()  # a newer version: this compile is stale (its worker is stopped)
@@ -303,9 +306,26 @@ class AnalysisHost:
 
     def _publish(self, snap: Snapshot, analysis: DocumentAnalysis, stage: list[Diagnostic]) -> None:
         self.stage_published[snap.uri] = (snap.version, stage)
-        notice = self.size_notice(snap, analysis)
-        diags = [proto.diagnostic(analysis.source, snap.uri, d) for d in [*notice, *analysis.diagnostics, *stage]]
+        self.stage_by_item[snap.uri] = _by_item(analysis, stage)
+        source = analysis.source
+        diags = [proto.diagnostic(source, snap.uri, d) for d in self.size_notice(snap, analysis)]
+        diags += self.front_end_diagnostics.of(snap.uri, analysis)
+        diags += [proto.diagnostic(source, snap.uri, d) for d in stage]
         self.client.publish(lsp.PublishDiagnosticsParams(uri=snap.uri, version=snap.version, diagnostics=diags))
+
+    def carried_stage(self, uri: str, analysis: DocumentAnalysis) -> list[Diagnostic]:
+        """The stage diagnostics last published in the items this analysis keeps (the same
+        parse: the same text and the same globals, so the same per-entry compile), moved to
+        where those items are now. A changed entry's wait for its compile."""
+        by_item = self.stage_by_item.get(uri)
+        if not by_item:
+            return []
+        out: list[Diagnostic] = []
+        for item in analysis.items:
+            hit = by_item.get(id(item.result))
+            if hit is not None and hit[0] is item.result:
+                out.extend(_moved(d, item.start) for d in hit[1])
+        return out
 
     def size_notice(self, snap: Snapshot, analysis: DocumentAnalysis | None = None) -> list[Diagnostic]:
         """For a file over tileLsp.maxFileSize: the one note (information, at 1:1) saying it gets
@@ -602,19 +622,52 @@ class AnalysisHost:
             settings = dataclasses.replace(settings, gpuName=self.gpu_override)
         settings = self.checked_settings(settings)
         if settings != self.session.settings:
+            self.stage_by_item.clear()  # (another target, other options: nothing carries over)
             for snap in self.session.resettle(settings):  # (new snapshots: new compile options)
                 if self.compiles(snap):
                     self.schedule_diagnostics(snap)
             self.client.refresh_code_lenses()  # the lenses name the target
 
-    def open_or_change(self, uri: str, version: int | None, text: str) -> None:
+    def open_or_change(
+        self, uri: str, version: int | None, text: str, source: SourceText | None = None, edit: Edit | None = None
+    ) -> None:
         """A new version of a document, its text the server's own (`did_change` applies the
-        edits with `tile_lsp.textsync`: LSP's line breaks, the negotiated position encoding)."""
-        snap = self.session.update(uri, version or 0, text, uri_to_path(uri))
+        edits with `tile_lsp.textsync`: LSP's line breaks, the negotiated position encoding,
+        giving the new `source` and the `edit` that made it, which the analysis starts from)."""
+        snap = self.session.update(uri, version or 0, text, uri_to_path(uri), source, edit)
         if self.compiles(snap):
             self.pipeline.prestart()  # the first compile of the session then finds a warm worker
         self.schedule_diagnostics(snap)
 
+
+
+def _by_item(analysis: DocumentAnalysis, stage: list[Diagnostic]) -> dict[int, tuple[object, list[Diagnostic]]]:
+    """Stage diagnostics grouped by the item they lie in, relative to it (those in the module's
+    header: the shell's, at document offsets; any other, or one whose notes point outside its
+    item, is not kept)."""
+    found: dict[int, tuple[object, list[Diagnostic]]] = {}
+    if not stage or not analysis.items or analysis.items[0].kind == "whole":
+        return found
+    entries = [item for item in analysis.items if item.kind != "shell"]
+    starts = [item.start for item in entries]
+    shell = analysis.items[0] if analysis.items[0].kind == "shell" else None
+    for d in stage:
+        k = bisect.bisect_right(starts, d.span.start) - 1
+        item = entries[k] if k >= 0 and d.span.end <= entries[k].end else None
+        if item is None and shell is not None and (not starts or d.span.end <= starts[0]):
+            item = shell
+        if item is None or any(not item.start <= r.span.start <= r.span.end <= item.end for r in d.related):
+            continue
+        group = found.setdefault(id(item.result), (item.result, []))
+        group[1].append(_moved(d, -item.start))
+    return found
+
+
+def _moved(d: Diagnostic, by: int) -> Diagnostic:
+    if by == 0:
+        return d
+    related = tuple(dataclasses.replace(r, span=Span(r.span.start + by, r.span.end + by)) for r in d.related)
+    return dataclasses.replace(d, span=Span(d.span.start + by, d.span.end + by), related=related)
 
 
 def compiles(snap: Snapshot) -> bool:

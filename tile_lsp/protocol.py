@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import converters
 from lsprotocol import types as lsp
@@ -19,6 +19,9 @@ from lsprotocol import types as lsp
 from tile_lsp import textsync
 from tile_lsp.compiler.diagnostics import Diagnostic, Severity
 from tile_lsp.compiler.source import ENCODINGS, SourceText, Span
+
+if TYPE_CHECKING:
+    from tile_lsp.compiler.document import DocumentAnalysis, Item
 
 _SEVERITY = {
     Severity.ERROR: lsp.DiagnosticSeverity.Error,
@@ -71,20 +74,23 @@ def content_changes(changes: Sequence[lsp.TextDocumentContentChangeEvent]) -> li
 
 
 def apply_content_changes(
-    text: str, changes: Sequence[lsp.TextDocumentContentChangeEvent], encoding: str | None = None
-) -> str:
-    """A document's text after one didChange (the server's own copy: `textsync`)."""
-    return textsync.apply_changes(text, content_changes(changes), encoding or _encoding)
+    source: SourceText, changes: Sequence[lsp.TextDocumentContentChangeEvent], encoding: str | None = None
+) -> tuple[SourceText, textsync.Edit | None]:
+    """A document's text after one didChange (the server's own copy: `textsync`), and the edit
+    in offsets of the text before."""
+    return textsync.apply_source_changes(source, content_changes(changes), encoding or _encoding)
 
 
-def diagnostic(source: SourceText, uri: str, d: Diagnostic) -> lsp.Diagnostic:
+def diagnostic(source: SourceText, uri: str, d: Diagnostic, lines: int = 0, encoding: str | None = None) -> lsp.Diagnostic:
+    """`d` in LSP terms; `lines`: the line of `source`'s start in the document (a piece of it)."""
     span = d.span if d.span.end > d.span.start else Span(d.span.start, min(d.span.start + 1, len(source.text)))
+    convert = to_range if not lines else lambda source, span: _moved(to_range(source, span, encoding), lines)
     related = [
-        lsp.DiagnosticRelatedInformation(location=lsp.Location(uri=uri, range=to_range(source, r.span)), message=r.message)
+        lsp.DiagnosticRelatedInformation(location=lsp.Location(uri=uri, range=convert(source, r.span)), message=r.message)
         for r in d.related
     ]
     return lsp.Diagnostic(
-        range=to_range(source, span),
+        range=convert(source, span),
         message=d.message,
         severity=_SEVERITY[d.severity],
         source=f"tile-lsp({d.stage})",
@@ -92,7 +98,69 @@ def diagnostic(source: SourceText, uri: str, d: Diagnostic) -> lsp.Diagnostic:
     )
 
 
+def _moved(r: lsp.Range, lines: int) -> lsp.Range:
+    start, end = r.start, r.end
+    return lsp.Range(lsp.Position(start.line + lines, start.character), lsp.Position(end.line + lines, end.character))
+
+
+class FrontEndDiagnostics:
+    """The front end's diagnostics of each document's latest analysis in LSP terms, converted
+    item by item and kept: an item the next version keeps on the same line (everything but the
+    edited entry when an edit adds no line) is not converted again, nor, in the server, encoded
+    again (`server._PyglsClient`). Converting 1,282 diagnostics of a 50,000-line file took ~28 ms
+    a keystroke. Each item's diagnostics are converted in its own text (items start lines) and
+    moved to its line; the same order and ranges as converting `analysis.diagnostics`."""
+
+    def __init__(self) -> None:
+        # uri -> (id(result), item line, encoding) -> (result, [(offset in the item, diagnostic)])
+        self._items: dict[str, dict[tuple[int, int, str], tuple[object, list[tuple[int, lsp.Diagnostic]]]]] = {}
+
+    def forget(self, uri: str) -> None:
+        self._items.pop(uri, None)
+
+    def of(self, uri: str, analysis: DocumentAnalysis) -> list[lsp.Diagnostic]:
+        items, source = analysis.items, analysis.source
+        if not items or items[0].kind == "whole" or analysis.extra is None:
+            return [diagnostic(source, uri, d) for d in analysis.diagnostics]
+        encoding = _encoding
+        old = self._items.get(uri, {})
+        kept: dict[tuple[int, int, str], tuple[object, list[tuple[int, lsp.Diagnostic]]]] = {}
+        found: list[tuple[int, lsp.Diagnostic]] = []
+        for item in items:
+            if item.kind == "shell":  # (document offsets already)
+                found.extend((d.span.start, diagnostic(source, uri, d)) for d in item.result.diagnostics)
+                continue
+            if not item.result.diagnostics:
+                continue
+            line = source.lsp_position(item.start, encoding)[0]
+            key = (id(item.result), line, encoding)
+            hit = old.get(key)
+            if hit is None or hit[0] is not item.result:
+                hit = (item.result, [(d.span.start, self._one(uri, item, d, line, encoding, source)) for d in item.result.diagnostics])
+            kept[key] = hit
+            found.extend((at + item.start, d) for at, d in hit[1])
+        found.extend((d.span.start, diagnostic(source, uri, d)) for d in analysis.extra)
+        found.sort(key=lambda pair: pair[0])  # (stable: as analysis.diagnostics are sorted)
+        self._items[uri] = kept
+        return [d for _, d in found]
+
+    @staticmethod
+    def _one(uri: str, item: Item, d: Diagnostic, line: int, encoding: str, source: SourceText) -> lsp.Diagnostic:
+        piece = item.result.source
+        size = len(piece.text)
+        inside = all(0 <= s.start <= s.end <= size for s in (d.span, *(r.span for r in d.related)))
+        if inside and (d.span.end > d.span.start or d.span.start < size):
+            return diagnostic(piece, uri, d, line, encoding)
+        whole = item.diagnostics[item.result.diagnostics.index(d)]  # (an edge case: in the document)
+        return diagnostic(source, uri, whole)
+
+
 _CONVERTER = converters.get_converter()
+
+
+def unstructure(d: lsp.Diagnostic) -> Any:
+    """An lsp.Diagnostic as plain JSON data."""
+    return _CONVERTER.unstructure(d, lsp.Diagnostic)
 
 
 def diagnostic_json(source: SourceText, uri: str, d: Diagnostic) -> Any:

@@ -11,8 +11,10 @@ pipeline adds to diagnostics, hover, lenses, previews and the cross-stage links.
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import inspect
+import json
 import logging
 from typing import Any
 
@@ -94,6 +96,15 @@ class _OwnTextProtocol(LanguageServerProtocol):
             return
         super()._send_handler_result(future, msg_id=msg_id)
 
+    def send_json(self, body: str) -> None:
+        """A message already encoded as (ASCII) JSON, framed as pygls frames its own."""
+        if self.writer is None:
+            return
+        header = f"Content-Length: {len(body)}\r\nContent-Type: {self.CONTENT_TYPE}; charset={self.CHARSET}\r\n\r\n"
+        result = self.writer.write((header + body if self._include_headers else body).encode(self.CHARSET))
+        if inspect.isawaitable(result):
+            asyncio.ensure_future(result)
+
     def _user(self, method: str, params: Any) -> Any:
         handler = self.fm.features.get(method)
         return handler(params) if handler is not None else None
@@ -116,9 +127,32 @@ class _PyglsClient:
 
     def __init__(self, ls: LanguageServer) -> None:
         self.ls = ls
+        # uri -> id(diagnostic) -> (diagnostic, its JSON): the host hands the same lsp.Diagnostic
+        # objects again for what an edit did not change (protocol.FrontEndDiagnostics), so a
+        # publish encodes only what is new (a 50,000-line file's 1,282: ~13 ms with pygls's encoder)
+        self._encoded: dict[str, dict[int, tuple[lsp.Diagnostic, str]]] = {}
 
     def publish(self, params: lsp.PublishDiagnosticsParams) -> None:
-        self.ls.text_document_publish_diagnostics(params)
+        protocol = self.ls.protocol
+        if not isinstance(protocol, _OwnTextProtocol):
+            self.ls.text_document_publish_diagnostics(params)
+            return
+        old = self._encoded.get(params.uri, {})
+        new: dict[int, tuple[lsp.Diagnostic, str]] = {}
+        parts = []
+        for d in params.diagnostics:
+            hit = old.get(id(d))
+            if hit is None or hit[0] is not d:
+                hit = (d, json.dumps(proto.unstructure(d), separators=(",", ":")))
+            new[id(d)] = hit
+            parts.append(hit[1])
+        if params.diagnostics:
+            self._encoded[params.uri] = new
+        else:
+            self._encoded.pop(params.uri, None)
+        head = {"uri": params.uri} if params.version is None else {"uri": params.uri, "version": params.version}
+        params_json = json.dumps(head, separators=(",", ":"))[:-1] + ',"diagnostics":[' + ",".join(parts) + "]}"
+        protocol.send_json('{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":' + params_json + "}")
 
     def notify(self, method: str, params: Any) -> None:
         self.ls.protocol.notify(method, params)
@@ -197,7 +231,8 @@ class TileServer:
             if old is None:  # never opened (or closed): there is no text to apply the edits to
                 log.warning("didChange for %s, which is not open: ignored", uri)
                 return
-            host.open_or_change(uri, params.text_document.version, proto.apply_content_changes(old.text, params.content_changes))
+            source, edit = proto.apply_content_changes(old.text_source, params.content_changes)
+            host.open_or_change(uri, params.text_document.version, source.text, source, edit)
 
         # (plain functions: pygls keeps the future of every notification a coroutine handles)
         ls.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)(lambda params: host.close(params.text_document.uri))

@@ -19,6 +19,7 @@ from tile_lsp.compiler.document import DocumentAnalysis, ItemCache, Stopped, ana
 from tile_lsp.compiler.source import SourceText
 from tile_lsp.compiler.target import CompileOptions, Target, target_error
 from tile_lsp.features.stage_links import is_lowered_path
+from tile_lsp.textsync import Edit, compose
 
 # Settings that name a program the server runs: taken only when `program_refusal` accepts them.
 PROGRAM_SETTINGS = ("ptxasPath",)
@@ -201,6 +202,13 @@ class Snapshot:
     # A newer version (or the close) replaced this one in the session: background work on it stops.
     superseded: bool = field(default=False, repr=False)
     _session: Session | None = field(default=None, repr=False)
+    # The text as a SourceText (its line index spliced from the previous version's), if the
+    # editor's change made one; and the analysed version it is an edit of, with that edit
+    # (`textsync.Edit`, in the base's offsets): the analysis starts from the base's. Dropped once
+    # this version is analysed, so no chain of old versions stays alive.
+    source: SourceText | None = field(default=None, repr=False)
+    base: Snapshot | None = field(default=None, repr=False)
+    edit: Edit | None = field(default=None, repr=False)
 
     @property
     def analysis(self) -> DocumentAnalysis:
@@ -209,14 +217,23 @@ class Snapshot:
             with self._lock:
                 if self._analysis is None:
                     if is_lowered_path(self.path):  # PTX, LLVM IR, stage dumps: links, no parse
-                        self._analysis = DocumentAnalysis(SourceText(self.text, self.path), [])
+                        self._analysis = DocumentAnalysis(self.source or SourceText(self.text, self.path), [])
                     else:
                         cancelled = (lambda: self.superseded) if stoppable else None
                         limit = limits.setting(self.settings.maxFileSize)
-                        self._analysis = analyze(self.text, self.path, self.cache, cancelled=cancelled, max_file_size=limit)
+                        base = self.base
+                        previous = (base._analysis, self.edit) if base is not None and base._analysis is not None and self.edit is not None else None
+                        self._analysis = analyze(self.text, self.path, self.cache, cancelled=cancelled, max_file_size=limit,
+                                                 source=self.source, previous=previous)
+                    self.base = None
                     if self._session is not None:
                         self._session.analysed(self, self._analysis)
         return self._analysis
+
+    @property
+    def text_source(self) -> SourceText:
+        """The text as a SourceText (the session gives every snapshot one)."""
+        return self.source if self.source is not None else SourceText(self.text, self.path)
 
     @functools.cached_property
     def compile_options(self) -> tuple[CompileOptions, str | None]:
@@ -248,9 +265,21 @@ class Session:
         self.documents: dict[str, Snapshot] = {}
         self.settings = Settings()
 
-    def update(self, uri: str, version: int, text: str, path: str) -> Snapshot:
-        snap = Snapshot(uri, version, text, path, self.cache, self.settings, _session=self)
+    def update(
+        self, uri: str, version: int, text: str, path: str, source: SourceText | None = None, edit: Edit | None = None
+    ) -> Snapshot:
+        """A new version; `source` and `edit` (what the editor's change did to the current
+        version's text, `textsync.apply_source_changes`) let its analysis start from the last
+        analysed version's."""
+        if source is None or source.text != text:
+            source = SourceText(text, path)  # (its line index is built on first use, then spliced by edits)
+        snap = Snapshot(uri, version, text, path, self.cache, self.settings, _session=self, source=source)
         old = self.documents.get(uri)
+        if old is not None and edit is not None and version > old.version and old.settings.maxFileSize == self.settings.maxFileSize:
+            if old._analysis is not None:
+                snap.base, snap.edit = old, edit
+            elif old.base is not None and old.edit is not None:  # (not analysed: an edit of its base)
+                snap.base, snap.edit = old.base, compose(old.edit, edit, old.edit[2] - old.edit[1])
         if old is not None:
             old.superseded = True
         if old is None or version < old.version:  # opened (again): no older version's pins stand
@@ -266,7 +295,7 @@ class Session:
         self.settings = settings
         fresh: list[Snapshot] = []
         for uri, old in list(self.documents.items()):
-            snap = Snapshot(uri, old.version, old.text, old.path, self.cache, settings, _session=self)
+            snap = Snapshot(uri, old.version, old.text, old.path, self.cache, settings, _session=self, source=old.source)
             if old._analysis is not None and old.settings.maxFileSize == settings.maxFileSize:
                 snap._analysis = old._analysis
             old.superseded = True

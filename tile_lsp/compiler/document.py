@@ -7,6 +7,7 @@ Files the splitter cannot cut safely (split markers, aliases, generic form) are 
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -18,10 +19,12 @@ from xdsl.ir import Operation
 from tile_lsp.compiler import limits
 from tile_lsp.compiler.diagnostics import Diagnostic, Related, Severity
 from tile_lsp.compiler.frontend import ParseResult, parse_chunk, redefinition
-from tile_lsp.compiler.items import only_comments, split_items
+from tile_lsp.compiler.items import Split, only_comments, resplit, split_items
 from tile_lsp.compiler.source import SourceText, Span
 from tile_lsp.compiler.textio import blank_bom
 from tile_lsp.compiler.upstream import analyze_upstream, is_upstream
+
+Edit = tuple[int, int, int]  # (start, end, new end): `textsync.Edit`
 
 _CACHE_SIZE = 4096  # entries at most
 # Estimated bytes of the parses no open document uses that the cache keeps (old versions of the
@@ -39,7 +42,7 @@ class Stopped(Exception):  # noqa: N818
     cancelled (`analyze(cancelled=...)`, semantic tokens)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Item:
     """One independently parsed piece of the document."""
 
@@ -48,24 +51,49 @@ class Item:
     end: int
     result: ParseResult  # spans relative to `start`
 
-    @property
+    # (name, top_op, symbol: cached; `moved` hands them to the same item at another place)
+    @functools.cached_property
     def name(self) -> str | None:
         op = self.top_op
         sym = op.properties.get("sym_name") if op is not None else None
         return sym.data if isinstance(sym, builtin.StringAttr) else None
 
-    @property
+    @functools.cached_property
     def top_op(self) -> Operation | None:
         module = self.result.module
         if module is None or self.kind in ("whole", "shell"):
             return None
         return module.body.block.first_op
 
+    @functools.cached_property
+    def symbol(self) -> tuple[str, Span] | None:
+        """The symbol the item defines and where, relative to the item (its `@name`, else the
+        op, else the item's start)."""
+        name = self.name
+        if name is None:
+            return None
+        info = self.result.smap.ops.get(self.top_op) if self.top_op is not None else None
+        return name, (info.symbol_span or info.span) if info is not None else Span(0, 0)
+
+    def moved(self, start: int, end: int) -> Item:
+        """The same parse at another place in the document (an edit before it changed the length)."""
+        item = Item(self.kind, start, end, self.result)
+        for key in ("name", "top_op", "symbol"):
+            if key in self.__dict__:
+                item.__dict__[key] = self.__dict__[key]
+        return item
+
     def local(self, offset: int) -> int:
         return offset - self.start
 
     def absolute(self, span: Span) -> Span:
         return Span(span.start + self.start, span.end + self.start)
+
+    @functools.cached_property
+    def diagnostics(self) -> list[Diagnostic]:
+        """The result's diagnostics at document offsets (made once: an item the next version
+        keeps where it is keeps these too)."""
+        return [_absolute(d, self.start) for d in self.result.diagnostics]
 
 
 @dataclass
@@ -76,6 +104,10 @@ class DocumentAnalysis:
     items: list[Item]
     diagnostics: list[Diagnostic] = field(default_factory=list)  # absolute spans
     reparsed: int = 0  # items parsed for this version (the rest came from the cache)
+    split: Split | None = None  # split_items' answer for the text (the next version's `resplit` starts from it)
+    # Item by item: the diagnostics that are the document's, not an item's (duplicate symbols);
+    # `diagnostics` is the items' and these, sorted. None: not analysed item by item.
+    extra: list[Diagnostic] | None = None
 
     def item_at(self, offset: int) -> Item | None:
         for item in self.items:
@@ -238,13 +270,22 @@ def analyze(
     options: Mapping[str, object] | None = None,
     cancelled: Callable[[], bool] | None = None,
     max_file_size: int = limits.MAX_FILE_SIZE,
+    *,
+    source: SourceText | None = None,
+    previous: tuple[DocumentAnalysis, Edit] | None = None,
 ) -> DocumentAnalysis:
     """Parse and verify a document, reusing cached items; never raises for bad input.
     `cancelled` is asked before each item parse: True stops with `Stopped` (the items parsed
     so far stay cached). A text over `limits.front_end_limit(max_file_size)` is not parsed: its
-    analysis is one note at 1:1 saying so."""
+    analysis is one note at 1:1 saying so.
+
+    `source`: the text's SourceText when the caller has one (its line index is kept). `previous`:
+    the analysis of the text before an edit, and the edit (`textsync.Edit`): only the items the
+    edit touches are looked up again; the others are the previous analysis's, moved by the
+    edit's change in length (an item's parse does not depend on where it is)."""
     text = blank_bom(text)  # (a byte-order mark reads as a blank: same length, same positions)
-    source = SourceText(text, path)
+    if source is None or source.text != text or source.path != path:
+        source = SourceText(text, path)
     limit = limits.front_end_limit(max_file_size)
     if len(text) > limit // 4 and (size := limits.size_of(text)) > limit:  # (4: UTF-8's widest)
         why = limits.too_big(size, limit, "analysis") + ": not parsed; raise tileLsp.maxFileSize to analyse it"
@@ -252,7 +293,14 @@ def analyze(
     if is_upstream(text):
         result = analyze_upstream(source)
         return DocumentAnalysis(source, [Item("whole", 0, len(text), result)], list(result.diagnostics), reparsed=1)
-    split = split_items(text)
+    split = None
+    kept: dict[tuple[str, int, int], Item] = {}
+    if previous is not None and previous[0].split is not None and options is None:
+        split = resplit(text, previous[0].source.text, previous[0].split, previous[1])
+        if split is not None:
+            kept = _kept_items(previous[0], previous[1], split)
+    if split is None:
+        split = split_items(text)
     if split is None:
         result = parse_chunk(source, options=options)
         item = Item("whole", 0, len(text), result)
@@ -261,9 +309,31 @@ def analyze(
     cache = cache if cache is not None else ItemCache()
     held = cache.hold()
     try:
-        return _analyze_items(text, path, cache, options, cancelled, source, pieces, body, held)
+        found = _analyze_items(text, path, cache, options, cancelled, source, pieces, body, held, kept)
     finally:
         cache.release(held)
+    found.split = split
+    return found
+
+
+def _kept_items(before: DocumentAnalysis, edit: Edit, split: Split) -> dict[tuple[str, int, int], Item]:
+    """The previous analysis's items that an edit leaves as they were, by their (kind, start,
+    end) in the new text: those wholly before it, and those after it moved by its delta. None
+    when a global is among the changed items (every entry sees the globals)."""
+    start, end, new_end = edit
+    delta = new_end - end
+    old = {(i.kind, i.start, i.end): i for i in before.items if i.kind != "shell"}
+    kept: dict[tuple[str, int, int], Item] = {}
+    for kind, a, b in split[0]:
+        if b <= start and (item := old.pop((kind, a, b), None)) is not None:
+            kept[(kind, a, b)] = item
+        elif a >= new_end and (item := old.pop((kind, a - delta, b - delta), None)) is not None:
+            kept[(kind, a, b)] = item.moved(a, b) if delta else item
+        elif kind == "global":
+            return {}
+    if any(kind == "global" for kind, _, _ in old):  # (a global the edit changed or removed)
+        return {}
+    return kept
 
 
 def _analyze_items(
@@ -276,12 +346,15 @@ def _analyze_items(
     pieces: list[tuple[str, int, int]],
     body: tuple[int, int] | None,
     held: list[ParseResult],
+    kept: Mapping[tuple[str, int, int], Item],
 ) -> DocumentAnalysis:
     items: list[Item] = []
     reparsed = 0
 
     def parse_piece(kind: str, start: int, end: int, symbols_key: str, symbols: Mapping[str, Operation]) -> Item:
         nonlocal reparsed
+        if (same := kept.get((kind, start, end))) is not None:
+            return same
         piece = text[start:end]
         key = (piece, symbols_key)
         result = cache.get(key, held)
@@ -308,10 +381,11 @@ def _analyze_items(
         items.insert(0, _shell_item(text, path, body, cache, held))
     diagnostics: list[Diagnostic] = []
     for item in items:
-        diagnostics.extend(_absolute(d, item.start) for d in item.result.diagnostics)
-    diagnostics.extend(_duplicate_symbols(items))
+        diagnostics.extend(item.diagnostics)
+    extra = list(_duplicate_symbols(items))
+    diagnostics.extend(extra)
     diagnostics.sort(key=lambda d: d.span.start)
-    return DocumentAnalysis(source, items, diagnostics, reparsed)
+    return DocumentAnalysis(source, items, diagnostics, reparsed, extra=extra)
 
 
 def _shell_item(text: str, path: str, body: tuple[int, int], cache: ItemCache, held: list[ParseResult]) -> Item:
@@ -345,12 +419,9 @@ def _duplicate_symbols(items: Iterable[Item]) -> Iterator[Diagnostic]:
 
 
 def _item_symbol(item: Item) -> tuple[str, Span] | None:
-    """The symbol an item defines and where (its `@name`, else the op, else the item's start)."""
-    name = item.name
-    if name is None:
-        return None
-    info = item.result.smap.ops.get(item.top_op) if item.top_op is not None else None
-    return name, item.absolute(info.symbol_span or info.span) if info is not None else Span(item.start, item.start)
+    """The symbol an item defines and where in the document (`Item.symbol`)."""
+    found = item.symbol
+    return None if found is None else (found[0], item.absolute(found[1]))
 
 
 def _redefinitions(symbols: Iterable[tuple[str, Span] | None]) -> Iterator[Diagnostic]:

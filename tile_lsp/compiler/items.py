@@ -54,6 +54,45 @@ def split_items(text: str) -> tuple[list[tuple[str, int, int]], tuple[int, int] 
     return items, body
 
 
+Split = tuple[list[tuple[str, int, int]], tuple[int, int] | None]
+
+
+def resplit(text: str, old_text: str, old: Split, edit: tuple[int, int, int]) -> Split | None:
+    """`split_items(text)` from the split of the text before an edit (`old_text` with [start,
+    end) replaced, now [start, new_end) of `text`): only the items the edit touches are scanned
+    again, the others shift. None where that cannot be decided locally (an edit at the module's
+    header or closing line or before the first item, one that adds an alias line, a split marker,
+    a second module, the generic form or a lone CR, or that moves an item's first line): then
+    `split_items` decides on the whole text."""
+    pieces, body = old
+    start, end, new_end = edit
+    delta = new_end - end
+    if not pieces or start < pieces[0][1]:
+        return None
+    if body is not None and end >= old_text.rfind("\n", 0, body[1]) + 1:
+        return None  # (the closing brace's line is the edit's: `_closing_brace` decides)
+    first = next(i for i, p in enumerate(pieces) if p[2] >= start)
+    last = first
+    while last + 1 < len(pieces) and pieces[last + 1][1] <= end:
+        last += 1
+    lo, hi = pieces[first][1], pieces[last][2] + delta
+    region = text[lo:hi]
+    if "\r" in region and _LONE_CR.search(region):
+        return None
+    if "// -----" in region or '"cuda_tile.' in region or "cuda_tile.module" in region:
+        return None
+    if _line_starting_with(region, ("#", "!", "module")):
+        return None
+    words = _ITEM_WORDS + _LONG_ITEM_WORDS if "cuda_tile." in region else _ITEM_WORDS
+    starts = _lines_starting_with(region, words)
+    if not starts or starts[0][1] != 0:
+        return None  # (the first line is no item's any more: it joins the item before)
+    found = [(kind, lo + at, lo + (starts[i + 1][1] if i + 1 < len(starts) else len(region))) for i, (kind, at) in enumerate(starts)]
+    tail = [(kind, a + delta, b + delta) for kind, a, b in pieces[last + 1 :]] if delta else pieces[last + 1 :]
+    moved = None if body is None else (body[0], body[1] + delta)
+    return pieces[:first] + found + tail, moved
+
+
 _ITEM_WORDS = ("entry", "global", "testing$func")
 _LONG_ITEM_WORDS = ("cuda_tile.entry", "cuda_tile.global", "cuda_tile.testing$func")
 
@@ -108,4 +147,4 @@ def only_comments(text: str) -> bool:
     return all(not line.strip() or line.strip().startswith("//") for line in text.splitlines())
 
 
-__all__ = ["only_comments", "split_items"]
+__all__ = ["Split", "only_comments", "resplit", "split_items"]
