@@ -11,6 +11,7 @@ pipeline adds to diagnostics, hover, lenses, previews and the cross-stage links.
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import importlib
 import logging
@@ -167,9 +168,10 @@ class TileServer:
     """tile-lsp's server: a pygls LanguageServer over the host and its facade.
 
     The language side (host, facade and the compiler under them: ~0.6 s of imports) is built on
-    its first use, after `initialize` has been answered; with `preload` its modules are imported
-    on a thread meanwhile. A handler that needs it first waits for that thread (never imports
-    beside it), so a didOpen that comes early is answered the same, only later."""
+    its first use; with `preload` its modules are imported on a thread from the moment
+    `initialize` is answered (not before: beside pygls's own work they would delay the answer).
+    A handler that needs it first waits for that thread (never imports beside it), so a didOpen
+    that comes early is answered the same, only later."""
 
     def __init__(self, *, pipeline: bool = True, preload: bool = False) -> None:
         self.ls = LanguageServer(
@@ -179,8 +181,11 @@ class TileServer:
         self._language: tuple[AnalysisHost, Facade] | None = None
         self._initialized: tuple[Any, Any] | None = None  # initialize's (options, position encoding)
         self._preload: threading.Thread | None = None
+        self._preloads = preload
         self._register()
-        if preload:
+
+    def _start_preload(self) -> None:
+        if self._preloads and self._preload is None and self._language is None:
             self._preload = threading.Thread(target=_import_language, name="tile-lsp-preload", daemon=True)
             self._preload.start()
 
@@ -195,6 +200,7 @@ class TileServer:
     def _language_side(self) -> tuple[AnalysisHost, Facade]:
         """The host and facade, built on first use (on the loop's thread)."""
         if self._language is None:
+            self._start_preload()  # (where none runs yet: serve's collector comes back with it)
             if self._preload is not None:
                 self._preload.join()  # (its imports done: none of them runs on two threads)
             from tile_lsp.facade import Facade
@@ -230,6 +236,8 @@ class TileServer:
             self._initialized = params.initialization_options, ls.workspace.position_encoding
             if self._language is not None:  # (built before initialize: a test's server)
                 self._settle()
+            elif self._preloads:  # once this answer is written (pygls writes it before returning to the loop)
+                asyncio.get_running_loop().call_soon(self._start_preload)
 
         @ls.command(names.SET_GPU_NAME)
         def set_gpu_name(*args: Any) -> dict[str, Any]:
@@ -266,12 +274,15 @@ class TileServer:
 
 def _import_language() -> None:
     """The preload thread: the language side's modules. A failure is left for the loop's own
-    import of them to raise (and pygls to report)."""
+    import of them to raise (and pygls to report). Then the collector, off since `cmd_serve`
+    (imports make next to no garbage; its collections were ~10% of their time), runs again."""
     try:
         for name in LANGUAGE_MODULES:
             importlib.import_module(name)
     except BaseException:  # noqa: S110 (re-raised by the loop's import)
         pass
+    finally:
+        gc.enable()
 
 
 def _superseded(exc: BaseException) -> bool:
