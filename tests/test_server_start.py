@@ -61,3 +61,9 @@ def test_a_server_built_before_initialize_takes_its_options() -> None:
     finally:
         protocol.set_position_encoding("utf-16")
         tile.host.analysis_pool.shutdown(wait=True)
+
+
+def test_a_bare_tile_lsp_serves_over_stdio() -> None:
+    """(What editors start: `tile-lsp` without a command. Its stdin closed: it exits cleanly.)"""
+    done = subprocess.run([sys.executable, "-m", "tile_lsp"], stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
+    assert "Traceback" not in done.stderr and done.returncode == 0, done.stderr

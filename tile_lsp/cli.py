@@ -433,5 +433,5 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap = build_parser()
     args = ap.parse_args(argv)
     if args.command is None:  # editors start `tile-lsp` bare: serve over stdio
-        return cmd_serve(argparse.Namespace(tcp=None, token_file=None))
+        return cmd_serve(argparse.Namespace(tcp=None, token_file=None, no_pipeline=False))
     return int(args.func(args))
