@@ -275,13 +275,16 @@ class TileServer:
 def _import_language() -> None:
     """The preload thread: the language side's modules. A failure is left for the loop's own
     import of them to raise (and pygls to report). Then the collector, off since `cmd_serve`
-    (imports make next to no garbage; its collections were ~10% of their time), runs again."""
+    (imports make next to no garbage; its collections were ~10% of their time), runs again, with
+    what the imports made frozen (modules and classes that live as long as the server: no
+    collection walks them, the first one included)."""
     try:
         for name in LANGUAGE_MODULES:
             importlib.import_module(name)
     except BaseException:  # noqa: S110 (re-raised by the loop's import)
         pass
     finally:
+        gc.freeze()
         gc.enable()
 
 
