@@ -234,6 +234,12 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    import gc
+
+    # Imports make next to no garbage, and collections were ~10% of the server's start (pygls,
+    # lsprotocol, the compiler): the collector is off until the server's preload has imported
+    # them (`tile_lsp.server._import_language` turns it back on).
+    gc.disable()
     from tile_lsp.server import serve
 
     token_file = getattr(args, "token_file", None)
@@ -427,5 +433,5 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap = build_parser()
     args = ap.parse_args(argv)
     if args.command is None:  # editors start `tile-lsp` bare: serve over stdio
-        return cmd_serve(argparse.Namespace(tcp=None, token_file=None))
+        return cmd_serve(argparse.Namespace(tcp=None, token_file=None, no_pipeline=False))
     return int(args.func(args))

@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import importlib
 import inspect
 import json
 import logging
-from typing import Any
+import threading
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcContentModified
@@ -25,12 +27,11 @@ from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 
 from tile_lsp import __version__
-from tile_lsp import protocol as proto
-from tile_lsp.facade import Facade
-from tile_lsp.features import bytecode_view, semantic_tokens
-from tile_lsp.features import pipeline_view as pview
-from tile_lsp.host import PIPELINE_STATUS_NOTIFICATION, AnalysisHost, uri_to_path
-from tile_lsp.jobs import Jobs, Superseded
+from tile_lsp import lsp_names as names
+
+if TYPE_CHECKING:
+    from tile_lsp.facade import Facade
+    from tile_lsp.host import AnalysisHost
 
 log = logging.getLogger("tile_lsp")
 SETTINGS_REQUEST = "tileLsp/settings"  # custom request: the settings in force, as JSON
@@ -38,7 +39,7 @@ SETTINGS_REQUEST = "tileLsp/settings"  # custom request: the settings in force, 
 # document, for clients and fuzzers to check that text sync agrees with the editor's
 DOCUMENT_TEXT_REQUEST = "tileLsp/documentText"
 VIEW_STAGE_REQUEST = "tileLsp/viewStage"  # {uri, stage} -> {output, stage, seconds, ok, diagnostics}
-__all__ = ["PIPELINE_STATUS_NOTIFICATION", "TileServer", "serve"]
+__all__ = ["TileServer", "serve"]  # (PIPELINE_STATUS_NOTIFICATION: tile_lsp.host's)
 
 # (method, registration options or None, the facade's method answering it)
 REQUESTS: list[tuple[str, Any, str]] = [
@@ -55,7 +56,7 @@ REQUESTS: list[tuple[str, Any, str]] = [
     (lsp.TEXT_DOCUMENT_COMPLETION, lsp.CompletionOptions(trigger_characters=["%", "@", ":", "<", "!", " "]), "completion"),
     (
         lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL,
-        lsp.SemanticTokensLegend(token_types=semantic_tokens.TOKEN_TYPES, token_modifiers=semantic_tokens.TOKEN_MODIFIERS),
+        lsp.SemanticTokensLegend(token_types=names.TOKEN_TYPES, token_modifiers=names.TOKEN_MODIFIERS),
         "semantic_tokens",
     ),
     (lsp.TEXT_DOCUMENT_FORMATTING, None, "formatting"),
@@ -66,15 +67,21 @@ REQUESTS: list[tuple[str, Any, str]] = [
     ),
     (lsp.TEXT_DOCUMENT_CODE_LENS, lsp.CodeLensOptions(resolve_provider=False), "code_lenses"),
     (VIEW_STAGE_REQUEST, None, "view_stage"),
-    (bytecode_view.BYTECODE_TEXT_REQUEST, None, "bytecode_text"),
+    (names.BYTECODE_TEXT_REQUEST, None, "bytecode_text"),
     (SETTINGS_REQUEST, None, "settings"),
     (DOCUMENT_TEXT_REQUEST, None, "document_text"),
 ]
 # workspace/executeCommand NAME [args]: the facade's method, given the first argument
 COMMANDS: list[tuple[str, str]] = [
-    (pview.VIEW_STAGE, "view_stage"),  # [{uri, stage, show?}]
-    (bytecode_view.SAVE_AS_BYTECODE, "save_as_bytecode"),  # [{uri, path, version?}]
+    (names.VIEW_STAGE, "view_stage"),  # [{uri, stage, show?}]
+    (names.SAVE_AS_BYTECODE, "save_as_bytecode"),  # [{uri, path, version?}]
 ]
+# The facade's plain (not async) methods: answered on the loop as their request is read, in order
+# with the did* notifications; the rest run as tasks. Declared, not looked up: the facade is
+# imported after `initialize` is answered (tests/test_server_start.py checks it against the facade).
+ON_THE_LOOP = frozenset({"settings", "document_text"})
+# The language side, imported on a thread while pygls answers `initialize` (see `TileServer`).
+LANGUAGE_MODULES = ("tile_lsp.host", "tile_lsp.facade")
 
 
 class _OwnTextProtocol(LanguageServerProtocol):
@@ -89,7 +96,7 @@ class _OwnTextProtocol(LanguageServerProtocol):
         """As pygls's, but a request dropped because its document changed (`Superseded`) is
         answered ContentModified without the traceback pygls logs for every error answer (the
         LSP answer for a result made stale by an edit: VS Code and Neovim ask again, silently)."""
-        if not future.cancelled() and isinstance(future.exception(), Superseded):
+        if not future.cancelled() and future.exception() is not None and _superseded(future.exception()):
             self._request_futures.pop(msg_id, None)
             error = JsonRpcContentModified("the document changed before this request was served")
             self._send_response(msg_id, error=error.to_response_error())
@@ -137,6 +144,8 @@ class _PyglsClient:
         if not isinstance(protocol, _OwnTextProtocol):
             self.ls.text_document_publish_diagnostics(params)
             return
+        from tile_lsp import protocol as proto  # (loaded with the host, which publishes)
+
         old = self._encoded.get(params.uri, {})
         new: dict[int, tuple[lsp.Diagnostic, str]] = {}
         parts = []
@@ -185,48 +194,103 @@ class _PyglsClient:
             workspace = self.ls.workspace
         except Exception:  # before initialize
             return []
+        from tile_lsp.host import uri_to_path
+
         folders = [workspace.root_path] if workspace.root_path else []
         return folders + [uri_to_path(f.uri) for f in workspace.folders.values()]
 
 
 class TileServer:
-    """tile-lsp's server: a pygls LanguageServer over the host and its facade."""
+    """tile-lsp's server: a pygls LanguageServer over the host and its facade.
 
-    def __init__(self, *, pipeline: bool = True) -> None:
+    The language side (host, facade and the compiler under them: ~0.6 s of imports) is built on
+    its first use; with `preload` its modules are imported on a thread from the moment
+    `initialize` is answered (not before: beside pygls's own work they would delay the answer).
+    A handler that needs it first waits for that thread (never imports beside it), so a didOpen
+    that comes early is answered the same, only later."""
+
+    def __init__(self, *, pipeline: bool = True, preload: bool = False) -> None:
         self.ls = LanguageServer(
             "tile-lsp", __version__, text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental, protocol_cls=_OwnTextProtocol
         )
-        self.host = AnalysisHost(_PyglsClient(self.ls), compile_documents=pipeline)
-        self.jobs = Jobs(self.host.snapshot, self.host.log_failure)
-        self.facade = Facade(self.host, self.jobs)
+        self.pipeline = pipeline
+        self._language: tuple[AnalysisHost, Facade] | None = None
+        self._initialized: tuple[Any, Any] | None = None  # initialize's (options, position encoding)
+        self._preload: threading.Thread | None = None
+        self._preloads = preload
         self._register()
 
+    def _start_preload(self) -> None:
+        if self._preloads and self._preload is None and self._language is None:
+            self._preload = threading.Thread(target=_import_language, name="tile-lsp-preload", daemon=True)
+            self._preload.start()
+
+    @property
+    def host(self) -> AnalysisHost:
+        return self._language_side()[0]
+
+    @property
+    def facade(self) -> Facade:
+        return self._language_side()[1]
+
+    def _language_side(self) -> tuple[AnalysisHost, Facade]:
+        """The host and facade, built on first use (on the loop's thread)."""
+        if self._language is None:
+            self._start_preload()  # (where none runs yet: serve's collector comes back with it)
+            if self._preload is not None:
+                self._preload.join()  # (its imports done: none of them runs on two threads)
+            from tile_lsp.facade import Facade
+            from tile_lsp.host import AnalysisHost
+            from tile_lsp.jobs import Jobs
+
+            host = AnalysisHost(_PyglsClient(self.ls), compile_documents=self.pipeline)
+            self._language = host, Facade(host, Jobs(host.snapshot, host.log_failure))
+            if self._initialized is not None:
+                self._settle()
+        return self._language
+
+    def _settle(self) -> None:
+        """What `initialize` said, given to the host: its settings, and the position encoding
+        pygls picked (the client's first offered one it knows: utf-8/16/32, else utf-16)."""
+        from tile_lsp import protocol as proto
+
+        assert self._initialized is not None
+        options, encoding = self._initialized
+        # (over TCP the transport has taken the token out of the options: tile_lsp/transport.py)
+        self.host.initialize(options)
+        proto.set_position_encoding(encoding)
+
     def _register(self) -> None:
-        ls, host, facade = self.ls, self.host, self.facade
+        ls = self.ls
         for method, options, name in REQUESTS:
-            ls.feature(method, options)(_handler(getattr(facade, name)))
+            ls.feature(method, options)(_handler(self, name))
         for command, name in COMMANDS:
-            ls.command(command)(_first_argument(getattr(facade, name)))
+            ls.command(command)(_first_argument(self, name))
 
         @ls.feature(lsp.INITIALIZE)
         def initialize(params: lsp.InitializeParams) -> None:
-            # (over TCP the transport has taken the token out of the options: tile_lsp/transport.py)
-            host.initialize(params.initialization_options)
-            # pygls answers the client's first offered encoding it knows (utf-8/16/32), else utf-16
-            proto.set_position_encoding(ls.workspace.position_encoding)
+            self._initialized = params.initialization_options, ls.workspace.position_encoding
+            if self._language is not None:  # (built before initialize: a test's server)
+                self._settle()
+            elif self._preloads:  # once this answer is written (pygls writes it before returning to the loop)
+                asyncio.get_running_loop().call_soon(self._start_preload)
 
-        @ls.command(pview.SET_GPU_NAME)
+        @ls.command(names.SET_GPU_NAME)
         def set_gpu_name(*args: Any) -> dict[str, Any]:
             """[chip]: the target for this session."""
-            return host.set_gpu_name(args[0] if args and isinstance(args[0], str) else pview.FIX_CHIPS[0])
+            from tile_lsp.features.pipeline_view import FIX_CHIPS
+
+            return self.host.set_gpu_name(args[0] if args and isinstance(args[0], str) else FIX_CHIPS[0])
 
         @ls.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
         def did_open(params: lsp.DidOpenTextDocumentParams) -> None:
-            host.open_or_change(params.text_document.uri, params.text_document.version, params.text_document.text)
+            self.host.open_or_change(params.text_document.uri, params.text_document.version, params.text_document.text)
 
         @ls.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
         def did_change(params: lsp.DidChangeTextDocumentParams) -> None:
-            uri = params.text_document.uri
+            from tile_lsp import protocol as proto
+
+            host, uri = self.host, params.text_document.uri
             old = host.session.get(uri)
             if old is None:  # never opened (or closed): there is no text to apply the edits to
                 log.warning("didChange for %s, which is not open: ignored", uri)
@@ -235,32 +299,59 @@ class TileServer:
             host.open_or_change(uri, params.text_document.version, source.text, source, edit)
 
         # (plain functions: pygls keeps the future of every notification a coroutine handles)
-        ls.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)(lambda params: host.close(params.text_document.uri))
-        ls.feature(lsp.TEXT_DOCUMENT_DID_SAVE, lsp.SaveOptions(include_text=False))(lambda params: host.saved(params.text_document.uri))
-        ls.feature(lsp.WORKSPACE_DID_CHANGE_CONFIGURATION)(lambda params: host.change_settings(params.settings))
-        ls.feature(lsp.SHUTDOWN)(lambda params: host.shutdown())
+        ls.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)(lambda params: self.host.close(params.text_document.uri))
+        ls.feature(lsp.TEXT_DOCUMENT_DID_SAVE, lsp.SaveOptions(include_text=False))(lambda params: self.host.saved(params.text_document.uri))
+        ls.feature(lsp.WORKSPACE_DID_CHANGE_CONFIGURATION)(lambda params: self.host.change_settings(params.settings))
+
+        @ls.feature(lsp.SHUTDOWN)
+        def shutdown(params: Any) -> None:
+            if self._language is not None:  # (never built: no pipeline to stop)
+                self.host.shutdown()
 
 
-def _handler(method: Any) -> Any:
-    """A plain function calling `method` (pygls marks its handlers with attributes, which a bound
-    method cannot take), async if the method is."""
+def _import_language() -> None:
+    """The preload thread: the language side's modules. A failure is left for the loop's own
+    import of them to raise (and pygls to report). Then the collector, off since `cmd_serve`
+    (imports make next to no garbage; its collections were ~10% of their time), runs again, with
+    what the imports made frozen (modules and classes that live as long as the server: no
+    collection walks them, the first one included)."""
+    try:
+        for name in LANGUAGE_MODULES:
+            importlib.import_module(name)
+    except BaseException:  # noqa: S110 (re-raised by the loop's import)
+        pass
+    finally:
+        gc.freeze()
+        gc.enable()
+
+
+def _superseded(exc: BaseException) -> bool:
+    from tile_lsp.jobs import Superseded  # (only raised by jobs: loaded by then)
+
+    return isinstance(exc, Superseded)
+
+
+def _handler(server: TileServer, name: str) -> Any:
+    """A plain function calling the facade's method `name` (pygls marks its handlers with
+    attributes, which a bound method cannot take), async unless the method is `ON_THE_LOOP`."""
 
     async def answer_async(params: Any) -> Any:
-        return await method(params)
+        return await getattr(server.facade, name)(params)
 
     def answer(params: Any) -> Any:
-        return method(params)
+        return getattr(server.facade, name)(params)
 
-    chosen = answer_async if inspect.iscoroutinefunction(method) else answer
-    chosen.__name__ = chosen.__qualname__ = getattr(method, "__name__", "handler")
+    chosen = answer if name in ON_THE_LOOP else answer_async
+    chosen.__name__ = chosen.__qualname__ = name
     return chosen
 
 
-def _first_argument(method: Any) -> Any:
-    """A command handler (pygls passes the command's arguments) calling `method(arguments[0])`."""
+def _first_argument(server: TileServer, name: str) -> Any:
+    """A command handler (pygls passes the command's arguments) calling the facade's method
+    `name` with `arguments[0]`."""
 
     async def command(*args: Any) -> Any:
-        return await method(args[0] if args else {})
+        return await getattr(server.facade, name)(args[0] if args else {})
 
     return command
 
@@ -276,7 +367,7 @@ def serve(tcp_port: int | None = None, token_file: str | None = None, *, pipelin
     # every request in flight waited out (fuzz_lsp: p95 500 ms over 10,000 edits); of 2,000,
     # under 20 ms, for the same total.
     gc.set_threshold(2_000, 10, 100)
-    server = TileServer(pipeline=pipeline)
+    server = TileServer(pipeline=pipeline, preload=True)
     if tcp_port is not None:
         from tile_lsp import transport
 

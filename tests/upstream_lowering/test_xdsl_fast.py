@@ -420,6 +420,8 @@ def test_attach_op_refuses_what_xdsl_refuses() -> None:
 def test_cmpi_init_builds_what_xdsl_builds(predicate) -> None:
     from xdsl.dialects.builtin import i64
 
+    import tile_lsp.compiler.lowering  # noqa: F401 (installs the upstream dialects' patches)
+
     block, (a, b, c) = _args()
     assert arith.CmpiOp.__init__ is xdsl_fast.cmpi_init
 

@@ -18,9 +18,9 @@ from typing import Any
 
 from tile_lsp.compiler.diagnostics import Diagnostic, format_text
 from tile_lsp.compiler.source import SourceText
+from tile_lsp.lsp_names import BYTECODE_TEXT_REQUEST as BYTECODE_TEXT_REQUEST  # (declared at initialize)
+from tile_lsp.lsp_names import SAVE_AS_BYTECODE as SAVE_AS_BYTECODE
 
-BYTECODE_TEXT_REQUEST = "tileLsp/bytecodeText"  # {uri} -> bytecode_text's answer
-SAVE_AS_BYTECODE = "tileLsp.saveAsBytecode"  # command [{uri, path, version?}] -> save_as_bytecode's
 # A bytecode file bigger than this is not decoded for the editor (cuTile's kernels are a few KB;
 # the reader takes ~1 s per MB).
 MAX_BYTECODE_VIEW = 16 << 20

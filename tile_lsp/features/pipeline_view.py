@@ -12,13 +12,13 @@ from dataclasses import dataclass
 from tile_lsp.background import PipelineReport
 from tile_lsp.compiler.diagnostics import Diagnostic
 from tile_lsp.compiler.source import Span
+from tile_lsp.lsp_names import SET_GPU_NAME as SET_GPU_NAME  # (declared at initialize)
+from tile_lsp.lsp_names import VIEW_STAGE as VIEW_STAGE
 
 VIEW_STAGES = ("cuda_tile", "tileaa", "gpu", "nvvm", "llvm", "llvm-ir", "ptx", "cubin")
 # Preview file name per stage: <stem> + suffix (the same names `tile-lsp compile --dump-dir` writes).
 PREVIEW_SUFFIX = {"tileaa": ".tileaa.mlir", "gpu": ".gpu.mlir", "nvvm": ".nvvm.mlir", "llvm": ".llvm.mlir", "llvm-ir": ".ll", "ptx": ".ptx"}
 FIX_CHIPS = ("sm_90a", "sm_80", "sm_100a")  # offered by the missing-target quick fix, first preferred
-SET_GPU_NAME = "tileLsp.setGpuName"
-VIEW_STAGE = "tileLsp.viewStage"
 _MISSING_TARGET = ("failed to get compute capability.", "invalid or missing --compute-capability option")
 _PARSE_STAGES = ("mlir",)  # the front end reports parse/verify errors of the same text itself
 _GPU_MODULE = re.compile(r"\bgpu\.module\s+(@[\w$.\-]+|@\"[^\"]*\")(\s*)(\[)?")

@@ -31,20 +31,8 @@ from tile_lsp.compiler.syntax import lexer
 from tile_lsp.compiler.syntax.sourcemap import SourceMap
 from tile_lsp.compiler.syntax.types import CUDA_TILE_TYPES
 from tile_lsp.features.symbols import symbol_ops
-
-TOKEN_TYPES = [
-    "function",
-    "type",
-    "variable",
-    "parameter",
-    "namespace",
-    "property",
-    "keyword",
-    "number",
-    "string",
-    "comment",
-]
-TOKEN_MODIFIERS = ["declaration", "definition", "readonly"]
+from tile_lsp.lsp_names import TOKEN_MODIFIERS as TOKEN_MODIFIERS  # (declared at initialize)
+from tile_lsp.lsp_names import TOKEN_TYPES as TOKEN_TYPES
 
 
 class Token(NamedTuple):

@@ -11,16 +11,17 @@ goes through property setters built for replacing operands, and every `op.result
 `op.operands[i]` through an isinstance test and a `super()` call. `install()` swaps in versions
 that decide the common case with exact type checks and hand everything else to xDSL's own code,
 so results (and error messages) are the same; tests/upstream_lowering/test_xdsl_fast.py checks them
-against the originals.
+against the originals. The front end's packages install the patches of xDSL's core
+(`install(upstream=False)`); xDSL's arith (~70 ms to import, its ops' assembly formats are parsed
+when they are defined) is imported and patched by the packages that build upstream ops.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from xdsl.dialects import arith
 from xdsl.dialects.builtin import UNKNOWN_LOC, DenseArrayBase, IntegerAttr, IntegerType, StringAttr, VectorType
 from xdsl.ir import Attribute, Block, BlockArgument, Data, Operation, ParametrizedAttribute, SSAValue
 from xdsl.ir import core as _core
@@ -36,6 +37,9 @@ from xdsl.irdl.operations import (
     VariadicDef,
 )
 
+if TYPE_CHECKING:
+    from xdsl.dialects import arith
+
 T = TypeVar("T")
 ORIGINAL_BUILD_ARG_LIST = _operations.irdl_build_arg_list
 ORIGINAL_BUILD_OPERATIONS_ARG = _operations.irdl_build_operations_arg
@@ -46,7 +50,6 @@ ORIGINAL_REPLACE_ALL_USES_WITH = SSAValue.replace_all_uses_with
 ORIGINAL_ATTRIBUTE_POST_INIT = Attribute.__post_init__
 ORIGINAL_SSAVALUE_GET = SSAValue.get
 ORIGINAL_ATTACH_OP = Block._attach_op
-ORIGINAL_CMPI_INIT = arith.CmpiOp.__init__
 _TUPLE_GETITEM = tuple.__getitem__
 _IRDL_POST_INIT = IRDLOperation.__post_init__
 _OPERATION_POST_INIT = Operation.__post_init__
@@ -442,11 +445,11 @@ def cmpi_init(self: arith.CmpiOp, operand1: Operation | SSAValue, operand2: Oper
     if isinstance(arg, str):
         code = _CMPI_PREDICATES.get(arg)
         if code is None:
-            ORIGINAL_CMPI_INIT(self, operand1, operand2, arg)
+            _FOUND["cmpi_init"](self, operand1, operand2, arg)
             return
         arg = code
     lhs, rhs = SSAValue.get(operand1), SSAValue.get(operand2)
-    arith.CmpiOp._validate_operand_types(lhs, rhs)
+    _CMPI_OP[0]._validate_operand_types(lhs, rhs)
     IRDLOperation.__init__(self, operands=[lhs, rhs], result_types=[int_type(1)], properties={"predicate": int_attr(arg, 64)})
 
 
@@ -503,9 +506,10 @@ def cache_attribute_hashes() -> int:
 
 # The patches `install` makes: (name, owner, attribute, replacement); "attribute_hashes" is
 # `cache_attribute_hashes`. Each is listed with the gain that keeps it in ARCHITECTURE.md
-# (measured by bench/xdsl_patches.py, which turns them off one at a time).
-def _patches() -> list[tuple[str, Any, str, Any]]:
-    return [
+# (measured by bench/xdsl_patches.py, which turns them off one at a time). `upstream`: with those
+# of upstream dialects' ops (importing the dialect).
+def _patches(upstream: bool = True) -> list[tuple[str, Any, str, Any]]:
+    core: list[tuple[str, Any, str, Any]] = [
         ("build_arg_list", _operations, "irdl_build_arg_list", build_arg_list),
         ("build_operations_arg", _operations, "irdl_build_operations_arg", build_operations_arg),
         ("op_init", _operations, "irdl_op_init", op_init),
@@ -517,17 +521,26 @@ def _patches() -> list[tuple[str, Any, str, Any]]:
         ("ssavalue_get", SSAValue, "get", staticmethod(ssavalue_get)),
         ("attach_op", Block, "_attach_op", attach_op),
         ("dense_from_list", DenseArrayBase, "from_list", staticmethod(dense_from_list)),
-        ("cmpi_init", arith.CmpiOp, "__init__", cmpi_init),
     ]
+    if not upstream:
+        return core
+    from xdsl.dialects import arith
+
+    _CMPI_OP[:] = [arith.CmpiOp]
+    return [*core, ("cmpi_init", arith.CmpiOp, "__init__", cmpi_init)]
 
 
-PATCH_NAMES = ("attribute_hashes", *(name for name, *_ in _patches()))
+_CMPI_OP: list[Any] = []  # xDSL's arith.CmpiOp, once `_patches(upstream=True)` has imported it
+PATCH_NAMES = ("attribute_hashes", *(name for name, *_ in _patches(upstream=False)), "cmpi_init")
 _MISSING = object()
-# What each patch replaces, as it was found (before `install`: this module is imported first).
-_FOUND = {
-    name: owner.__dict__.get(attribute, _MISSING) if isinstance(owner, type) else getattr(owner, attribute)
-    for name, owner, attribute, _ in _patches()
-}
+# What each patch replaces, as it was found before the patch was first installed.
+_FOUND: dict[str, Any] = {}
+
+
+def _found(name: str, owner: Any, attribute: str) -> Any:
+    if name not in _FOUND:
+        _FOUND[name] = owner.__dict__.get(attribute, _MISSING) if isinstance(owner, type) else getattr(owner, attribute)
+    return _FOUND[name]
 
 
 def set_patch(name: str, on: bool) -> None:
@@ -536,6 +549,7 @@ def set_patch(name: str, on: bool) -> None:
     for found, owner, attribute, replacement in _patches():
         if found != name:
             continue
+        _found(name, owner, attribute)
         if on:
             setattr(owner, attribute, replacement)
         elif _FOUND[name] is _MISSING:
@@ -544,15 +558,26 @@ def set_patch(name: str, on: bool) -> None:
             setattr(owner, attribute, _FOUND[name])
 
 
-def install() -> None:
-    """Swap the faster paths in (idempotent). `TILE_LSP_XDSL_FAST_SKIP` (names of PATCH_NAMES,
-    comma-separated) leaves some out: how bench/xdsl_patches.py measures what each one gains."""
+def install(*, upstream: bool = True) -> None:
+    """Swap the faster paths in (idempotent); `upstream` False: xDSL's core only, no upstream
+    dialect imported. `TILE_LSP_XDSL_FAST_SKIP` (names of PATCH_NAMES, comma-separated) leaves
+    some out: how bench/xdsl_patches.py measures what each one gains."""
     skip = set(os.environ.get("TILE_LSP_XDSL_FAST_SKIP", "").split(","))
     if "attribute_hashes" not in skip:
         cache_attribute_hashes()
-    for name, owner, attribute, replacement in _patches():
+    for name, owner, attribute, replacement in _patches(upstream):
         if name not in skip:
+            _found(name, owner, attribute)
             setattr(owner, attribute, replacement)
+
+
+def __getattr__(name: str) -> Any:
+    """`ORIGINAL_CMPI_INIT`, xDSL's `arith.CmpiOp.__init__` (arith is imported on first use)."""
+    if name == "ORIGINAL_CMPI_INIT":
+        from xdsl.dialects import arith
+
+        return _found("cmpi_init", arith.CmpiOp, "__init__")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = [
