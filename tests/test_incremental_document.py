@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pathlib
 import random
+from collections.abc import Iterator
 
 import pytest
 
@@ -87,21 +88,26 @@ def test_resplit_agrees_with_split_items() -> None:
     assert local > 1200  # (most edits are decided locally)
 
 
-@pytest.mark.parametrize("seed", [1, 2])
-def test_an_analysis_from_the_previous_version_equals_a_fresh_one(seed: int) -> None:
+def _edited_analyses(seed: int, documents: int) -> Iterator[DocumentAnalysis]:
+    """Analyses from the previous version's, after 5 random edits of each of `documents` texts."""
     rng = random.Random(seed)
     texts = _texts()
     cache = ItemCache()
-    for _ in range(25):
+    for _ in range(documents):
         source = SourceText(rng.choice(texts), "k.mlir")
         previous = analyze(source.text, "k.mlir", cache, source=source)
         for _ in range(5):
             source, edit = _random_edit(rng, source)
             assert edit is not None
-            got = analyze(source.text, "k.mlir", cache, source=source, previous=(previous, edit))
-            assert got.source is source
-            assert _signature(got) == _signature(analyze(source.text, "k.mlir", ItemCache()))
-            previous = got
+            previous = analyze(source.text, "k.mlir", cache, source=source, previous=(previous, edit))
+            assert previous.source is source
+            yield previous
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_an_analysis_from_the_previous_version_equals_a_fresh_one(seed: int) -> None:
+    for got in _edited_analyses(seed, 25):
+        assert _signature(got) == _signature(analyze(got.source.text, "k.mlir", ItemCache()))
 
 
 def test_an_edit_in_one_entry_keeps_every_other_item() -> None:
@@ -123,26 +129,16 @@ def test_an_edit_in_one_entry_keeps_every_other_item() -> None:
 
 
 def test_lsp_diagnostics_converted_item_by_item_are_the_same() -> None:
-    rng = random.Random(3)
-    texts = _texts()
-    cache = ItemCache()
     converted = proto.FrontEndDiagnostics()
     seen = 0
-    for _ in range(40):
-        source = SourceText(rng.choice(texts), "k.mlir")
-        previous = analyze(source.text, "k.mlir", cache, source=source)
-        for _ in range(5):
-            source, edit = _random_edit(rng, source)
-            assert edit is not None
-            got = analyze(source.text, "k.mlir", cache, source=source, previous=(previous, edit))
-            for encoding in ("utf-16", "utf-8"):
-                proto.set_position_encoding(encoding)
-                try:
-                    mine = [proto.unstructure(d) for d in converted.of("file:///k.mlir", got)]
-                    direct = [proto.unstructure(proto.diagnostic(got.source, "file:///k.mlir", d)) for d in got.diagnostics]
-                finally:
-                    proto.set_position_encoding(None)
-                assert mine == direct
-                seen += len(mine)
-            previous = got
+    for got in _edited_analyses(3, 40):
+        for encoding in ("utf-16", "utf-8"):
+            proto.set_position_encoding(encoding)
+            try:
+                mine = [proto.unstructure(d) for d in converted.of("file:///k.mlir", got)]
+                direct = [proto.unstructure(proto.diagnostic(got.source, "file:///k.mlir", d)) for d in got.diagnostics]
+            finally:
+                proto.set_position_encoding(None)
+            assert mine == direct
+            seen += len(mine)
     assert seen > 100
