@@ -338,14 +338,21 @@ async def measure(server: Server, corpus: str, size: str, text: str, edits: int,
             lsp_latency.summarize(res.metrics, "edit_type", typed)
         if fe or typed:  # both kinds together
             lsp_latency.summarize(res.metrics, "edit", fe + typed)
+        paced: list[float] = []
         if cadence_edits:
             paced, version, own = await cadence(client, uri, typist, version, cadence_edits, incremental, gap)
             lsp_latency.summarize(res.metrics, "edit_cadence", paced)
             res.checks["cadence_versions_published"] = f"{own}/{cadence_edits}"
         res.checks["typed_at"] = f"line {comment_point(text)[0] + 1}"
+        res.checks["samples_ms"] = {"break_restore": _ms(fe), "typing": _ms(typed), "cadence": _ms(paced)}
     finally:
         await client.stop()
     return res
+
+
+def _ms(samples: list[float]) -> list[float]:
+    """Every sample in milliseconds, in the order measured (the JSON keeps them: bimodal or not)."""
+    return [round(x * 1e3, 2) for x in samples]
 
 
 # --------------------------------------------------------------------------- the pipeline
@@ -406,7 +413,8 @@ async def code_lens(server: Server, tmp: pathlib.Path) -> dict[str, Any]:
 
 
 # --------------------------------------------------------------------------- the run
-FAMILIES = ("repeat:", "huge:", "debug:")  # one corpus per kernel: the worst few go on
+FAMILIES = ("repeat:", "huge:", "debug:")
+UPSTREAM = {"repeat:examples/block_sum"}  # gpu/arith/memref text, not cuda_tile  # one corpus per kernel: the worst few go on
 
 
 def family(corpus: str) -> str:
@@ -433,6 +441,34 @@ def _progress(r: Result, scan: bool = False) -> None:
     print(f"  {'scan ' if scan else ''}{r.label} ({r.lines} lines): {got}{bad}", file=sys.stderr, flush=True)
 
 
+class Budget:
+    """Edits per file within --file-budget seconds, from an estimate of one edit's time: the last
+    measurement of that corpus (its edit p50), scaled by the size ratio when it was smaller."""
+
+    def __init__(self, seconds: float):
+        self.seconds = seconds
+        self.known: dict[str, tuple[int, float]] = {}  # corpus -> (lines, seconds per edit)
+        self.skipped: list[str] = []
+
+    def learn(self, r: Result) -> None:
+        if "edit_p50_ms" in r.metrics:
+            self.known[r.checks["corpus"]] = (r.lines, r.metrics["edit_p50_ms"] / 1e3)
+
+    def settings(self, corpus: str, n: int, wanted: dict[str, Any], floor: int = 4) -> dict[str, Any] | None:
+        """`wanted` with fewer edits where they would not fit; None: not even `floor` would."""
+        if corpus not in self.known:
+            return wanted
+        lines, per_edit = self.known[corpus]
+        per_edit *= max(1.0, n / max(lines, 1))
+        kinds = 3 if wanted["cadence_edits"] else 2
+        fits = int(self.seconds / (kinds * max(per_edit, 1e-3)))
+        if fits < floor and per_edit * floor * kinds > 3 * self.seconds:
+            self.skipped.append(f"{corpus} at {n} lines: ~{per_edit:.1f} s an edit (estimated)")
+            return None
+        edits = max(floor, min(wanted["edits"], fits))
+        return {**wanted, "edits": edits, "cadence_edits": min(wanted["cadence_edits"], edits)}
+
+
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     tmp = pathlib.Path(tempfile.mkdtemp(prefix="tile-lsp-scale-"))
     cache = tmp / "cache"  # one fresh disk cache for the run's tile-lsp servers
@@ -442,23 +478,37 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     theirs = Server("mlir-lsp-server", [str(server_bin)]) if server_bin.exists() and opt.exists() and lsp_latency.GPU_OPS.exists() else None
     full = {"edits": args.edits, "requests": args.requests, "cadence_edits": args.cadence_edits, "gap": args.cadence_ms / 1e3}
     few = {"edits": args.scan_edits, "requests": args.scan_edits * 2, "cadence_edits": 0, "gap": 0.0}
+    budget, scan_budget = Budget(args.file_budget), Budget(args.file_budget / 4)
     results: list[Result] = []
     scans: list[Result] = []
     previous: list[Result] = []
     kernel_corpora = [c for c in corpora(1000) if family(c) in FAMILIES]
+
+    async def one(server: Server, corpus: str, size: str, text: str, wanted: dict[str, Any], within: Budget) -> Result | None:
+        settings = within.settings(corpus, SIZES[size], wanted, floor=2 if within is scan_budget else 4)
+        if settings is None:
+            print(f"  skipped {server.name} {size} {corpus}: {within.skipped[-1]}", file=sys.stderr, flush=True)
+            return None
+        r = await measure(server, corpus, size, text, cache=cache if server.name.startswith("tile-lsp") else None, **settings)
+        if server is front:
+            budget.learn(r)
+            scan_budget.learn(r)
+        _progress(r, scan=within is scan_budget)
+        return r
+
     for size in args.sizes:
         n = SIZES[size]
         print(f"{size}:", file=sys.stderr, flush=True)
         here: list[Result] = []
+        settings = full if n <= 10000 else {**full, "edits": max(2, args.edits // 2), "cadence_edits": max(2, args.cadence_edits // 2)}
         if n <= 10000:  # kernels' corpora scanned (front end, few edits), the worst measured in full
-            candidates = kernel_corpora
+            candidates = [*kernel_corpora, "mixed", "debug-mixed"]
             if scans:  # past the first size: the worst --scan-top of each family before, no huge entry
                 candidates = [c for c in worst_per_family(scans, args.scan_top) if not c.startswith("huge:")]
             ranked = []
             for corpus, text in corpora(n, set(candidates)).items():
-                r = await measure(front, corpus, size, text, cache=cache, **few)
-                _progress(r, scan=True)
-                ranked.append(r)
+                if (r := await one(front, corpus, size, text, few, scan_budget)) is not None:
+                    ranked.append(r)
             chosen = worst_per_family(ranked, args.worst)
             if scans:  # a huge entry re-parses per keystroke: the 1k scan's worst go on, with few edits
                 chosen += [c for c in worst_per_family(scans, args.worst) if c.startswith("huge:")]
@@ -467,26 +517,21 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         else:  # the worst of the size before (no huge entry past 10k), fewer edits
             chosen = [c for c in worst_per_family(previous, args.worst) if not c.startswith("huge:")] + ["mixed", "debug-mixed"]
         texts = corpora(n, set(chosen))
-        settings = full if n <= 10000 else {**full, "edits": max(2, args.edits // 2), "cadence_edits": max(2, args.cadence_edits // 2)}
         for corpus in chosen:
-            fewer = {**settings, "edits": max(4, args.edits // 5), "cadence_edits": max(4, args.cadence_edits // 5)}
-            r = await measure(front, corpus, size, texts[corpus], cache=cache, **(fewer if corpus.startswith("huge:") and n > 1000 else settings))
-            _progress(r)
-            here.append(r)
-        previous = list(here)
-        if shipped is not None:  # the server as an editor starts it: the mixed and the worst corpus
-            worst = max(here, key=score).checks["corpus"]
-            few_valid = {**settings, "edits": args.pipeline_file_edits, "cadence_edits": args.pipeline_file_edits}
-            for corpus in dict.fromkeys(["mixed", worst]):
-                r = await measure(shipped, corpus, size, texts[corpus], cache=cache, **few_valid)
-                _progress(r)
+            if (r := await one(front, corpus, size, texts[corpus], settings, budget)) is not None:
                 here.append(r)
-        if theirs is not None:
-            r = await measure(theirs, "gpu", size, lsp_latency.gpu_corpus(opt, n), cache=None, **settings)
-            _progress(r)
+        previous = list(here)
+        if shipped is not None and here:  # the server as an editor starts it: the mixed and the worst corpus
+            worst = max(here, key=score).checks["corpus"]
+            valid = {**settings, "edits": args.pipeline_file_edits, "cadence_edits": args.pipeline_file_edits}
+            for corpus in dict.fromkeys(["mixed", worst]):
+                if (r := await one(shipped, corpus, size, texts[corpus], valid, budget)) is not None:
+                    here.append(r)
+        if theirs is not None and (r := await one(theirs, "gpu", size, lsp_latency.gpu_corpus(opt, n), settings, budget)):
             here.append(r)
         results += here
     report: dict[str, Any] = {"results": [r.__dict__ for r in results], "scans": [r.__dict__ for r in scans]}
+    report["skipped"] = scan_budget.skipped + budget.skipped
     if shipped is not None:
         print("attention pipeline, code lens:", file=sys.stderr, flush=True)
         report["attention"] = await attention_pipeline(shipped, args.pipeline_edits, tmp)
@@ -526,24 +571,27 @@ def print_table(report: dict[str, Any], sizes: list[str], cadence_ms: float) -> 
         shipped = [r for r in here if r.server == "tile-lsp+pipeline"]
         theirs = next((r for r in here if r.server == "mlir-lsp-server"), None)
         print(f"\n## {size} lines (milliseconds; worst = the slowest of the corpora measured in full, named with its line count)")
-        print("| metric | tile-lsp front end: worst | its corpus | tile-lsp front end: mixed | tile-lsp with pipeline: worst (corpus) | mlir-lsp-server, gpu |")
-        print("|---|---:|---|---:|---:|---:|")
+        print("| metric | tile-lsp front end: worst | its corpus | worst cuda_tile (corpus) | tile-lsp front end: mixed | tile-lsp with pipeline: worst (corpus) | mlir-lsp-server, gpu |")
+        print("|---|---:|---|---:|---:|---:|---:|")
         for key, title in ROWS:
             w = worst_of(ours, key)
             if w is None:
                 continue
             worst[f"{size} {key}"] = {"value": w.metrics[key], "corpus": w.checks["corpus"], "lines": w.lines}
             mixed = next((r for r in ours if r.checks["corpus"] == "mixed"), None)
-            ws = worst_of(shipped, key)
-            with_pipeline = f"{ws.metrics[key]:.1f} ({ws.checks['corpus']})" if ws is not None else "-"
+            tile = worst_of([r for r in ours if r.checks["corpus"] not in UPSTREAM], key)
             title = title.replace("N ms", f"{cadence_ms:.0f} ms")
-            print(f"| {title} | {w.metrics[key]:.1f} | {w.checks['corpus']} ({w.lines}) | {_cell(mixed, key)} | {with_pipeline} | {_cell(theirs, key)} |")
+            print(f"| {title} | {w.metrics[key]:.1f} | {w.checks['corpus']} ({w.lines}) | {_named(tile, key)} | {_cell(mixed, key)} | {_named(worst_of(shipped, key), key)} | {_cell(theirs, key)} |")
         counts = f"{len(ours)} corpora in full (front end), {len(shipped)} with the pipeline"
         print(f"({counts}; mlir-lsp-server on {theirs.lines if theirs else '-'} lines)")
         invalid = [f"{r.server} {r.checks['corpus']}" for r in here if r.checks.get("open_errors")]
         if invalid:
             print(f"corpora with errors on open (their numbers are kept): {', '.join(invalid)}")
     return worst
+
+
+def _named(r: Result | None, key: str) -> str:
+    return f"{r.metrics[key]:.1f} ({r.checks['corpus']})" if r is not None else "-"
 
 
 def _cell(r: Result | None, key: str) -> str:
@@ -578,6 +626,8 @@ def print_report(report: dict[str, Any], args: argparse.Namespace) -> None:
         if ranked:
             top = ", ".join(f"{d['checks']['corpus']} {d['metrics'].get('edit_p95_ms', 0):.1f}" for d in ranked[:6])
             print(f"\n{size} scan of {len(ranked)} corpora ({args.scan_edits} edits of each kind), worst edit p95 first: {top}")
+    for line in report.get("skipped", []):
+        print(f"skipped (past --file-budget): {line}")
     if "attention" in report:
         a = report["attention"]
         print(f"\n## attention.mlir pipeline ({GPU_NAME}, {args.pipeline_edits} edits)")
@@ -603,8 +653,8 @@ def main() -> int:
     ap.add_argument("--requests", type=int, default=100, help="hover and definition requests per file")
     ap.add_argument("--cadence-edits", type=int, default=40, help="keystrokes at the fixed cadence per file")
     ap.add_argument("--cadence-ms", type=float, default=30.0, help="the fixed cadence's gap")
-    ap.add_argument("--scan-edits", type=int, default=6, help="edits of each kind per corpus in the scans (1k, 10k)")
-    ap.add_argument("--worst", type=int, default=2, help="corpora per family measured in full (the scan's worst)")
+    ap.add_argument("--scan-edits", type=int, default=3, help="edits of each kind per corpus in the scans (1k, 10k)")
+    ap.add_argument("--worst", type=int, default=1, help="corpora per family measured in full (the scan's worst)")
     ap.add_argument("--scan-top", type=int, default=4, help="corpora per family of the 1k scan scanned again at 10k")
     ap.add_argument("--pipeline-edits", type=int, default=8, help="attention edits (edit -> stages, -> ptxas done)")
     ap.add_argument("--pipeline-file-edits", type=int, default=8, help="edits of each kind per file with the pipeline on")
@@ -613,6 +663,7 @@ def main() -> int:
     ap.add_argument("--server-python", default=sys.executable, help="the Python that runs `-m tile_lsp serve`")
     ap.add_argument("--cwd", type=pathlib.Path, default=ROOT, help="the checkout measured (its PYTHONPATH and cwd)")
     ap.add_argument("--mlir-bin", type=pathlib.Path, default=lsp_latency.MLIR_BIN, help="where mlir-lsp-server and mlir-opt are")
+    ap.add_argument("--file-budget", type=float, default=25.0, help="seconds of edits per file (a slow corpus gets fewer; scans a quarter)")
     ap.add_argument("--timeout", type=float, default=120.0, help="seconds to wait for one answer")
     ap.add_argument("--json", type=pathlib.Path, help="write everything measured here")
     args = ap.parse_args()
