@@ -181,18 +181,17 @@ class LspClient:
 
 
 # --------------------------------------------------------------------------- corpora
-def cuda_tile_corpus(min_lines: int) -> str:
-    """Entries of the real kernels (not the generic *.g.mlir), round-robin, renamed to stay unique,
-    inside one `cuda_tile.module` until the file has at least `min_lines` lines."""
-    entries: list[str] = []
-    for path in sorted(KERNELS.glob("*.mlir")):
-        if path.name.endswith(".g.mlir"):
-            continue
-        text = path.read_text(encoding="utf-8")
-        starts = [m.start() for m in re.finditer(r"^entry\b", text, re.M)] + [len(text)]
-        entries += [text[a:b].rstrip() + "\n" for a, b in zip(starts, starts[1:])]
+def split_entries(text: str) -> list[str]:
+    """The top-level `entry` ops of a kernel file, each to the line before the next one."""
+    starts = [m.start() for m in re.finditer(r"^entry\b", text, re.M)] + [len(text)]
+    return [text[a:b].rstrip() + "\n" for a, b in zip(starts, starts[1:])]
+
+
+def module_corpus(entries: list[str], min_lines: int, head: str = "", tail: str = "") -> str:
+    """`entries` round-robin, each copy renamed (`@name_c<n>`) to stay unique, inside one
+    `cuda_tile.module` until the file has at least `min_lines` lines; `head`/`tail` go outside it."""
     body: list[str] = []
-    lines = 2
+    lines = 2 + head.count("\n") + tail.count("\n")
     copy = 0
     while lines < min_lines:
         entry = entries[copy % len(entries)]
@@ -200,7 +199,17 @@ def cuda_tile_corpus(min_lines: int) -> str:
         body.append("".join("  " + ln if ln.strip() else ln for ln in renamed.splitlines(keepends=True)))
         lines += renamed.count("\n")
         copy += 1
-    return "cuda_tile.module @bench {\n" + "".join(body) + "}\n"
+    return head + "cuda_tile.module @bench {\n" + "".join(body) + "}\n" + tail
+
+
+def cuda_tile_corpus(min_lines: int) -> str:
+    """Entries of the real kernels (not the generic *.g.mlir), round-robin, renamed to stay unique,
+    inside one `cuda_tile.module` until the file has at least `min_lines` lines."""
+    entries: list[str] = []
+    for path in sorted(KERNELS.glob("*.mlir")):
+        if not path.name.endswith(".g.mlir"):
+            entries += split_entries(path.read_text(encoding="utf-8"))
+    return module_corpus(entries, min_lines)
 
 
 # `"use"(%x) : (f32) -> ()`: a result-less op of no dialect, only there to keep values alive.
@@ -367,12 +376,12 @@ async def _open(client: LspClient, uri: str, text: str, res: Result) -> None:
     res.checks["open_diagnostics"] = len(params["diagnostics"])
 
 
-def _edit_point(text: str) -> tuple[int, int]:
+def _edit_point(text: str, after: int | None = None) -> tuple[int, int]:
     """A plain value operand (no `#n`) to break: (line, col just after it). In a cuda_tile corpus
     it is in the middle copy of the same kernel (EDIT_KERNEL) whatever the file's size, so 1k and
-    10k lines re-parse the same entry; elsewhere just past the middle of the file."""
+    10k lines re-parse the same entry; elsewhere just past the middle of the file (or line `after`)."""
     lines = text.splitlines()
-    after = len(lines) // 2
+    after = len(lines) // 2 if after is None else after
     headers = [n for n, ln in enumerate(lines) if re.match(rf"\s*entry @{EDIT_KERNEL}[\w$.-]*_c\d+\(", ln)]
     if headers:
         after = headers[len(headers) // 2]
@@ -383,13 +392,16 @@ def _edit_point(text: str) -> tuple[int, int]:
     raise RuntimeError("no value use to edit")
 
 
-async def _edits(client: LspClient, uri: str, text: str, edits: int, incremental: bool, res: Result) -> None:
-    """Alternately break a value name and restore it; time edit -> diagnostics of that version.
+async def _edits(
+    client: LspClient, uri: str, text: str, edits: int, incremental: bool, res: Result, after: int | None = None
+) -> list[float]:
+    """Alternately break a value name and restore it; time edit -> diagnostics of that version
+    (the seconds of every edit are returned).
 
     Each break uses a new name (`%x` -> `%xZ7`), so it re-parses its entry as typing would; a
     restore brings back text the item cache has seen. Both are reported, and all edits together.
     """
-    line, col = _edit_point(text)
+    line, col = _edit_point(text, after)
     lines = text.splitlines(keepends=True)
     samples: dict[bool, list[float]] = {True: [], False: []}
     counts: dict[bool, set[int]] = {True: set(), False: set()}
@@ -423,6 +435,7 @@ async def _edits(client: LspClient, uri: str, text: str, edits: int, incremental
     res.checks["diagnostics_when_restored"] = sorted(counts[False])
     if edits % 2:  # leave the document valid for the navigation requests
         await _restore(client, uri, text, edits + 2)
+    return samples[True] + samples[False]
 
 
 async def _restore(client: LspClient, uri: str, text: str, version: int) -> None:
