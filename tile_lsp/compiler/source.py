@@ -82,7 +82,8 @@ class SourceText:
             out._line_starts = head
             lsp = self._lsp
             if lsp is not None and lsp.ends is None and "\r" not in new:
-                out._lsp = _LspLines(out, simple=lsp.simple and new.isascii() or None, no_cr=True)
+                simple = True if lsp.simple and new.isascii() else None  # (None: look at the whole text)
+                out._lsp = _LspLines(out, simple=simple, no_cr=True)
         return out
 
     def line_col(self, offset: int) -> tuple[int, int]:
