@@ -17,6 +17,7 @@ import importlib
 import inspect
 import json
 import logging
+import sys
 import threading
 from typing import TYPE_CHECKING, Any
 
@@ -367,10 +368,15 @@ def serve(tcp_port: int | None = None, token_file: str | None = None, *, pipelin
     # every request in flight waited out (fuzz_lsp: p95 500 ms over 10,000 edits); of 2,000,
     # under 20 ms, for the same total.
     gc.set_threshold(2_000, 10, 100)
+    # A thread waiting for the GIL gets it after the switch interval: 5 ms by default, and a
+    # hover crosses threads a few times (loop, quick-request thread, loop) while an analysis or
+    # semantic tokens run Python on another. 1 ms: those waits are short; the cost is a
+    # switch per ms between busy threads.
+    sys.setswitchinterval(0.001)
     server = TileServer(pipeline=pipeline, preload=True)
-    if tcp_port is not None:
-        from tile_lsp import transport
+    from tile_lsp import transport
 
+    if tcp_port is not None:
         transport.serve_tcp(server.ls, "127.0.0.1", tcp_port, token_file)  # (TokenError: a bad file)
     else:
-        server.ls.start_io()
+        transport.serve_stdio(server.ls)

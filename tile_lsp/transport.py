@@ -1,4 +1,14 @@
-"""The language server over TCP (`tile-lsp serve --tcp PORT`): one client, holding a secret token.
+"""The language server's transports: stdio, read on the event loop (`serve_stdio`), and TCP
+(`tile-lsp serve --tcp PORT`) for one client holding a secret token.
+
+Stdio: pygls reads stdin on a thread, one `readline` per header line and one read per body, each
+handed to the loop through the GIL. While a request thread runs Python code (semantic tokens of a
+big line, an analysis) every handoff waited out its switch interval, and a hover sent meanwhile
+was not even read before that work ended. Here stdin is an asyncio pipe: a message is read by
+the loop itself. A stdin asyncio cannot watch (a regular file), or one that is also stdout (the
+non-blocking mode it needs would be stdout's too), keeps pygls's reader.
+
+TCP:
 
 127.0.0.1 is reachable by every local user, so a bare TCP server would let any of them drive
 the server as its owner (run a `ptxasPath` program, write previews, read open documents). Here:
@@ -36,6 +46,7 @@ import logging
 import os
 import re
 import secrets
+import stat
 import sys
 import threading
 from collections.abc import Callable
@@ -53,6 +64,7 @@ MAX_PENDING = 32  # connections authenticating at once (the oldest goes for a ne
 MAX_HEADER_BYTES = 4096
 MAX_FIRST_MESSAGE = 4 << 20  # an initialize is a few KB (VS Code's ~15 KB)
 TOKEN_MIN_CHARS = 16
+MAX_STDIO_LINE = 1 << 20  # a header line on stdin (they are ~30 bytes)
 TOKEN_OPTION = "token"
 _CONTENT_LENGTH = re.compile(rb"content-length:\s*(\d+)\s*$", re.IGNORECASE)
 
@@ -86,6 +98,72 @@ def write_token_file(port: int, token: str) -> str:
     """The generated token, in `<user runtime dir>/tcp/<port>.token` (0600)."""
     directory = private_files.user_runtime_dir("tcp")
     return private_files.write_private(os.path.join(directory, f"{port}.token"), (token + "\n").encode())
+
+
+class _PipeReader:
+    """stdin as pygls's reader wants it (`readline`, `readexactly`; b"" at the end), read by
+    the loop. A header line over `MAX_STDIO_LINE` ends the session as the end of input does."""
+
+    def __init__(self, stream: asyncio.StreamReader) -> None:
+        self.stream = stream
+
+    async def readline(self) -> bytes:
+        try:
+            return await self.stream.readline()
+        except ValueError:  # (LimitOverrunError: no newline within the limit)
+            log.error("a header line of over %d bytes on stdin: not LSP; the server exits", MAX_STDIO_LINE)
+            return b""
+
+    async def readexactly(self, n: int) -> bytes:
+        try:
+            return await self.stream.readexactly(n)
+        except asyncio.IncompleteReadError:
+            return b""  # (the input ended inside a message)
+
+
+def _watchable_stdin(stdin: Any, stdout: Any) -> bool:
+    try:
+        fd_in, fd_out = stdin.fileno(), stdout.fileno()
+        st_in, st_out = os.fstat(fd_in), os.fstat(fd_out)
+    except (AttributeError, OSError, ValueError):
+        return False
+    if (st_in.st_dev, st_in.st_ino) == (st_out.st_dev, st_out.st_ino):
+        return False  # (one socket or tty for both: O_NONBLOCK on one is on the other)
+    return stat.S_ISFIFO(st_in.st_mode) or stat.S_ISSOCK(st_in.st_mode) or stat.S_ISCHR(st_in.st_mode)
+
+
+def serve_stdio(ls: LanguageServer) -> None:
+    """Serve `ls` over stdin/stdout (see the module docstring); returns at the end of input or
+    `exit`."""
+    stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
+    if not _watchable_stdin(stdin, stdout):
+        ls.start_io()
+        return
+    from pygls.io_ import StdoutWriter
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        stream = asyncio.StreamReader(limit=MAX_STDIO_LINE)
+        try:
+            await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(stream), stdin)
+            reader: Any = _PipeReader(stream)
+        except (OSError, ValueError):  # (not pollable after all, e.g. a tty epoll refuses)
+            from pygls.io_ import StdinAsyncReader
+
+            reader = StdinAsyncReader(stdin, ls.thread_pool)
+        stop = threading.Event()
+        ls._stop_event = stop  # what pygls's start_io sets: shutdown() stops the loop below
+        ls.protocol.set_writer(StdoutWriter(stdout))
+        await run_async(stop_event=stop, reader=reader, protocol=ls.protocol, logger=log, error_handler=ls.report_server_error)
+
+    try:
+        asyncio.run(main())
+    except BrokenPipeError:
+        log.error("the client's end of stdout closed: the server exits")
+    except (KeyboardInterrupt, SystemExit):
+        pass
+    finally:
+        ls.shutdown()
 
 
 async def _read_frame(reader: asyncio.StreamReader) -> bytes | None:
