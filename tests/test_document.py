@@ -50,19 +50,22 @@ def test_duplicate_symbols_across_items():
 
 
 def test_files_that_cannot_be_cut_are_parsed_whole():
-    assert split_items("#a = loc(unknown)\nentry @k() {\n}\n") is None
+    assert split_items("entry @k() {\n#cuda_tile.foo<1>\n}\n") is None  # (a `#` line that defines nothing)
     assert split_items("entry @k() {\n}\n// -----\nentry @j() {\n}\n") is None
     assert split_items('"cuda_tile.module"() ({\n}) : () -> ()\n') is None
     doc = analyze("module {\n  cuda_tile.module @m {\n    entry @k() {\n      return\n    }\n  }\n}\n")
     assert [i.kind for i in doc.items] == ["whole"] and doc.diagnostics == []
 
 
-def test_indented_alias_definitions_and_module_still_parse_whole():
-    """Aliases (`#loc1 = loc(...)`) and a builtin `module` may stand after spaces or tabs; cut
-    into items, their uses became 'alias was never defined' errors in a valid file."""
+def test_indented_alias_definitions_are_items_and_a_module_parses_whole():
+    """Aliases (`#loc1 = loc(...)`) and a builtin `module` may stand after spaces or tabs: the
+    definitions are alias items (once they were not seen, and their uses became 'alias was never
+    defined' errors in a valid file); a builtin module is parsed whole."""
     for indent in (" ", "\t", " \t  "):
-        assert split_items(indent + "#a = loc(unknown)\nentry @k() {\n}\n") is None
-        assert split_items("entry @k() {\n}\n" + indent + "!t = !cuda_tile.tile<f32>\n") is None
+        cut = split_items(indent + "#a = loc(unknown)\nentry @k() {\n}\n")
+        assert cut is not None and [k for k, _, _ in cut[0]] == ["alias", "entry"]
+        cut = split_items("entry @k() {\n}\n" + indent + "!t = !cuda_tile.tile<f32>\n")
+        assert cut is not None and [k for k, _, _ in cut[0]] == ["entry", "alias"]
         assert split_items(indent + "module {\n  entry @k() {\n  }\n}\n") is None
     text = (DATA / "prefix_scan.g.mlir").read_text(encoding="utf-8")
     indented = "".join("\t" + line for line in text.splitlines(keepends=True))

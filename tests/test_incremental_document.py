@@ -30,7 +30,11 @@ def _texts() -> list[str]:
     kernels = sorted(p for p in KERNELS.glob("*.mlir") if not p.name.endswith(".g.mlir"))
     texts = [p.read_text(encoding="utf-8") for p in kernels]
     bare = "entry @a() {\n  return\n}\nentry @b() {\n  return\n}\n"  # (no module)
-    return [*texts, bare, "\n".join(texts[:3])]
+    # With debug info (alias items): as tileirdisasm -g writes it, and in a module, aliases after it.
+    debug = [(KERNELS / f"{name}.g.mlir").read_text(encoding="utf-8") for name in ("prefix_scan", "gather_scatter")]
+    code, defs = debug[0].split("\n#", 1)
+    wrapped = "cuda_tile.module @m {\n" + code + "\n} loc(#loc)\n#" + defs
+    return [*texts, bare, "\n".join(texts[:3]), *debug, wrapped]
 
 
 def _random_edit(rng: random.Random, source: SourceText) -> tuple[SourceText, textsync.Edit | None]:

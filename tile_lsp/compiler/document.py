@@ -21,6 +21,7 @@ from tile_lsp.compiler.diagnostics import Diagnostic, Related, Severity
 from tile_lsp.compiler.frontend import ParseResult, parse_chunk, redefinition
 from tile_lsp.compiler.items import Split, only_comments, resplit, split_items
 from tile_lsp.compiler.source import SourceText, Span
+from tile_lsp.compiler.syntax.parser import Aliases
 from tile_lsp.compiler.textio import blank_bom
 from tile_lsp.compiler.upstream import analyze_upstream, is_upstream
 
@@ -316,10 +317,13 @@ def analyze(
     return found
 
 
+_SHARED_KINDS = ("global", "alias")  # items whose parse every other item's depends on
+
+
 def _kept_items(before: DocumentAnalysis, edit: Edit, split: Split) -> dict[tuple[str, int, int], Item]:
     """The previous analysis's items that an edit leaves as they were, by their (kind, start,
     end) in the new text: those wholly before it, and those after it moved by its delta. None
-    when a global is among the changed items (every entry sees the globals)."""
+    when a global or an alias item is among the changed items (every entry sees them)."""
     start, end, new_end = edit
     delta = new_end - end
     old = {(i.kind, i.start, i.end): i for i in before.items if i.kind != "shell"}
@@ -329,9 +333,9 @@ def _kept_items(before: DocumentAnalysis, edit: Edit, split: Split) -> dict[tupl
             kept[(kind, a, b)] = item
         elif a >= new_end and (item := old.pop((kind, a - delta, b - delta), None)) is not None:
             kept[(kind, a, b)] = item.moved(a, b) if delta else item
-        elif kind == "global":
+        elif kind in _SHARED_KINDS:
             return {}
-    if any(kind == "global" for kind, _, _ in old):  # (a global the edit changed or removed)
+    if any(kind in _SHARED_KINDS for kind, _, _ in old):  # (a global or aliases the edit changed or removed)
         return {}
     return kept
 
@@ -351,7 +355,9 @@ def _analyze_items(
     items: list[Item] = []
     reparsed = 0
 
-    def parse_piece(kind: str, start: int, end: int, symbols_key: str, symbols: Mapping[str, Operation]) -> Item:
+    def parse_piece(
+        kind: str, start: int, end: int, symbols_key: str, symbols: Mapping[str, Operation], aliases: Aliases | None
+    ) -> Item:
         nonlocal reparsed
         if (same := kept.get((kind, start, end))) is not None:
             return same
@@ -361,24 +367,34 @@ def _analyze_items(
         if result is None:
             if cancelled is not None and cancelled():
                 raise Stopped()
-            result = parse_chunk(SourceText(piece, path), options=options, symbols=symbols)
+            result = parse_chunk(SourceText(piece, path), options=options, symbols=symbols, aliases=aliases)
             cache.put(key, result, held)
             reparsed += 1
         return Item(kind, start, end, result)
 
-    # Globals first: entries see them as symbols (get_global checks the global's type).
-    globals_ = [parse_piece(k, s, e, "", {}) for k, s, e in pieces if k == "global"]
+    # Alias definitions first, in order (each sees those before it), then globals: entries see
+    # the aliases, and the globals as symbols (get_global checks the global's type).
+    alias_items: list[Item] = []
+    aliases: Aliases | None = None
+    for k, s, e in pieces:
+        if k == "alias":
+            alias_items.append(parse_piece(k, s, e, "\0alias\0" + "\0".join(text[a.start : a.end] for a in alias_items), {}, aliases))
+            aliases = alias_items[-1].result.aliases or aliases
+    alias_key = "\0".join(text[a.start : a.end] for a in alias_items)
+    globals_ = [parse_piece(k, s, e, alias_key, {}, aliases) for k, s, e in pieces if k == "global"]
     symbols: dict[str, Operation] = {}
     for g in globals_:
         op = g.top_op
         if op is not None and g.name is not None:
             symbols.setdefault(g.name, op)
     symbols_key = "\0".join(text[g.start : g.end] for g in globals_)
-    by_start = {g.start: g for g in globals_}
+    if alias_items:
+        symbols_key += "\0aliases\0" + alias_key
+    by_start = {g.start: g for g in (*alias_items, *globals_)}
     for kind, start, end in pieces:
-        items.append(by_start.get(start) or parse_piece(kind, start, end, symbols_key, symbols))
+        items.append(by_start.get(start) or parse_piece(kind, start, end, symbols_key, symbols, aliases))
     if body is not None:
-        items.insert(0, _shell_item(text, path, body, cache, held))
+        items.insert(0, _shell_item(text, path, body, cache, held, aliases, alias_key))
     diagnostics: list[Diagnostic] = []
     for item in items:
         diagnostics.extend(item.diagnostics)
@@ -388,23 +404,46 @@ def _analyze_items(
     return DocumentAnalysis(source, items, diagnostics, reparsed, extra=extra)
 
 
-def _shell_item(text: str, path: str, body: tuple[int, int], cache: ItemCache, held: list[ParseResult]) -> Item:
-    """The module header (up to its `{`) parsed with a closing `}` added, cached by its text;
-    text after the module's closing brace must be blank or comments."""
-    header = text[: body[0]]
-    key = (header, "\0shell")
+def _shell_item(
+    text: str, path: str, body: tuple[int, int], cache: ItemCache, held: list[ParseResult],
+    aliases: Aliases | None = None, alias_key: str = "",
+) -> Item:
+    """The module header (from its first line up to its `{`) parsed with its closing line (`}`
+    and the module's `loc(...)`, if any: `split_items` allows nothing else there) appended, cached
+    by that text. Alias definitions before the module are their own items, blanked here; after
+    the closing line only blank lines, comments and (with aliases) alias definitions may follow."""
+    start = _module_line(text, body[0])
+    header = _blank(text[:start]) + text[start : body[0]]
+    line_end = text.find("\n", body[1])
+    closing = text[body[1] : len(text) if line_end < 0 else line_end]
+    key = (header + closing, "\0shell\0" + alias_key)
     result = cache.get(key, held)
     if result is None:
-        result = parse_chunk(SourceText(header + "}", path))
+        result = parse_chunk(SourceText(header + closing, path), aliases=aliases)
         cache.put(key, result, held)
-    tail = text[body[1] + 1 :]
+    shift = body[1] - len(header)  # (the closing line's diagnostics, to where it is now)
+    if shift and any(d.span.start > len(header) for d in result.diagnostics):
+        moved = [_absolute(d, shift) if d.span.start > len(header) else d for d in result.diagnostics]
+        result = ParseResult(result.source, result.span, result.module, moved, result.smap)
+    tail = "" if line_end < 0 or alias_key else text[line_end + 1 :]  # (with aliases: split_items checked it)
     if tail.strip() and not only_comments(tail):
         from tile_lsp.compiler.diagnostics import Severity
 
-        at = body[1] + 1 + (len(tail) - len(tail.lstrip()))
+        at = line_end + 1 + (len(tail) - len(tail.lstrip()))
         extra = Diagnostic(Span(at, at + 1), Severity.ERROR, "unexpected text after the end of the module")
         result = ParseResult(result.source, result.span, result.module, [*result.diagnostics, extra], result.smap)
     return Item("shell", 0, len(text), result)
+
+
+def _module_line(text: str, body_start: int) -> int:
+    """Where the `cuda_tile.module` line starts (the header ends at `body_start`)."""
+    at = text.rfind("cuda_tile.module", 0, body_start)
+    return text.rfind("\n", 0, at) + 1 if at >= 0 else 0
+
+
+def _blank(text: str) -> str:
+    """`text` as blanks, its line breaks kept (same offsets and lines)."""
+    return "".join(ch if ch in "\r\n" else " " for ch in text) if text.strip() else text
 
 
 def _absolute(d: Diagnostic, base: int) -> Diagnostic:
@@ -491,22 +530,30 @@ def check_document(text: str, path: str = "<input>", options: Mapping[str, objec
     diagnostics: list[Diagnostic] = []
     symbols: dict[str, Operation] = {}
 
+    aliases: Aliases | None = None
+
     def parse(kind: str, start: int, end: int, seen: Mapping[str, Operation]) -> Item:
-        result = parse_chunk(SourceText(text[start:end], path), options=options, symbols=seen)
+        result = parse_chunk(SourceText(text[start:end], path), options=options, symbols=seen, aliases=aliases)
         diagnostics.extend(_absolute(d, start) for d in result.diagnostics)
         return Item(kind, start, end, result)
 
+    alias_items = {}
+    for k, s, e in pieces:
+        if k == "alias":
+            alias_items[s] = parse(k, s, e, {})
+            aliases = alias_items[s].result.aliases or aliases
     globals_ = {s: parse(k, s, e, {}) for k, s, e in pieces if k == "global"}
     for g in globals_.values():
         op = g.top_op
         if op is not None and g.name is not None:
             symbols.setdefault(g.name, op)
     if body is not None:
-        shell = _shell_item(text, path, body, ItemCache(), [])
+        shell = _shell_item(text, path, body, ItemCache(), [], aliases, "\0".join(text[a.start : a.end] for a in alias_items.values()))
         diagnostics.extend(shell.result.diagnostics)
     defined: list[tuple[str, Span] | None] = []
     for kind, start, end in pieces:
-        defined.append(_item_symbol(globals_.get(start) or parse(kind, start, end, symbols)))  # (then dropped)
+        done = alias_items.get(start) or globals_.get(start)
+        defined.append(_item_symbol(done or parse(kind, start, end, symbols)))  # (then dropped)
     diagnostics.extend(_redefinitions(defined))
     diagnostics.sort(key=lambda d: d.span.start)
     return diagnostics

@@ -346,11 +346,19 @@ def split_units(source: SourceText) -> list[Unit] | None:
     def segment(start: int, end: int) -> Segment:
         return Segment(start, source.line_col(start)[0], text[start:end])
 
-    shell = [segment(0, body[0]), segment(body[1], len(text))] if body is not None else []
+    shell: list[Segment] = []
+    if body is not None:  # (from the module's first line to its closing one: aliases are apart)
+        first = text.rfind("\n", 0, text.rfind("cuda_tile.module", 0, body[0])) + 1
+        line_end = text.find("\n", body[1])
+        shell = [segment(first, body[0]), segment(body[1], len(text) if line_end < 0 else line_end + 1)]
+    aliases: dict[str, Segment] = {}
     globals_: dict[str, Segment] = {}
     entries: list[tuple[str, Segment]] = []
     seen: set[str] = set()
     for kind, start, end in items:
+        if kind == "alias":
+            aliases.update(_alias_segments(source, start, end))
+            continue
         seg = segment(start, end)
         m = _SYMBOL.search(seg.text)
         if m is None or m.group(1) in seen:
@@ -371,9 +379,40 @@ def split_units(source: SourceText) -> list[Unit] | None:
     wanted[0] |= set(globals_) - used  # unused globals are still parsed and checked, once
     units = []
     for (name, seg), refs in zip(entries, wanted, strict=True):
-        segs = sorted([*shell, seg, *(globals_[g] for g in refs)], key=lambda s: s.start)
+        segs = [*shell, seg, *(globals_[g] for g in refs)]
+        if aliases:
+            segs += _aliases_used(segs, aliases)
+        segs.sort(key=lambda s: s.start)
         units.append(Unit(name, tuple(segs), any(_ASSERT.search(s.text) for s in segs)))
     return units
+
+
+_ALIAS_DEF = re.compile(r"^[ \t]*([#!][A-Za-z_][\w$.]*)[ \t]*=", re.MULTILINE)
+_ALIAS_USE = re.compile(r"[#!][A-Za-z_][\w$.]*")
+
+
+def _alias_segments(source: SourceText, start: int, end: int) -> dict[str, Segment]:
+    """Each alias an alias item (`items.split_items`) defines: its definition, up to the next."""
+    text = source.text
+    found = list(_ALIAS_DEF.finditer(text, start, end))
+    out = {}
+    for i, m in enumerate(found):
+        stop = found[i + 1].start() if i + 1 < len(found) else end
+        out[m.group(1)] = Segment(m.start(), source.line_col(m.start())[0], text[m.start() : stop])
+    return out
+
+
+def _aliases_used(segments: list[Segment], aliases: dict[str, Segment]) -> list[Segment]:
+    """The definitions of the aliases `segments` name, and of those these name, in turn."""
+    wanted: dict[str, Segment] = {}
+    todo = [seg.text for seg in segments]
+    while todo:
+        for name in _ALIAS_USE.findall(todo.pop()):
+            seg = aliases.get(name)
+            if seg is not None and name not in wanted:
+                wanted[name] = seg
+                todo.append(seg.text)
+    return list(wanted.values())
 
 
 def masked_source(source: SourceText, unit: Unit, blank: str) -> SourceText:

@@ -14,7 +14,7 @@ from xdsl.ir import Operation
 
 from tile_lsp.compiler.diagnostics import Diagnostic, DiagnosticSink, Related, Severity
 from tile_lsp.compiler.source import SourceText, Span
-from tile_lsp.compiler.syntax.parser import Parser
+from tile_lsp.compiler.syntax.parser import Aliases, Parser
 from tile_lsp.compiler.syntax.sourcemap import SourceMap
 from tile_lsp.compiler.verifier import verify_ops
 from tile_lsp.compiler.verify_context import VerifyContext
@@ -32,6 +32,9 @@ class ParseResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     smap: SourceMap = field(default_factory=SourceMap)
     producer: str | None = None  # bytecode's producer section (the tool that wrote it)
+    # The aliases known at the text's end (those it was given and those it defines), when any:
+    # what the items after an alias item are parsed with (document.py).
+    aliases: Aliases | None = None
 
     @property
     def ok(self) -> bool:
@@ -55,17 +58,19 @@ def parse_chunk(
     verify: bool = True,
     options: Mapping[str, object] | None = None,
     symbols: Mapping[str, Operation] | None = None,
+    aliases: Aliases | None = None,
 ) -> ParseResult:
     """Parse and verify text[span]; never raises for bad input. `options` tune the verifier
     (e.g. `hints_errors`: bad optimization hints are errors, like cuda-tile-opt -Werr-hints);
-    `symbols` are module symbols defined outside the text (items parsed one by one)."""
+    `symbols` are module symbols and `aliases` the aliases defined outside the text (items
+    parsed one by one)."""
     span = span or Span(0, len(source.text))
     bad = _binary_junk(source.text, span)
     if bad is not None:
         sink = DiagnosticSink()
         sink.error(Span(bad, bad + 1), "file contains binary data (a NUL or control byte); is this a bytecode file?")
         return ParseResult(source, span, None, sink.items)
-    parser = Parser(source, span.start, span.end)
+    parser = Parser(source, span.start, span.end, aliases)
     try:
         module = parser.parse_top_level()
     except RecursionError:  # (regions, types and attributes have their own depth limits first)
@@ -86,7 +91,8 @@ def parse_chunk(
         verify_ops(module.ops, ctx, parser.diagnosed_ops)
         parser.sink.items.extend(redefined_symbols(module, parser.smap))
     diags = sorted(parser.sink.items, key=lambda d: d.span.start)
-    return ParseResult(source, span, module, diags, parser.smap)
+    known = (parser.attr_aliases, parser.type_aliases) if parser.defines_aliases else None
+    return ParseResult(source, span, module, diags, parser.smap, aliases=known)
 
 
 def parse_text(text: str, path: str = "<input>", split: bool = False) -> list[ParseResult]:

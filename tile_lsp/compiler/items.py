@@ -1,6 +1,12 @@
-"""Top-level items of a Tile IR file (entries, globals, test functions), found by scanning the
-text, not by parsing it: the document cache parses them one by one, and the entry cache compiles
-them one by one. No xDSL here, so a `tile-lsp compile` served from the cache starts fast.
+"""Top-level items of a Tile IR file (entries, globals, test functions, alias definitions),
+found by scanning the text, not by parsing it: the document cache parses them one by one, and the
+entry cache compiles them one by one. No xDSL here, so a `tile-lsp compile` served from the cache
+starts fast.
+
+Alias definitions (`#loc12 = loc(...)`, `!t = ...`: what `tileirdisasm -g` and MLIR's printer
+put after the code, or before it) are items of kind `alias`, one per run of definition lines;
+every other item is parsed with the aliases they define (`document.py`). In a `cuda_tile.module`
+they sit before its first line or after its closing one.
 """
 
 from __future__ import annotations
@@ -11,6 +17,10 @@ import re
 # The header up to the body's `{`, past an `attributes {...}` dictionary (`{producer = "..."}`).
 _MODULE_START = re.compile(r"[ \t]*cuda_tile\.module\b[^\n{]*?(?:\battributes\s*\{[^\n}]*\}\s*)?\{")
 _LONE_CR = re.compile(r"\r(?!\n)")
+# A line whose first token starts with `#` or `!`, and the alias it defines if it is a definition.
+_HASH_LINE = re.compile(r"^[ \t]*[#!](?:([A-Za-z_][\w$.]*)[ \t]*=)?", re.MULTILINE)
+# The rest of a module's closing line: its location.
+_MODULE_TAIL = re.compile(r"[ \t]*loc\((?:[^()\n]|\([^()\n]*\))*\)[ \t]*(?://[^\n]*)?")
 
 
 def split_items(text: str) -> tuple[list[tuple[str, int, int]], tuple[int, int] | None] | None:
@@ -22,7 +32,10 @@ def split_items(text: str) -> tuple[list[tuple[str, int, int]], tuple[int, int] 
     """
     if "\r" in text and _LONE_CR.search(text):
         return None  # a lone CR ends a line (and a comment) where this scan sees none: parse whole
-    if "// -----" in text or '"cuda_tile.' in text or _line_starting_with(text, ("#", "!", "module")):
+    if "// -----" in text or '"cuda_tile.' in text or _line_starting_with(text, ("module",)):
+        return None
+    aliases = _alias_lines(text)
+    if aliases is None:
         return None
     module_lines = _lines_starting_with(text, ("cuda_tile.module",))
     if len(module_lines) > 1:
@@ -30,10 +43,19 @@ def split_items(text: str) -> tuple[list[tuple[str, int, int]], tuple[int, int] 
     body: tuple[int, int] | None = None
     limit = len(text)
     if module_lines:
-        m = _MODULE_START.match(text, module_lines[0][1])
-        close = _closing_brace(text)
+        first = module_lines[0][1]
+        after = [a for a in aliases if a > first]  # (after the module's closing line, or misplaced)
+        m = _MODULE_START.match(text, first)
+        close = _closing_brace(text, after[0] if after else len(text))
         if m is None or close is None or close < m.end():
             return None
+        line_end = text.find("\n", close)
+        line_end = len(text) if line_end < 0 else line_end
+        if any(a < line_end for a in after) or not _module_tail(text, close + 1, line_end):
+            return None
+        gaps = _gaps(text, aliases, 0, first) + (_gaps(text, after, line_end + 1, len(text)) if after else [])
+        if any(text[a:b].strip(" \t\r\n") and not only_comments(text[a:b]) for a, b in gaps):
+            return None  # something other than aliases and comments outside the module
         body = (m.end(), close)
         limit = close
     # Long spellings are rare: scan for them only when `cuda_tile.` appears beyond the header.
@@ -44,14 +66,62 @@ def split_items(text: str) -> tuple[list[tuple[str, int, int]], tuple[int, int] 
             return None  # something odd before the module body
         starts = [(k, s) for k, s in starts if s < limit]
     else:
-        head = text[: starts[0][1] if starts else len(text)]
+        first_start = min([s for _, s in starts[:1]] + aliases[:1], default=len(text))
+        head = text[:first_start]
         if head.strip(" \t\r\n") and not only_comments(head):
             return None
     items = []
-    for i, (kind, start) in enumerate(starts):
-        end = starts[i + 1][1] if i + 1 < len(starts) else limit
+    if body is None:
+        marks = sorted([*starts, *(("alias", a) for a in aliases)], key=lambda ks: ks[1])
+        bounds = [limit] * len(marks)
+    else:  # the aliases before the module end at its first line; the ones after it, at the end
+        before = [("alias", a) for a in aliases if a < first]
+        marks = [*before, *starts, *(("alias", a) for a in aliases if a > first)]
+        bounds = [first] * len(before) + [limit] * len(starts) + [len(text)] * (len(marks) - len(before) - len(starts))
+    i = 0
+    while i < len(marks):
+        kind, start = marks[i]
+        j = i + 1
+        while kind == "alias" and j < len(marks) and marks[j][0] == "alias" and marks[j][1] <= bounds[i]:
+            j += 1  # (a run of definitions is one item)
+        end = marks[j][1] if j < len(marks) and marks[j][1] <= bounds[i] else bounds[i]
         items.append((kind, start, end))
+        i = j
     return items, body
+
+
+def _alias_lines(text: str) -> list[int] | None:
+    """Where the alias definitions' lines start; None when a line starts with `#` or `!`
+    without defining an alias (something only the whole-text parse can place)."""
+    if "#" not in text and "!" not in text:
+        return []
+    found = []
+    for m in _HASH_LINE.finditer(text):
+        if m.group(1) is None:
+            return None
+        found.append(m.start())
+    return found
+
+
+def _gaps(text: str, aliases: list[int], lo: int, hi: int) -> list[tuple[int, int]]:
+    """The text of [lo, hi) outside the alias definitions' first lines (a definition that goes
+    on over more lines leaves its other lines here: the caller then parses the text whole)."""
+    out = []
+    pos = lo
+    for a in aliases:
+        if a >= hi:
+            break
+        out.append((pos, a))
+        end = text.find("\n", a)
+        pos = hi if end < 0 or end >= hi else end + 1
+    out.append((pos, hi))
+    return [(a, b) for a, b in out if b > a]
+
+
+def _module_tail(text: str, start: int, end: int) -> bool:
+    """The rest of the module's closing line is blank, a comment, or the module's `loc(...)`."""
+    rest = text[start:end].strip(" \t\r")
+    return not rest or rest.startswith("//") or _MODULE_TAIL.fullmatch(text[start:end].rstrip("\r")) is not None
 
 
 Split = tuple[list[tuple[str, int, int]], tuple[int, int] | None]
@@ -131,9 +201,9 @@ def _line_starting_with(text: str, prefixes: tuple[str, ...]) -> bool:
     return False
 
 
-def _closing_brace(text: str) -> int | None:
-    """Offset of the module's closing `}`: the last `}` outside a trailing comment."""
-    pos = len(text)
+def _closing_brace(text: str, before: int | None = None) -> int | None:
+    """Offset of the module's closing `}`: the last `}` (before `before`) outside a trailing comment."""
+    pos = len(text) if before is None else before
     while True:
         pos = text.rfind("}", 0, pos)
         if pos < 0:

@@ -286,6 +286,8 @@ def _ir_text(
     `known`'s is not parsed again, its printout is known's (its op starts are not needed then:
     `known` is only given for the check of a result)."""
     split = split_items(text)
+    if split is not None and any(kind == "alias" for kind, _, _ in split[0]):
+        split = None  # (the items need the aliases to parse: the whole text at once)
     if split is None:  # the whole text, or each `// -----` chunk: spans are the text's own
         source = SourceText(text)
         chunks = split_chunks(text) if SPLIT_MARKER.search(text) else [Span(0, len(text))]

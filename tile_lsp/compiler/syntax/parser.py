@@ -8,7 +8,7 @@ Diagnostics; a broken top-level item is skipped without hiding its neighbours.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from xdsl.dialects import builtin
@@ -41,6 +41,9 @@ MAX_REGION_DEPTH = 64
 _SHARED_TYPES: dict[tuple[str, str], Attribute] = {}
 _SHARED_TYPES_MAX = 1 << 14
 
+# (attribute aliases, type aliases) by name, without their sigils' meaning: `#a`, `!t`
+Aliases = tuple[Mapping[str, Attribute], Mapping[str, Attribute]]
+
 # Ops at whose start error recovery resumes (top-level items of a module).
 ITEM_KEYWORDS = frozenset(
     {"entry", "global", "cuda_tile.entry", "cuda_tile.global", "testing$func", "cuda_tile.testing$func"}
@@ -58,7 +61,9 @@ class Scope:
 class Parser(SyntaxParser):
     """Parses one text (or a slice of it) into xDSL IR plus a SourceMap."""
 
-    def __init__(self, source: SourceText, start: int = 0, end: int | None = None):
+    def __init__(self, source: SourceText, start: int = 0, end: int | None = None, aliases: Aliases | None = None):
+        """`aliases`: (attribute, type) aliases defined outside the text (the alias items of a
+        document parsed item by item)."""
         super().__init__(tokenize(source.text, start, end))
         self.source = source
         self.sink = DiagnosticSink()
@@ -75,6 +80,10 @@ class Parser(SyntaxParser):
         self.generic_ops: set[Operation] = set()
         self.allow_unregistered = True
         self.deferred_locs: list[tuple[str, Span]] = []  # `loc(#alias)` before `#alias = ...`
+        self.defines_aliases = False  # (the text defines some itself)
+        if aliases is not None and (aliases[0] or aliases[1]):
+            self.attr_aliases, self.type_aliases = dict(aliases[0]), dict(aliases[1])
+            self.type_cache = {}  # (a type spelling may mean something else with these)
 
     # -- brackets -----------------------------------------------------------
     def matching_close(self, i: int) -> int:
@@ -203,6 +212,7 @@ class Parser(SyntaxParser):
     def parse_alias_definition(self) -> None:
         if self.type_cache is _SHARED_TYPES:  # a type spelling may now mean something else here
             self.type_cache = {}
+        self.defines_aliases = True
         name = self.tok
         is_type = self.kind == lexer.BANG
         self.advance()
