@@ -6,7 +6,8 @@ handed to the loop through the GIL. While a request thread runs Python code (sem
 big line, an analysis) every handoff waited out its switch interval, and a hover sent meanwhile
 was not even read before that work ended. Here stdin is an asyncio pipe: a message is read by
 the loop itself. A stdin asyncio cannot watch (a regular file), or one that is also stdout (the
-non-blocking mode it needs would be stdout's too), keeps pygls's reader.
+non-blocking mode it needs would be stdout's too), or a character device (a terminal,
+/dev/null), keeps pygls's reader.
 
 TCP:
 
@@ -129,7 +130,9 @@ def _watchable_stdin(stdin: Any, stdout: Any) -> bool:
         return False
     if (st_in.st_dev, st_in.st_ino) == (st_out.st_dev, st_out.st_ino):
         return False  # (one socket or tty for both: O_NONBLOCK on one is on the other)
-    return stat.S_ISFIFO(st_in.st_mode) or stat.S_ISSOCK(st_in.st_mode) or stat.S_ISCHR(st_in.st_mode)
+    # (a pipe or a socket, what editors give; not a character device: epoll refuses /dev/null,
+    # and the refusal comes later, in a callback of the loop)
+    return stat.S_ISFIFO(st_in.st_mode) or stat.S_ISSOCK(st_in.st_mode)
 
 
 def serve_stdio(ls: LanguageServer) -> None:

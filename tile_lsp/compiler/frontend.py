@@ -91,7 +91,7 @@ def parse_chunk(
         verify_ops(module.ops, ctx, parser.diagnosed_ops)
         parser.sink.items.extend(redefined_symbols(module, parser.smap))
     diags = sorted(parser.sink.items, key=lambda d: d.span.start)
-    known = (parser.attr_aliases, parser.type_aliases) if parser.defines_aliases else None
+    known: Aliases | None = (parser.attr_aliases, parser.type_aliases, {}) if parser.defines_aliases else None
     return ParseResult(source, span, module, diags, parser.smap, aliases=known)
 
 

@@ -41,8 +41,9 @@ MAX_REGION_DEPTH = 64
 _SHARED_TYPES: dict[tuple[str, str], Attribute] = {}
 _SHARED_TYPES_MAX = 1 << 14
 
-# (attribute aliases, type aliases) by name, without their sigils' meaning: `#a`, `!t`
-Aliases = tuple[Mapping[str, Attribute], Mapping[str, Attribute]]
+# (attribute aliases `#a`, type aliases `!t`, and a type cache that the parsers of texts
+# given these tables share: types by spelling, as `_SHARED_TYPES`)
+Aliases = tuple[Mapping[str, Attribute], Mapping[str, Attribute], dict[tuple[str, str], Attribute]]
 
 # Ops at whose start error recovery resumes (top-level items of a module).
 ITEM_KEYWORDS = frozenset(
@@ -81,9 +82,15 @@ class Parser(SyntaxParser):
         self.allow_unregistered = True
         self.deferred_locs: list[tuple[str, Span]] = []  # `loc(#alias)` before `#alias = ...`
         self.defines_aliases = False  # (the text defines some itself)
+        self._given_aliases = False  # (attr_aliases/type_aliases are the caller's: not to be written)
         if aliases is not None and (aliases[0] or aliases[1]):
-            self.attr_aliases, self.type_aliases = dict(aliases[0]), dict(aliases[1])
-            self.type_cache = {}  # (a type spelling may mean something else with these)
+            # (the given tables themselves, copied before a definition of this text's own: tens
+            # of thousands in a big file with debug info, and an entry defines none)
+            self.attr_aliases, self.type_aliases = aliases[0], aliases[1]  # type: ignore[assignment]
+            self._given_aliases = True
+            if len(aliases[2]) > _SHARED_TYPES_MAX:
+                aliases[2].clear()
+            self.type_cache = aliases[2]  # (a type spelling may mean something else with these)
 
     # -- brackets -----------------------------------------------------------
     def matching_close(self, i: int) -> int:
@@ -213,6 +220,10 @@ class Parser(SyntaxParser):
         if self.type_cache is _SHARED_TYPES:  # a type spelling may now mean something else here
             self.type_cache = {}
         self.defines_aliases = True
+        if self._given_aliases:
+            self.attr_aliases, self.type_aliases = dict(self.attr_aliases), dict(self.type_aliases)
+            self._given_aliases = False
+            self.type_cache = {}
         name = self.tok
         is_type = self.kind == lexer.BANG
         self.advance()
